@@ -1,0 +1,38 @@
+# Third-party libraries, each as an imported target whose headers are system
+# includes (their warnings are not ours). All come from Debian packages that
+# scripts/setup installs.
+find_package(Threads REQUIRED)
+find_package(OpenSSL REQUIRED)
+find_package(Boost 1.81 EXACT CONFIG REQUIRED COMPONENTS json program_options unit_test_framework)
+
+# Debian ships no CMake package config for CAF 0.17.
+find_path(CAF_INCLUDE_DIR caf/all.hpp REQUIRED)
+find_library(CAF_CORE_LIB caf_core REQUIRED)
+add_library(caf::core INTERFACE IMPORTED)
+target_include_directories(caf::core SYSTEM INTERFACE ${CAF_INCLUDE_DIR})
+target_link_libraries(caf::core INTERFACE ${CAF_CORE_LIB} Threads::Threads)
+
+find_path(LMDB_INCLUDE_DIR lmdb.h REQUIRED)
+find_library(LMDB_LIB lmdb REQUIRED)
+add_library(lmdb::lmdb INTERFACE IMPORTED)
+target_include_directories(lmdb::lmdb SYSTEM INTERFACE ${LMDB_INCLUDE_DIR})
+target_link_libraries(lmdb::lmdb INTERFACE ${LMDB_LIB})
+
+# Boost headers as system includes; Beast and Asio are header-only.
+add_library(svc_boost INTERFACE)
+target_include_directories(svc_boost SYSTEM INTERFACE ${Boost_INCLUDE_DIRS})
+target_compile_definitions(svc_boost INTERFACE BOOST_ASIO_NO_DEPRECATED BOOST_BEAST_USE_STD_STRING_VIEW)
+target_link_libraries(svc_boost INTERFACE Boost::json Threads::Threads)
+
+# Defines one Boost.Test executable as its own ctest entry.
+#   svc_add_test(NAME name SOURCES a.cpp... LIBS lib... [LABELS l])
+function(svc_add_test)
+  cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_compile_definitions(${T_NAME} PRIVATE BOOST_TEST_DYN_LINK)
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} Boost::unit_test_framework)
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  if(T_LABELS)
+    set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
+  endif()
+endfunction()

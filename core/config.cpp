@@ -1,0 +1,142 @@
+#include "core/config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <thread>
+
+#include "core/time_format.hpp"
+
+namespace svc::core {
+namespace {
+
+config_option text_option(std::string name, std::string help, std::string config::*field) {
+  config defaults;
+  return {std::move(name), std::move(help), defaults.*field, false,
+          [field](config& c, const std::string& v) { c.*field = v; return true; }};
+}
+
+config_option duration_option(std::string name, std::string help, duration config::*field) {
+  config defaults;
+  return {std::move(name), std::move(help), format_duration(defaults.*field), false,
+          [field](config& c, const std::string& v) {
+            auto d = parse_duration(v);
+            if (d)
+              c.*field = *d;
+            return d.has_value();
+          }};
+}
+
+template <class Int>
+config_option int_option(std::string name, std::string help, Int config::*field, long long min,
+                         long long max) {
+  config defaults;
+  return {std::move(name), std::move(help), std::to_string(defaults.*field), false,
+          [field, min, max](config& c, const std::string& v) {
+            if (v.empty() || v.size() > 18
+                || !std::all_of(v.begin(), v.end(), [](unsigned char ch) { return std::isdigit(ch); }))
+              return false;
+            auto n = std::stoll(v);
+            if (n < min || n > max)
+              return false;
+            c.*field = static_cast<Int>(n);
+            return true;
+          }};
+}
+
+std::vector<config_option> make_options() {
+  std::vector<config_option> o;
+  o.push_back(text_option("data-dir", "LMDB, blobs, admin token and svcd.json", &config::data_dir));
+  o.push_back(text_option("listen", "public API HOST:PORT (port 0 binds an ephemeral port)", &config::listen));
+  o.push_back(text_option("admin-listen", "operator API HOST:PORT", &config::admin_listen));
+  o.push_back(text_option("base-url", "public base URL (default http://<bound listen address>)", &config::base_url));
+  o.push_back({"retry-schedule", "delays before webhook attempts 2..5", "5s,30s,2m,10m", false,
+               [](config& c, const std::string& v) {
+                 auto list = parse_duration_list(v);
+                 if (!list || list->size() != 4)
+                   return false;
+                 c.retry_schedule = *list;
+                 return true;
+               }});
+  o.push_back(duration_option("delivery-timeout", "webhook receiver acknowledgement deadline", &config::delivery_timeout));
+  o.push_back(int_option("disable-failures", "consecutive failures that can disable an endpoint", &config::disable_failures, 1, 1000000));
+  o.push_back(duration_option("disable-window", "...when no delivery succeeded within this window", &config::disable_window));
+  o.push_back(duration_option("key-grace", "old API key stays valid this long after rotation", &config::key_grace));
+  o.push_back(duration_option("secret-grace", "previous webhook secret kept this long after rotation", &config::secret_grace));
+  o.push_back(duration_option("output-ttl", "lifetime of output URLs and output bytes", &config::output_ttl));
+  o.push_back(duration_option("file-ttl", "lifetime of uploaded files", &config::file_ttl));
+  o.push_back(duration_option("idempotency-ttl", "retention of idempotency keys", &config::idempotency_ttl));
+  o.push_back(duration_option("queue-ttl", "a job still queued after this is expired", &config::queue_ttl));
+  o.push_back(duration_option("balance-low-debounce", "at most one usage.balance_low per team per this", &config::balance_low_debounce));
+  o.push_back(duration_option("event-retention", "how long GET /v1/events keeps events", &config::event_retention));
+  o.push_back({"legacy-sunset", "legacy paths redirect before this date, answer 410 from it on", "2026-08-04", false,
+               [](config& c, const std::string& v) {
+                 auto t = parse_date(v);
+                 if (t)
+                   c.legacy_sunset = *t;
+                 return t.has_value();
+               }});
+  o.push_back(text_option("webhook-ca-file", "extra CA bundle to trust for receivers (default: system CAs only)", &config::webhook_ca_file));
+  o.push_back({"webhook-allow-private", "allow receivers on loopback/private addresses", "off", true,
+               [](config& c, const std::string& v) {
+                 if (v == "true" || v == "1" || v == "on" || v == "yes")
+                   c.webhook_allow_private = true;
+                 else if (v == "false" || v == "0" || v == "off" || v == "no")
+                   c.webhook_allow_private = false;
+                 else
+                   return false;
+                 return true;
+               }});
+  o.push_back(text_option("smtp", "HOST:PORT of an SMTP relay; without it mail goes to DIR/outbox/", &config::smtp));
+  o.push_back({"provider", "procedural (built-in renderer) or remote", "procedural", false,
+               [](config& c, const std::string& v) {
+                 if (v != "procedural" && v != "remote")
+                   return false;
+                 c.provider = v;
+                 return true;
+               }});
+  o.push_back(text_option("remote-url", "base URL of the remote generation back end", &config::remote_url));
+  o.push_back(int_option("workers", "concurrent generations (0: number of cores)", &config::workers, 0, 1024));
+  o.back().default_text = "cores";
+  o.push_back(duration_option("render-delay", "extra time per generation (simulates slower back ends)", &config::render_delay));
+  o.push_back(int_option("header-limit", "bytes of request line and headers (431 past it)", &config::header_limit, 1024, 1 << 20));
+  o.push_back(int_option("body-limit", "bytes of a JSON request body (413 past it)", &config::body_limit, 1024, 64 << 20));
+  o.push_back(duration_option("read-timeout", "time to receive a whole request; idle keep-alive connections close after it", &config::read_timeout));
+  o.push_back(int_option("pipeline-limit", "pipelined requests queued per connection", &config::pipeline_limit, 1, 1024));
+  o.push_back(int_option("max-connections", "open client connections; further ones wait in the backlog", &config::max_connections, 1, 1 << 20));
+  o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it", &config::request_deadline));
+  o.push_back(int_option("http-threads", "asio threads serving both listeners", &config::http_threads, 1, 64));
+  o.push_back(int_option("actor-threads", "actor scheduler worker threads", &config::actor_threads, 1, 64));
+  o.push_back(duration_option("bucket-snapshot-interval", "how often rate-limit buckets are persisted", &config::bucket_snapshot_interval));
+  o.push_back({"log-level", "debug, info, warn or error", "info", false,
+               [](config& c, const std::string& v) {
+                 if (v != "debug" && v != "info" && v != "warn" && v != "error")
+                   return false;
+                 c.log_level = v;
+                 return true;
+               }});
+  return o;
+}
+
+} // namespace
+
+const std::vector<config_option>& config_options() {
+  static const auto options = make_options();
+  return options;
+}
+
+std::string env_name(const std::string& option) {
+  std::string out = "SVC_";
+  for (char ch : option)
+    out.push_back(ch == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+  return out;
+}
+
+std::string config_markdown_table() {
+  std::string out = "| option | environment | default | meaning |\n|---|---|---|---|\n";
+  for (auto& o : config_options())
+    out += "| `--" + o.name + "` | `" + env_name(o.name) + "` | `" + (o.default_text.empty() ? "-" : o.default_text)
+           + "` | " + o.help + " |\n";
+  return out;
+}
+
+} // namespace svc::core

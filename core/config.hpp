@@ -1,0 +1,85 @@
+#pragma once
+// The one configuration of svcd. Every field is an option settable as a flag
+// (`--retry-schedule 5s,30s`), in a `--config FILE` (`retry-schedule = 5s`) or
+// as an environment variable (`SVC_RETRY_SCHEDULE`); `config_options()` lists
+// them with their defaults and drives parsing, `--help` and the README table.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "core/duration.hpp"
+
+namespace svc::core {
+
+struct config {
+  // --- listeners and storage
+  std::string data_dir = "./svc-data";       ///< LMDB, blobs, admin token, svcd.json
+  std::string listen = "127.0.0.1:8080";     ///< public API HOST:PORT (port 0: ephemeral)
+  std::string admin_listen = "127.0.0.1:8081"; ///< operator API HOST:PORT
+  std::string base_url;                      ///< public URL; empty: http://<bound listen>
+
+  // --- webhooks (behaviour arrives with the webhooks issue)
+  std::vector<duration> retry_schedule{std::chrono::seconds{5}, std::chrono::seconds{30},
+                                       std::chrono::minutes{2}, std::chrono::minutes{10}};
+  duration delivery_timeout = std::chrono::seconds{10}; ///< receiver acknowledgement deadline
+  int disable_failures = 20;                      ///< consecutive failures that can disable
+  duration disable_window = std::chrono::hours{24};   ///< ...with no success within this
+  duration secret_grace = std::chrono::hours{24};     ///< previous webhook secret kept this long
+  std::string webhook_ca_file;                    ///< extra CA bundle for receivers
+  bool webhook_allow_private = false;             ///< allow loopback/private receivers
+  std::string smtp;                               ///< HOST:PORT relay; empty: DIR/outbox/
+
+  // --- keys, jobs, files, events
+  duration key_grace = std::chrono::hours{24};        ///< old API key valid after rotation
+  duration output_ttl = std::chrono::hours{1};        ///< output URL and bytes lifetime
+  duration file_ttl = std::chrono::hours{24};         ///< uploaded file lifetime
+  duration idempotency_ttl = std::chrono::hours{24};  ///< idempotency key retention
+  duration queue_ttl = std::chrono::minutes{15};      ///< queued longer than this: expired
+  duration balance_low_debounce = std::chrono::hours{1}; ///< min gap between balance_low events
+  duration event_retention = std::chrono::hours{24 * 30}; ///< GET /v1/events retention
+  time_point legacy_sunset = from_unix_ms(1785801600000); ///< 2026-08-04: legacy 308 -> 410
+
+  // --- generation
+  std::string provider = "procedural"; ///< procedural | remote
+  std::string remote_url;              ///< remote back end base URL
+  int workers = 0;                     ///< concurrent generations; 0: number of cores
+  duration render_delay{0};            ///< simulated extra back-end time per job
+
+  // --- HTTP server hardening
+  std::size_t header_limit = 16 * 1024;   ///< bytes of request line + headers
+  std::size_t body_limit = 1024 * 1024;   ///< bytes of a JSON request body
+  duration read_timeout = std::chrono::seconds{30}; ///< to receive a whole request (also keep-alive idle)
+  std::size_t pipeline_limit = 16;        ///< requests queued per connection
+  std::size_t max_connections = 4096;     ///< open client connections; more wait in the backlog
+  duration request_deadline = std::chrono::seconds{10}; ///< internal actor answer deadline: 503 past it
+
+  // --- runtime
+  int http_threads = 1;                   ///< asio threads for both listeners
+  int actor_threads = 2;                  ///< CAF scheduler workers
+  duration bucket_snapshot_interval = std::chrono::seconds{5}; ///< rate-bucket persistence period
+  std::string log_level = "info";         ///< debug | info | warn | error
+};
+
+/// One option: its name (flag, file key, env suffix), help, default and setter.
+struct config_option {
+  std::string name;        ///< e.g. "retry-schedule"
+  std::string help;        ///< one line for --help and the README
+  std::string default_text;///< the default as text
+  bool is_switch = false;  ///< a flag without value (`--webhook-allow-private`)
+  /// Sets the field from text; returns false if the text is malformed.
+  std::function<bool(config&, const std::string&)> apply;
+};
+
+/// Every option of `config`, in documentation order.
+const std::vector<config_option>& config_options();
+
+/// Markdown table of every option (the README's configuration table).
+std::string config_markdown_table();
+
+/// The environment variable for an option: `retry-schedule` -> `SVC_RETRY_SCHEDULE`.
+std::string env_name(const std::string& option);
+
+} // namespace svc::core

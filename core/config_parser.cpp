@@ -1,0 +1,81 @@
+#include "core/config_parser.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+namespace svc::core {
+namespace po = boost::program_options;
+
+env_lookup process_environment() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    if (const char* v = std::getenv(name.c_str()))
+      return std::string{v};
+    return std::nullopt;
+  };
+}
+
+namespace {
+
+po::options_description make_description() {
+  po::options_description desc{"svcd options"};
+  desc.add_options()("help", "print this help")("config", po::value<std::string>(), "read options from FILE (key = value lines)")(
+    "print-config-table", "print every option as a markdown table");
+  for (auto& o : config_options()) {
+    auto* value = po::value<std::string>();
+    if (o.is_switch)
+      value->implicit_value("true");
+    desc.add_options()(o.name.c_str(), value, (o.help + " (default: " + o.default_text + ")").c_str());
+  }
+  return desc;
+}
+
+// Options from the environment, looked up by name so tests can inject them.
+void store_environment(const env_lookup& env, po::variables_map& vm) {
+  for (auto& o : config_options())
+    if (!vm.count(o.name))
+      if (auto v = env(env_name(o.name)))
+        vm.emplace(o.name, po::variable_value{*v, false});
+}
+
+} // namespace
+
+parsed_config parse_config(int argc, const char* const* argv, const env_lookup& env) {
+  parsed_config out;
+  try {
+    auto desc = make_description();
+    po::variables_map vm;
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    std::ostringstream help;
+    help << "usage: svcd [--config FILE] [options]\n" << desc;
+    out.help_text = help.str();
+    out.help = vm.count("help") > 0;
+    out.print_table = vm.count("print-config-table") > 0;
+    store_environment(env, vm);
+    if (vm.count("config")) {
+      auto path = vm["config"].as<std::string>();
+      std::ifstream file{path};
+      if (!file) {
+        out.error = "cannot read config file " + path;
+        return out;
+      }
+      po::store(po::parse_config_file(file, desc), vm);
+    }
+    for (auto& o : config_options()) {
+      if (!vm.count(o.name))
+        continue;
+      auto text = vm[o.name].as<std::string>();
+      if (!o.apply(out.cfg, text)) {
+        out.error = "invalid value for --" + o.name + ": '" + text + "'";
+        return out;
+      }
+    }
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
+}
+
+} // namespace svc::core

@@ -1,0 +1,79 @@
+#include "core/crypto.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include <stdexcept>
+
+namespace svc::core {
+
+digest sha256(std::string_view data) {
+  digest out{};
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data());
+  return out;
+}
+
+digest hmac_sha256(std::string_view key, std::string_view data) {
+  digest out{};
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data(), &len);
+  return out;
+}
+
+std::string to_hex(const uint8_t* bytes, std::size_t n) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out(2 * n, '0');
+  for (std::size_t i = 0; i < n; ++i) {
+    out[2 * i] = digits[bytes[i] >> 4];
+    out[2 * i + 1] = digits[bytes[i] & 15];
+  }
+  return out;
+}
+
+bool constant_time_equal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size())
+    return false;
+  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string random_bytes(std::size_t n) {
+  std::string out(n, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n)) != 1)
+    throw std::runtime_error("RAND_bytes failed"); // only at start-up or key creation
+  return out;
+}
+
+std::string random_hex(std::size_t n) {
+  auto bytes = random_bytes(n);
+  return to_hex(reinterpret_cast<const uint8_t*>(bytes.data()), n);
+}
+
+std::string base64_encode(std::string_view data) {
+  std::string out(4 * ((data.size() + 2) / 3), '\0');
+  auto n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                           reinterpret_cast<const unsigned char*>(data.data()),
+                           static_cast<int>(data.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+std::optional<std::string> base64_decode(std::string_view text) {
+  if (text.size() % 4 != 0)
+    return std::nullopt;
+  std::string out(3 * text.size() / 4, '\0');
+  auto n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                           reinterpret_cast<const unsigned char*>(text.data()),
+                           static_cast<int>(text.size()));
+  if (n < 0)
+    return std::nullopt;
+  // EVP_DecodeBlock counts padding as zero bytes; drop them.
+  auto pad = text.empty() ? 0 : (text.back() == '=') + (text.size() > 1 && text[text.size() - 2] == '=');
+  out.resize(static_cast<std::size_t>(n) - static_cast<std::size_t>(pad));
+  return out;
+}
+
+} // namespace svc::core

@@ -1,0 +1,30 @@
+#pragma once
+// Prefixed ULID identifiers (`img_01J...`): 48-bit millisecond time and 80
+// random bits in Crockford base32, monotonic within one millisecond.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace svc::core {
+
+/// Number of characters of a ULID.
+inline constexpr std::size_t ulid_length = 26;
+
+/// Returns a new ULID. Thread-safe; ids from one process sort by creation.
+std::string make_ulid();
+
+/// Returns a new ULID for the given instant (tests and recovery use this).
+std::string make_ulid(std::chrono::system_clock::time_point at);
+
+/// Returns `prefix + "_" + ULID`, e.g. `make_id("req")` -> `req_01J...`.
+std::string make_id(std::string_view prefix);
+
+/// True if `s` is 26 Crockford base32 characters that encode a 128-bit value.
+bool is_ulid(std::string_view s);
+
+/// True if `id` is `prefix_<ULID>` for exactly this prefix.
+bool has_id_shape(std::string_view id, std::string_view prefix);
+
+} // namespace svc::core

@@ -1,0 +1,72 @@
+#include "schema/json_fields.hpp"
+
+namespace svc::schema {
+
+const boost::json::value* json_fields::find(std::string_view key, bool required) {
+  if (!object_)
+    return nullptr;
+  auto* v = object_->if_contains(key);
+  if (!v && required)
+    ok_ = false;
+  return v;
+}
+
+std::string json_fields::str(std::string_view key) {
+  if (auto* v = find(key, true)) {
+    if (auto* s = v->if_string())
+      return std::string{s->data(), s->size()};
+    ok_ = false;
+  }
+  return {};
+}
+
+int64_t json_fields::i64(std::string_view key) {
+  if (auto* v = find(key, true)) {
+    if (auto* i = v->if_int64())
+      return *i;
+    if (auto* u = v->if_uint64(); u && *u <= static_cast<uint64_t>(INT64_MAX))
+      return static_cast<int64_t>(*u);
+    ok_ = false;
+  }
+  return 0;
+}
+
+double json_fields::num(std::string_view key) {
+  if (auto* v = find(key, true)) {
+    if (auto* d = v->if_double())
+      return *d;
+    if (auto* i = v->if_int64())
+      return static_cast<double>(*i);
+    if (auto* u = v->if_uint64())
+      return static_cast<double>(*u);
+    ok_ = false;
+  }
+  return 0;
+}
+
+bool json_fields::boolean(std::string_view key) {
+  if (auto* v = find(key, true)) {
+    if (auto* b = v->if_bool())
+      return *b;
+    ok_ = false;
+  }
+  return false;
+}
+
+std::optional<int64_t> json_fields::opt_i64(std::string_view key) {
+  auto* v = find(key, false);
+  if (!v || v->is_null())
+    return std::nullopt;
+  if (auto* i = v->if_int64())
+    return *i;
+  ok_ = false;
+  return std::nullopt;
+}
+
+const boost::json::value& json_fields::any(std::string_view key) {
+  static const boost::json::value null_value;
+  auto* v = find(key, true);
+  return v ? *v : null_value;
+}
+
+} // namespace svc::schema

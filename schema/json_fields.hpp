@@ -1,0 +1,42 @@
+#pragma once
+// Reads typed fields from an untrusted JSON object without throwing: each
+// accessor records the first failure, so a decoder reads every field and then
+// checks `ok()` once.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <boost/json.hpp>
+
+namespace svc::schema {
+
+class json_fields {
+public:
+  /// Reads from `v`; not ok if `v` is not an object.
+  explicit json_fields(const boost::json::value& v) : object_{v.if_object()}, ok_{object_ != nullptr} {}
+
+  /// True while every read so far found its field with the right type.
+  bool ok() const { return ok_; }
+
+  /// A required string field.
+  std::string str(std::string_view key);
+  /// A required integer field (any JSON integer that fits in int64).
+  int64_t i64(std::string_view key);
+  /// A required number field (integer or double).
+  double num(std::string_view key);
+  /// A required boolean field.
+  bool boolean(std::string_view key);
+  /// An optional integer field (absent or null gives nullopt).
+  std::optional<int64_t> opt_i64(std::string_view key);
+  /// A required field of any type; null if absent (and marks failure).
+  const boost::json::value& any(std::string_view key);
+
+private:
+  const boost::json::value* find(std::string_view key, bool required);
+  const boost::json::object* object_;
+  bool ok_;
+};
+
+} // namespace svc::schema

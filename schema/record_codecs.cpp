@@ -1,0 +1,151 @@
+#include "schema/record_codecs.hpp"
+
+#include <boost/json.hpp>
+
+#include "schema/json_fields.hpp"
+
+namespace svc::schema {
+namespace json = boost::json;
+namespace {
+
+int64_t ms(core::time_point t) { return core::to_unix_ms(t); }
+
+} // namespace
+
+json::value encode(const team_record& r) {
+  json::object overrides;
+  for (auto& [name, l] : r.rate_limit_overrides)
+    overrides[name] = {{"capacity", l.capacity}, {"per_minute", l.per_minute}};
+  return {{"id", r.id},
+          {"name", r.name},
+          {"owner_email", r.owner_email},
+          {"default_api_version", r.default_api_version},
+          {"balance_low_threshold", r.balance_low_threshold},
+          {"created_at", ms(r.created_at)},
+          {"rate_limit_overrides", std::move(overrides)}};
+}
+
+bool decode(const json::value& v, team_record& r) {
+  json_fields f{v};
+  r.id = f.str("id");
+  r.name = f.str("name");
+  r.owner_email = f.str("owner_email");
+  r.default_api_version = f.str("default_api_version");
+  r.balance_low_threshold = f.i64("balance_low_threshold");
+  r.created_at = core::from_unix_ms(f.i64("created_at"));
+  r.rate_limit_overrides.clear();
+  if (auto* o = f.any("rate_limit_overrides").if_object()) {
+    for (auto& [name, lv] : *o) {
+      json_fields lf{lv};
+      bucket_limits l{lf.num("capacity"), lf.num("per_minute")};
+      if (!lf.ok())
+        return false;
+      r.rate_limit_overrides[std::string{name}] = l;
+    }
+  }
+  return f.ok();
+}
+
+json::value encode(const balance_record& r) {
+  return {{"team_id", r.team_id}, {"available", r.available}, {"held", r.held}};
+}
+
+bool decode(const json::value& v, balance_record& r) {
+  json_fields f{v};
+  r.team_id = f.str("team_id");
+  r.available = f.i64("available");
+  r.held = f.i64("held");
+  return f.ok();
+}
+
+json::value encode(const api_key_record& r) {
+  json::value deactivate = nullptr;
+  if (r.deactivate_at)
+    deactivate = ms(*r.deactivate_at);
+  return {{"id", r.id},
+          {"team_id", r.team_id},
+          {"scope", to_string(r.key_scope)},
+          {"secret_sha256", r.secret_sha256},
+          {"last4", r.last4},
+          {"created_at", ms(r.created_at)},
+          {"deactivate_at", deactivate},
+          {"deactivated", r.deactivated},
+          {"replaced_by", r.replaced_by}};
+}
+
+bool decode(const json::value& v, api_key_record& r) {
+  json_fields f{v};
+  r.id = f.str("id");
+  r.team_id = f.str("team_id");
+  auto s = scope_from_name(f.str("scope"));
+  r.secret_sha256 = f.str("secret_sha256");
+  r.last4 = f.str("last4");
+  r.created_at = core::from_unix_ms(f.i64("created_at"));
+  auto d = f.opt_i64("deactivate_at");
+  r.deactivate_at = d ? std::optional<core::time_point>{core::from_unix_ms(*d)} : std::nullopt;
+  r.deactivated = f.boolean("deactivated");
+  r.replaced_by = f.str("replaced_by");
+  if (!s)
+    return false;
+  r.key_scope = *s;
+  return f.ok();
+}
+
+json::value encode(const lora_record& r) {
+  json::array keywords;
+  for (auto& k : r.keywords)
+    keywords.emplace_back(k);
+  return {{"id", r.id},
+          {"slug", r.slug},
+          {"name", r.name},
+          {"description", r.description},
+          {"keywords", std::move(keywords)},
+          {"builtin", r.builtin},
+          {"created_at", ms(r.created_at)}};
+}
+
+bool decode(const json::value& v, lora_record& r) {
+  json_fields f{v};
+  r.id = f.str("id");
+  r.slug = f.str("slug");
+  r.name = f.str("name");
+  r.description = f.str("description");
+  r.builtin = f.boolean("builtin");
+  r.created_at = core::from_unix_ms(f.i64("created_at"));
+  r.keywords.clear();
+  auto* keywords = f.any("keywords").if_array();
+  if (!keywords)
+    return false;
+  for (auto& k : *keywords) {
+    if (!k.is_string())
+      return false;
+    r.keywords.emplace_back(k.get_string());
+  }
+  return f.ok();
+}
+
+json::value encode(const bucket_snapshot& r) {
+  json::object levels;
+  for (auto& [name, l] : r.levels)
+    levels[name] = {{"tokens", l.tokens}, {"at_ms", l.at_ms}};
+  return {{"team_id", r.team_id}, {"levels", std::move(levels)}};
+}
+
+bool decode(const json::value& v, bucket_snapshot& r) {
+  json_fields f{v};
+  r.team_id = f.str("team_id");
+  r.levels.clear();
+  auto* levels = f.any("levels").if_object();
+  if (!levels)
+    return false;
+  for (auto& [name, lv] : *levels) {
+    json_fields lf{lv};
+    bucket_level l{lf.num("tokens"), lf.i64("at_ms")};
+    if (!lf.ok())
+      return false;
+    r.levels[std::string{name}] = l;
+  }
+  return f.ok();
+}
+
+} // namespace svc::schema

@@ -1,0 +1,72 @@
+#pragma once
+// The records Svc stores, as plain structs. `record_codecs.hpp` gives each a
+// Boost.JSON codec (the stored form); `views.hpp` renders the wire form.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "schema/rate_buckets.hpp"
+#include "schema/scopes.hpp"
+
+namespace svc::schema {
+
+/// A team: the owner of keys, buckets, credits and resources.
+struct team_record {
+  std::string id;                  ///< `team_...`
+  std::string name;
+  std::string owner_email;
+  std::string default_api_version; ///< applied when a request has no Svc-Version
+  int64_t balance_low_threshold = 0; ///< credits; usage.balance_low fires at or below
+  core::time_point created_at;
+  /// Operator overrides of bucket classes, by class name (`reads`).
+  std::map<std::string, bucket_limits> rate_limit_overrides;
+};
+
+/// A team's credits.
+struct balance_record {
+  std::string team_id;
+  int64_t available = 0; ///< spendable credits
+  int64_t held = 0;      ///< reserved by jobs in flight
+};
+
+/// An API key. Only the SHA-256 of its secret is stored.
+struct api_key_record {
+  std::string id;          ///< `key_...`
+  std::string team_id;
+  scope key_scope = scope::read;
+  std::string secret_sha256; ///< hex SHA-256 of the 64-hex secret
+  std::string last4;         ///< last four hex digits, for recognising a key
+  core::time_point created_at;
+  std::optional<core::time_point> deactivate_at; ///< set by rotation
+  bool deactivated = false;  ///< set when the grace timer fired
+  std::string replaced_by;   ///< id of the key that rotation created
+};
+
+/// A style adapter in the catalogue.
+struct lora_record {
+  std::string id;   ///< `lora_...`
+  std::string slug; ///< unique, `[a-z0-9-]`
+  std::string name;
+  std::string description;
+  std::vector<std::string> keywords; ///< prompt words that select it automatically
+  bool builtin = false;
+  core::time_point created_at;
+};
+
+/// Persisted state of one token bucket.
+struct bucket_level {
+  double tokens = 0;    ///< tokens at `at_ms`
+  int64_t at_ms = 0;    ///< wall time of the reading, Unix ms
+};
+
+/// Persisted state of a team's buckets, by class name.
+struct bucket_snapshot {
+  std::string team_id;
+  std::map<std::string, bucket_level> levels;
+};
+
+} // namespace svc::schema

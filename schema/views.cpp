@@ -1,0 +1,76 @@
+#include "schema/views.hpp"
+
+#include <boost/json.hpp>
+
+#include "core/time_format.hpp"
+
+namespace svc::schema {
+namespace json = boost::json;
+
+json::value team_view(const team_record& t) {
+  json::object overrides;
+  for (auto& [name, l] : t.rate_limit_overrides)
+    overrides[name] = {{"capacity", l.capacity}, {"per_minute", l.per_minute}};
+  return {{"id", t.id},
+          {"object", "team"},
+          {"name", t.name},
+          {"owner_email", t.owner_email},
+          {"default_api_version", t.default_api_version},
+          {"balance_low_threshold", t.balance_low_threshold},
+          {"rate_limit_overrides", std::move(overrides)},
+          {"created_at", core::format_iso8601(t.created_at)}};
+}
+
+json::value balance_view(const balance_record& b, int64_t balance_low_threshold) {
+  return {{"object", "balance"},
+          {"available", b.available},
+          {"held", b.held},
+          {"balance_low_threshold", balance_low_threshold}};
+}
+
+json::value api_key_view(const api_key_record& k, const std::string& plaintext) {
+  json::value deactivate = nullptr;
+  if (k.deactivate_at)
+    deactivate = core::format_iso8601(*k.deactivate_at);
+  json::object o{{"id", k.id},
+                 {"object", "api_key"},
+                 {"team_id", k.team_id},
+                 {"scope", to_string(k.key_scope)},
+                 {"preview", "svc_live_..." + k.last4},
+                 {"deactivate_at", deactivate},
+                 {"created_at", core::format_iso8601(k.created_at)}};
+  o["key"] = plaintext.empty() ? json::value{nullptr} : json::value{plaintext};
+  return o;
+}
+
+json::value lora_view(const lora_record& l) {
+  json::array keywords;
+  for (auto& k : l.keywords)
+    keywords.emplace_back(k);
+  return {{"id", l.id},
+          {"object", "lora"},
+          {"slug", l.slug},
+          {"name", l.name},
+          {"description", l.description},
+          {"keywords", std::move(keywords)},
+          {"builtin", l.builtin},
+          {"created_at", core::format_iso8601(l.created_at)}};
+}
+
+json::value pricing_view(const price_table& t) {
+  json::array items;
+  for (auto& i : t.items)
+    items.push_back({{"item", i.item}, {"unit", i.unit}, {"credits", i.credits}});
+  return {{"object", "pricing"}, {"api_version", t.api_version}, {"currency", "credits"}, {"items", std::move(items)}};
+}
+
+json::value list_view(json::array data, bool has_more) {
+  json::value cursor = nullptr;
+  if (has_more && !data.empty())
+    if (auto* o = data.back().if_object())
+      if (auto* id = o->if_contains("id"))
+        cursor = *id;
+  return {{"object", "list"}, {"data", std::move(data)}, {"has_more", has_more}, {"next_cursor", cursor}};
+}
+
+} // namespace svc::schema

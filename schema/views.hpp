@@ -1,0 +1,32 @@
+#pragma once
+// The wire form of each record, exactly as GET answers it.
+
+#include <string>
+#include <vector>
+
+#include <boost/json/value.hpp>
+
+#include "schema/pricing.hpp"
+#include "schema/records.hpp"
+
+namespace svc::schema {
+
+/// `GET /v1/team`.
+boost::json::value team_view(const team_record& t);
+
+/// `GET /v1/balance`.
+boost::json::value balance_view(const balance_record& b, int64_t balance_low_threshold);
+
+/// An API key; `plaintext` is set only in the answers to create and rotate.
+boost::json::value api_key_view(const api_key_record& k, const std::string& plaintext = {});
+
+/// One catalogue entry of `GET /v1/loras`.
+boost::json::value lora_view(const lora_record& l);
+
+/// `GET /v1/pricing` for one version.
+boost::json::value pricing_view(const price_table& t);
+
+/// The list envelope `{object: "list", data, has_more, next_cursor}`.
+boost::json::value list_view(boost::json::array data, bool has_more);
+
+} // namespace svc::schema

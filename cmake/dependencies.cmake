@@ -3,7 +3,7 @@
 # scripts/setup installs.
 find_package(Threads REQUIRED)
 find_package(OpenSSL REQUIRED)
-find_package(Boost 1.81 EXACT CONFIG REQUIRED COMPONENTS json program_options unit_test_framework)
+find_package(Boost 1.81.0 EXACT CONFIG REQUIRED COMPONENTS json program_options unit_test_framework)
 
 # Debian ships no CMake package config for CAF 0.17.
 find_path(CAF_INCLUDE_DIR caf/all.hpp REQUIRED)

@@ -1,0 +1,113 @@
+#include "actors/bucket.hpp"
+
+#include <cmath>
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = bucket_actor::stateful_pointer<bucket_state>;
+
+int64_t now_ms(const context& ctx) { return core::to_unix_ms(ctx.clock->now()); }
+
+rate_decision take_one(self_ptr self, const context& ctx, schema::bucket_class cls) {
+  auto idx = static_cast<std::size_t>(cls);
+  rate_decision d;
+  d.bucket = std::string{schema::to_string(cls)};
+  if (idx >= self->state.buckets.size()) { // anonymous is not a team class
+    d.allowed = true;
+    return d;
+  }
+  auto& b = self->state.buckets[idx];
+  auto r = b.take(now_ms(ctx));
+  d.allowed = r.allowed;
+  d.limit = static_cast<int64_t>(b.limits().capacity);
+  d.remaining = r.remaining;
+  d.reset_epoch = r.reset_epoch;
+  d.retry_after = r.retry_after;
+  self->state.dirty = true;
+  if (!self->state.timer_armed) {
+    self->state.timer_armed = true;
+    self->delayed_send(self, ctx.cfg->bucket_snapshot_interval, flush_atom::value);
+  }
+  return d;
+}
+
+persistence::write_batch snapshot_batch(self_ptr self, const context& ctx) {
+  schema::bucket_snapshot snap;
+  snap.team_id = self->state.team_id;
+  for (std::size_t i = 0; i < self->state.buckets.size(); ++i) {
+    auto& b = self->state.buckets[i];
+    snap.levels[std::string{schema::to_string(static_cast<schema::bucket_class>(i))}] = {b.tokens(), b.at_ms()};
+  }
+  persistence::write_batch batch;
+  ctx.tables->buckets.put(batch, snap.team_id, snap);
+  self->state.dirty = false;
+  return batch;
+}
+
+std::string describe(self_ptr self, const context& ctx) {
+  std::string out;
+  auto now = now_ms(ctx);
+  for (std::size_t i = 0; i < self->state.buckets.size(); ++i) {
+    auto& b = self->state.buckets[i];
+    out += (out.empty() ? "" : " ") + std::string{schema::to_string(static_cast<schema::bucket_class>(i))} + "="
+           + std::to_string(static_cast<int64_t>(std::floor(b.level(now)))) + "/"
+           + std::to_string(static_cast<int64_t>(b.limits().capacity));
+  }
+  return out;
+}
+
+} // namespace
+
+schema::bucket_limits effective_limits(schema::bucket_class cls,
+                                       const bucket_overrides& overrides) {
+  auto it = overrides.find(std::string{schema::to_string(cls)});
+  return it != overrides.end() ? it->second : schema::info(cls).limits;
+}
+
+bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_id,
+                                   bucket_overrides overrides,
+                                   std::optional<schema::bucket_snapshot> snapshot) {
+  auto now = now_ms(ctx);
+  self->state.team_id = team_id;
+  for (std::size_t i = 0; i < schema::team_bucket_count; ++i) {
+    auto cls = static_cast<schema::bucket_class>(i);
+    auto limits = effective_limits(cls, overrides);
+    const schema::bucket_level* saved = nullptr;
+    if (snapshot)
+      if (auto it = snapshot->levels.find(std::string{schema::to_string(cls)}); it != snapshot->levels.end())
+        saved = &it->second;
+    // A saved level refills from its own reading time, as if we never stopped.
+    if (saved && saved->at_ms <= now)
+      self->state.buckets.emplace_back(limits, saved->tokens, saved->at_ms);
+    else
+      self->state.buckets.emplace_back(limits, now);
+  }
+  register_actor(self, ctx, "bucket", team_id, team_id);
+  return {
+    [=](take_atom, schema::bucket_class cls, take_callback& cb) { cb.fn(take_one(self, ctx, cls)); },
+    [=](take_atom, schema::bucket_class cls) -> rate_decision { return take_one(self, ctx, cls); },
+    [=](limits_atom, bucket_overrides& next) {
+      auto t = now_ms(ctx);
+      for (std::size_t i = 0; i < self->state.buckets.size(); ++i)
+        self->state.buckets[i].set_limits(effective_limits(static_cast<schema::bucket_class>(i), next), t);
+      self->state.dirty = true;
+    },
+    [=](snapshot_atom) -> caf::result<bool> {
+      if (!self->state.dirty)
+        return true;
+      return self->delegate(ctx.store, commit_atom::value, snapshot_batch(self, ctx));
+    },
+    [=](flush_atom) {
+      self->state.timer_armed = false;
+      if (!self->state.dirty)
+        return;
+      // A lost snapshot costs only refill accuracy, so a failure is just logged.
+      self->request(ctx.store, caf::infinite, commit_atom::value, snapshot_batch(self, ctx))
+        .then([](bool) {}, [=](caf::error&) { self->state.dirty = true; });
+    },
+    [=](describe_atom) -> actor_status { return {describe(self, ctx), self->mailbox().size()}; },
+  };
+}
+
+} // namespace svc::actors

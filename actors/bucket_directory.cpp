@@ -1,0 +1,61 @@
+#include "actors/bucket_directory.hpp"
+
+#include "actors/bucket.hpp"
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = bucket_directory_actor::stateful_pointer<bucket_directory_state>;
+
+bucket_actor bucket_of(self_ptr self, const context& ctx, const std::string& team_id) {
+  auto& slot = self->state.buckets[team_id];
+  if (!slot) {
+    bucket_overrides overrides;
+    if (auto team = ctx.tables->teams.get(team_id))
+      overrides = team->rate_limit_overrides;
+    auto snapshot = ctx.tables->buckets.get(team_id);
+    slot = self->spawn<caf::linked>(bucket, ctx, team_id, std::move(overrides), std::move(snapshot));
+  }
+  return slot;
+}
+
+// Counts down the snapshots of a shutdown; answers when the last one is in.
+struct snapshot_round {
+  caf::typed_response_promise<bool> promise;
+  std::size_t outstanding = 0;
+  bool all_ok = true;
+  void done_one(bool ok) {
+    all_ok = all_ok && ok;
+    if (--outstanding == 0)
+      promise.deliver(all_ok);
+  }
+};
+
+} // namespace
+
+bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ctx) {
+  register_actor(self, ctx, "bucket_directory", "bucket_directory", "");
+  return {
+    [=](resolve_atom, const std::string& team_id) -> bucket_actor { return bucket_of(self, ctx, team_id); },
+    [=](limits_atom, const std::string& team_id, bucket_overrides& overrides) {
+      if (auto it = self->state.buckets.find(team_id); it != self->state.buckets.end())
+        self->send(it->second, limits_atom::value, std::move(overrides));
+    },
+    [=](snapshot_atom) -> caf::result<bool> {
+      if (self->state.buckets.empty())
+        return true;
+      auto round = std::make_shared<snapshot_round>();
+      round->promise = self->make_response_promise<bool>();
+      round->outstanding = self->state.buckets.size();
+      for (auto& [team, handle] : self->state.buckets)
+        self->request(handle, std::chrono::seconds{10}, snapshot_atom::value)
+          .then([round](bool ok) { round->done_one(ok); }, [round](caf::error&) { round->done_one(false); });
+      return round->promise;
+    },
+    [=](describe_atom) -> actor_status {
+      return {"teams=" + std::to_string(self->state.buckets.size()), self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

@@ -1,0 +1,36 @@
+#pragma once
+// What every Svc actor is spawned with: the shared, read-only parts of the
+// runtime (configuration, clock, read access to the tables) and the handles of
+// the store and the registry.
+
+#include <memory>
+
+#include "actors/messages.hpp"
+#include "core/clock.hpp"
+#include "core/config.hpp"
+#include "persistence/tables.hpp"
+
+namespace svc::actors {
+
+struct context {
+  const core::config* cfg = nullptr;             ///< outlives every actor
+  std::shared_ptr<const core::clock> clock;      ///< wall time for records and deadlines
+  const persistence::tables* tables = nullptr;   ///< lock-free reads
+  store_actor store;                             ///< the one writer
+  registry_actor registry;                       ///< the live-actor list
+};
+
+/// Tells the registry about a newly spawned actor.
+template <class Self>
+void register_actor(Self* self, const context& ctx, std::string kind, std::string id, std::string team) {
+  if (ctx.registry)
+    self->send(ctx.registry, register_atom::value, std::move(kind), std::move(id), std::move(team), self->address());
+}
+
+/// Milliseconds from now until `deadline` (0 when past): the delay that re-arms a stored timer.
+inline std::chrono::milliseconds until(const context& ctx, core::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - ctx.clock->now());
+  return left.count() > 0 ? left : std::chrono::milliseconds{0};
+}
+
+} // namespace svc::actors

@@ -1,0 +1,39 @@
+#include "actors/messages.hpp"
+
+namespace svc::actors {
+namespace {
+
+const caf::atom_value domain_category = caf::atom("svc");
+
+} // namespace
+
+caf::error make_domain_error(schema::error_code code, std::string param, schema::message_args args) {
+  return caf::error{static_cast<uint8_t>(code), domain_category, caf::make_message(std::move(param), std::move(args))};
+}
+
+schema::api_error to_api_error(const caf::error& err) {
+  using schema::error_code;
+  if (err.category() == domain_category && err.code() < schema::error_catalogue().size()) {
+    auto code = static_cast<error_code>(err.code());
+    std::string param;
+    schema::message_args args;
+    if (err.context().match_elements<std::string, schema::message_args>()) {
+      param = err.context().get_as<std::string>(0);
+      args = err.context().get_as<schema::message_args>(1);
+    }
+    return schema::make_api_error(code, args, std::move(param));
+  }
+  if (err == caf::sec::request_timeout || err == caf::sec::request_receiver_down)
+    return schema::make_api_error(error_code::unavailable);
+  return schema::make_api_error(error_code::internal_error, {{"request_id", "see Svc-Request-Id"}});
+}
+
+void add_domain_error_category(caf::actor_system_config& cfg) {
+  cfg.add_error_category(domain_category, [](uint8_t code, caf::atom_value, const caf::message&) -> std::string {
+    if (code < schema::error_catalogue().size())
+      return "svc_error(" + std::string{schema::to_string(static_cast<schema::error_code>(code))} + ")";
+    return "svc_error(" + std::to_string(code) + ")";
+  });
+}
+
+} // namespace svc::actors

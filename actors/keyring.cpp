@@ -1,0 +1,121 @@
+#include "actors/keyring.hpp"
+
+#include "core/crypto.hpp"
+#include "core/ids.hpp"
+#include "core/log.hpp"
+#include "schema/api_key_format.hpp"
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = keyring_actor::stateful_pointer<keyring_state>;
+using schema::error_code;
+
+// A fresh key record and its plaintext.
+std::pair<schema::api_key_record, std::string> mint_key(const context& ctx, const std::string& team_id,
+                                                        schema::scope s) {
+  auto secret = core::random_hex(32);
+  schema::api_key_record r;
+  r.id = core::make_id("key");
+  r.team_id = team_id;
+  r.key_scope = s;
+  r.secret_sha256 = core::to_hex(core::sha256(secret));
+  r.last4 = secret.substr(secret.size() - 4);
+  r.created_at = ctx.clock->now();
+  return {r, schema::api_key_plaintext(secret)};
+}
+
+void put_new_key(const context& ctx, persistence::write_batch& batch, const schema::api_key_record& r) {
+  ctx.tables->api_keys.put(batch, r.id, r);
+  ctx.tables->key_hashes.put(batch, r.secret_sha256, r.id);
+  ctx.tables->api_keys_by_team.put(batch, r.team_id + "/" + r.id, r.id);
+}
+
+void arm_expiry(self_ptr self, const context& ctx, const schema::api_key_record& r) {
+  if (!r.deactivate_at || r.deactivated)
+    return;
+  self->state.pending_expiries.insert(r.id);
+  self->delayed_send(self, until(ctx, *r.deactivate_at), expire_atom::value, r.id);
+}
+
+// Commits `batch`, then delivers `reply` (or the failure) to `promise`. Awaiting
+// keeps this actor's read-modify-write cycles strictly one at a time.
+void commit_then(self_ptr self, const context& ctx, persistence::write_batch batch,
+                 caf::typed_response_promise<issued_key> promise, issued_key reply) {
+  self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
+    .await([=](bool) mutable { promise.deliver(std::move(reply)); },
+           [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+}
+
+} // namespace
+
+keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
+  register_actor(self, ctx, "keyring", "keyring", "");
+  ctx.tables->api_keys.for_each([&](const schema::api_key_record& r) {
+    arm_expiry(self, ctx, r);
+    return true;
+  });
+  if (!self->state.pending_expiries.empty())
+    core::log_info("keyring", "re-armed " + std::to_string(self->state.pending_expiries.size()) + " key grace timers");
+  return {
+    [=](create_atom, const std::string& team_id, schema::scope s) -> caf::result<issued_key> {
+      if (!ctx.tables->teams.get(team_id))
+        return make_domain_error(error_code::resource_not_found, "team", {{"kind", "team"}, {"id", team_id}});
+      if (s == schema::scope::none)
+        return make_domain_error(error_code::invalid_parameter, "scope", {{"detail", "must be read, write or full"}});
+      auto [record, plaintext] = mint_key(ctx, team_id, s);
+      persistence::write_batch batch;
+      put_new_key(ctx, batch, record);
+      ++self->state.issued;
+      auto promise = self->make_response_promise<issued_key>();
+      commit_then(self, ctx, std::move(batch), promise, {record, plaintext, {}});
+      return promise;
+    },
+    [=](rotate_atom, const std::string& key_id, const std::string& team_id) -> caf::result<issued_key> {
+      auto old = ctx.tables->api_keys.get(key_id);
+      if (!old || (!team_id.empty() && old->team_id != team_id))
+        return make_domain_error(error_code::resource_not_found, "id", {{"kind", "api_key"}, {"id", key_id}});
+      if (old->deactivated || old->deactivate_at)
+        return make_domain_error(error_code::invalid_state, "id",
+                                 {{"kind", "api_key"}, {"id", key_id}, {"state", "already rotated"},
+                                  {"action", "rotation"}});
+      auto [fresh, plaintext] = mint_key(ctx, old->team_id, old->key_scope);
+      old->deactivate_at = fresh.created_at + ctx.cfg->key_grace;
+      old->replaced_by = fresh.id;
+      persistence::write_batch batch;
+      put_new_key(ctx, batch, fresh);
+      ctx.tables->api_keys.put(batch, old->id, *old);
+      ++self->state.issued;
+      arm_expiry(self, ctx, *old);
+      auto promise = self->make_response_promise<issued_key>();
+      commit_then(self, ctx, std::move(batch), promise, {fresh, plaintext, *old});
+      return promise;
+    },
+    [=](expire_atom, const std::string& key_id) {
+      self->state.pending_expiries.erase(key_id);
+      auto key = ctx.tables->api_keys.get(key_id);
+      if (!key || key->deactivated || !key->deactivate_at)
+        return;
+      if (ctx.clock->now() < *key->deactivate_at) { // the wall clock moved: not yet
+        arm_expiry(self, ctx, *key);
+        return;
+      }
+      key->deactivated = true;
+      persistence::write_batch batch;
+      ctx.tables->api_keys.put(batch, key->id, *key);
+      self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
+        .await([=](bool) { core::log_info("keyring", "key " + key_id + " deactivated after its rotation grace"); },
+               [=](caf::error&) {
+                 self->state.pending_expiries.insert(key_id); // try again shortly
+                 self->delayed_send(self, std::chrono::seconds{1}, expire_atom::value, key_id);
+               });
+    },
+    [=](describe_atom) -> actor_status {
+      return {"issued=" + std::to_string(self->state.issued)
+                + " grace_timers=" + std::to_string(self->state.pending_expiries.size()),
+              self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

@@ -1,0 +1,194 @@
+#pragma once
+// Every actor interface of Svc, one typed_actor alias per kind, one comment per
+// message. Read this file first: it is the whole runtime in one page.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "persistence/write_batch.hpp"
+#include "schema/errors.hpp"
+#include "schema/rate_buckets.hpp"
+#include "schema/records.hpp"
+
+namespace svc::actors {
+
+// --- atoms (CAF 0.17: at most 10 characters)
+using commit_atom = caf::atom_constant<caf::atom("commit")>;
+using flush_atom = caf::atom_constant<caf::atom("flush")>;
+using take_atom = caf::atom_constant<caf::atom("take")>;
+using describe_atom = caf::atom_constant<caf::atom("describe")>;
+using register_atom = caf::atom_constant<caf::atom("register")>;
+using list_atom = caf::atom_constant<caf::atom("list")>;
+using snapshot_atom = caf::atom_constant<caf::atom("snapshot")>;
+using resolve_atom = caf::atom_constant<caf::atom("resolve")>;
+using limits_atom = caf::atom_constant<caf::atom("limits")>;
+using create_atom = caf::atom_constant<caf::atom("create")>;
+using rotate_atom = caf::atom_constant<caf::atom("rotate")>;
+using expire_atom = caf::atom_constant<caf::atom("expire")>;
+using credit_atom = caf::atom_constant<caf::atom("credit")>;
+using patch_atom = caf::atom_constant<caf::atom("patch")>;
+using sweep_atom = caf::atom_constant<caf::atom("sweep")>;
+
+// --- message types
+
+/// A team's operator overrides of bucket classes, by class name.
+using bucket_overrides = std::map<std::string, schema::bucket_limits>;
+
+/// What a live actor says about itself for `/admin/actors`.
+struct actor_status {
+  std::string state;    ///< one line, e.g. "reads=1199/1200 images_post=120/120"
+  uint64_t mailbox = 0; ///< messages waiting
+};
+
+/// One row of `/admin/actors`.
+struct actor_summary {
+  std::string kind, id, team, state;
+  uint64_t mailbox = 0;
+  int64_t age_ms = 0;
+};
+
+/// Filter of `/admin/actors`: empty strings match everything.
+struct actor_filter {
+  std::string kind, team;
+  uint64_t limit = 100;
+};
+
+/// A rate-limit verdict and the values of the X-RateLimit-* headers.
+struct rate_decision {
+  bool allowed = false;
+  int64_t limit = 0;       ///< bucket capacity
+  int64_t remaining = 0;   ///< whole tokens left after this request
+  int64_t reset_epoch = 0; ///< Unix second at which the bucket is full again
+  int64_t retry_after = 0; ///< seconds until one token is back (when refused)
+  std::string bucket;      ///< class name, for the 429 message
+};
+
+/// Continuation for a take from outside the actor system (the HTTP side);
+/// called once, on an actor thread, so it must only hand the value over.
+struct take_callback {
+  std::function<void(const rate_decision&)> fn;
+};
+
+/// A newly issued key: its record and the plaintext, shown once.
+struct issued_key {
+  schema::api_key_record record;
+  std::string plaintext;
+  schema::api_key_record previous; ///< the rotated key (empty id on create)
+};
+
+/// A new team and its opening balance.
+struct new_team {
+  std::string name, owner_email;
+  int64_t credits = 0;
+};
+
+// --- interfaces
+
+/// Every actor answers `describe` for the registry.
+using introspectable_actor = caf::typed_actor<
+  /// One-line state and mailbox size.
+  caf::replies_to<describe_atom>::with<actor_status>>;
+
+/// The single LMDB writer: group commit, one synced transaction per batch.
+using store_actor = introspectable_actor::extend<
+  /// Commits the batch (with whatever else is pending) and answers after fsync.
+  caf::replies_to<commit_atom, persistence::write_batch>::with<bool>,
+  /// Internal: commits everything queued so far.
+  caf::reacts_to<flush_atom>>;
+
+/// Knows every live actor for the operator listing.
+using registry_actor = caf::typed_actor<
+  /// Adds an actor (kind, id, team); it is dropped when it terminates.
+  caf::reacts_to<register_atom, std::string, std::string, std::string, caf::actor_addr>,
+  /// Lists matching live actors with their self-description.
+  caf::replies_to<list_atom, actor_filter>::with<std::vector<actor_summary>>>;
+
+/// One team's rate buckets, every class, shared by all its keys.
+using bucket_actor = introspectable_actor::extend<
+  /// Takes one token of a class and calls back with the verdict (HTTP path).
+  caf::reacts_to<take_atom, schema::bucket_class, take_callback>,
+  /// Takes one token of a class and answers the verdict (actor callers, tests).
+  caf::replies_to<take_atom, schema::bucket_class>::with<rate_decision>,
+  /// Replaces the operator overrides (class name -> limits).
+  caf::reacts_to<limits_atom, bucket_overrides>,
+  /// Persists the levels now; answers after the commit.
+  caf::replies_to<snapshot_atom>::with<bool>,
+  /// Internal: periodic snapshot timer.
+  caf::reacts_to<flush_atom>>;
+
+/// Owns the bucket actor of every team: spawns on first use, restoring the snapshot.
+using bucket_directory_actor = introspectable_actor::extend<
+  /// The bucket actor of a team.
+  caf::replies_to<resolve_atom, std::string>::with<bucket_actor>,
+  /// Updates a team's overrides if its bucket is live.
+  caf::reacts_to<limits_atom, std::string, bucket_overrides>,
+  /// Snapshots every bucket (shutdown); answers when all are persisted.
+  caf::replies_to<snapshot_atom>::with<bool>>;
+
+/// Buckets of unauthenticated clients, one per address, never persisted.
+using anonymous_bucket_actor = introspectable_actor::extend<
+  /// Takes one token for an address and calls back with the verdict.
+  caf::reacts_to<take_atom, std::string, take_callback>,
+  /// Internal: drops buckets that are full again.
+  caf::reacts_to<sweep_atom>>;
+
+/// Issues and rotates API keys; owns the rotation grace timers.
+using keyring_actor = introspectable_actor::extend<
+  /// Issues a key of a scope for a team.
+  caf::replies_to<create_atom, std::string, schema::scope>::with<issued_key>,
+  /// Rotates a key (optionally only within a team): new key, old gets deactivate_at.
+  caf::replies_to<rotate_atom, std::string, std::string>::with<issued_key>,
+  /// Internal: a grace deadline passed; deactivates the key.
+  caf::reacts_to<expire_atom, std::string>>;
+
+/// Creates and changes team records and balances.
+using team_directory_actor = introspectable_actor::extend<
+  /// Creates a team with an opening balance.
+  caf::replies_to<create_atom, new_team>::with<schema::team_record>,
+  /// Sets the balance-low threshold.
+  caf::replies_to<patch_atom, std::string, int64_t>::with<schema::team_record>,
+  /// Adds (or with a negative amount removes) available credits.
+  caf::replies_to<credit_atom, std::string, int64_t>::with<schema::balance_record>,
+  /// Overrides one bucket class for a team.
+  caf::replies_to<limits_atom, std::string, schema::bucket_class, schema::bucket_limits>::with<schema::team_record>>;
+
+/// The LoRA catalogue: seeds the built-ins, adds operator LoRAs.
+using lora_catalogue_actor = introspectable_actor::extend<
+  /// Adds a LoRA (slug unique).
+  caf::replies_to<create_atom, schema::lora_record>::with<schema::lora_record>>;
+
+// --- domain errors
+
+/// A domain error for a requester: the catalogue code, the parameter at fault
+/// and the arguments of the message template.
+caf::error make_domain_error(schema::error_code code, std::string param = {}, schema::message_args args = {});
+
+/// The error of a failed request as the API reports it (timeouts: 503 `unavailable`).
+schema::api_error to_api_error(const caf::error& err);
+
+/// Registers the domain error category with an actor system config.
+void add_domain_error_category(caf::actor_system_config& cfg);
+
+} // namespace svc::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::persistence::write_batch)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::bucket_class)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::bucket_limits)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::scope)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::team_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::balance_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::lora_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_status)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_summary)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<svc::actors::actor_summary>)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_filter)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::rate_decision)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::take_callback)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::issued_key)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::new_team)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::bucket_overrides)

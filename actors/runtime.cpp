@@ -1,0 +1,77 @@
+#include "actors/runtime.hpp"
+
+#include "actors/anonymous_bucket.hpp"
+#include "actors/bucket_directory.hpp"
+#include "actors/keyring.hpp"
+#include "actors/lora_catalogue.hpp"
+#include "actors/registry.hpp"
+#include "actors/store.hpp"
+#include "actors/team_directory.hpp"
+#include "core/log.hpp"
+
+namespace svc::actors {
+
+void configure_actor_system(caf::actor_system_config& caf_cfg, const core::config& cfg) {
+  // Work arrives from asio threads; on few cores sharing beats stealing (see caf notes).
+  caf_cfg.set("scheduler.policy", caf::atom("sharing"));
+  caf_cfg.set("scheduler.max-threads", cfg.actor_threads);
+  caf_cfg.set("logger.verbosity", caf::atom("quiet"));
+  add_domain_error_category(caf_cfg);
+}
+
+runtime::runtime(caf::actor_system& sys, persistence::environment& env)
+  : sys_{sys}, env_{env}, tables_{std::make_unique<persistence::tables>(env)} {}
+
+std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::config& cfg,
+                                        std::shared_ptr<const core::clock> clock, persistence::environment& env,
+                                        std::string& error) {
+  std::unique_ptr<runtime> rt{new runtime{sys, env}};
+  if (auto st = seed_builtin_loras(env, *rt->tables_, *clock); !st.ok()) {
+    error = "seeding the LoRA catalogue: " + st.message;
+    return nullptr;
+  }
+  auto& h = rt->handles_;
+  h.store = sys.spawn<caf::detached>(store, &env);
+  h.registry = sys.spawn(registry);
+  rt->ctx_ = context{&cfg, std::move(clock), rt->tables_.get(), h.store, h.registry};
+  auto& ctx = rt->ctx_;
+  h.buckets = sys.spawn(bucket_directory, ctx);
+  h.anonymous = sys.spawn(anonymous_bucket, ctx);
+  h.keyring = sys.spawn(keyring, ctx);
+  h.teams = sys.spawn(team_directory, ctx, h.buckets);
+  h.loras = sys.spawn(lora_catalogue, ctx);
+  return rt;
+}
+
+void runtime::stop() {
+  if (stopped_)
+    return;
+  stopped_ = true;
+  {
+    caf::scoped_actor self{sys_};
+    self->request(handles_.buckets, std::chrono::seconds{10}, snapshot_atom::value)
+      .receive([](bool ok) { core::log_info("runtime", ok ? "bucket levels saved" : "some bucket levels not saved"); },
+               [](caf::error& err) { core::log_warn("runtime", "bucket snapshot failed: " + caf::to_string(err)); });
+    // Everyone but the store first, so their last writes still find it.
+    std::vector<caf::actor> others{caf::actor_cast<caf::actor>(handles_.buckets),
+                                   caf::actor_cast<caf::actor>(handles_.anonymous),
+                                   caf::actor_cast<caf::actor>(handles_.keyring),
+                                   caf::actor_cast<caf::actor>(handles_.teams),
+                                   caf::actor_cast<caf::actor>(handles_.loras),
+                                   caf::actor_cast<caf::actor>(handles_.registry)};
+    for (auto& a : others) {
+      self->monitor(a);
+      self->send_exit(a, caf::exit_reason::user_shutdown);
+    }
+    for (std::size_t i = 0; i < others.size(); ++i)
+      self->receive([](caf::down_msg&) {}, caf::after(std::chrono::seconds{5}) >> [] {});
+    self->send_exit(handles_.store, caf::exit_reason::user_shutdown);
+  }
+  handles_ = {};
+  ctx_.store = nullptr;
+  ctx_.registry = nullptr;
+}
+
+runtime::~runtime() { stop(); }
+
+} // namespace svc::actors

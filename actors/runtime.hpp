@@ -1,0 +1,54 @@
+#pragma once
+// The system builder: configures CAF, seeds the catalogue, spawns every
+// long-lived actor (recovering their timers from LMDB) and stops them in an
+// order that persists what they hold.
+
+#include <memory>
+
+#include "actors/context.hpp"
+#include "persistence/environment.hpp"
+
+namespace svc::actors {
+
+/// The long-lived actors every request path may talk to.
+struct runtime_handles {
+  store_actor store;
+  registry_actor registry;
+  bucket_directory_actor buckets;
+  anonymous_bucket_actor anonymous;
+  keyring_actor keyring;
+  team_directory_actor teams;
+  lora_catalogue_actor loras;
+};
+
+/// Applies Svc's scheduler settings and error category to a CAF config.
+void configure_actor_system(caf::actor_system_config& caf_cfg, const core::config& cfg);
+
+class runtime {
+public:
+  /// Seeds and spawns; nullptr with `error` set when the store cannot be prepared.
+  static std::unique_ptr<runtime> start(caf::actor_system& sys, const core::config& cfg,
+                                        std::shared_ptr<const core::clock> clock, persistence::environment& env,
+                                        std::string& error);
+
+  /// Persists bucket levels, then stops every actor, the store last. Idempotent.
+  void stop();
+
+  ~runtime();
+
+  const runtime_handles& handles() const { return handles_; }
+  const context& ctx() const { return ctx_; }
+  const persistence::tables& tables() const { return *tables_; }
+
+private:
+  runtime(caf::actor_system& sys, persistence::environment& env);
+
+  caf::actor_system& sys_;
+  persistence::environment& env_;
+  std::unique_ptr<persistence::tables> tables_;
+  context ctx_;
+  runtime_handles handles_;
+  bool stopped_ = false;
+};
+
+} // namespace svc::actors

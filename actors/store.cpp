@@ -1,0 +1,59 @@
+#include "actors/store.hpp"
+
+#include "core/log.hpp"
+
+namespace svc::actors {
+namespace {
+
+void flush(store_actor::stateful_pointer<store_state> self, persistence::environment* env) {
+  auto& st = self->state;
+  st.flush_scheduled = false;
+  if (st.pending.empty())
+    return;
+  auto waiting = std::move(st.pending);
+  st.pending.clear();
+  persistence::write_batch all;
+  for (auto& w : waiting)
+    all.append(std::move(w.batch));
+  auto result = env->commit(all);
+  ++st.commits;
+  st.batches += waiting.size();
+  if (!result.ok()) {
+    core::log_error("store", "commit of " + std::to_string(waiting.size()) + " batches failed: " + result.message);
+    for (auto& w : waiting)
+      w.promise.deliver(make_domain_error(schema::error_code::internal_error));
+    return;
+  }
+  for (auto& w : waiting)
+    w.promise.deliver(true);
+}
+
+} // namespace
+
+store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self, persistence::environment* env) {
+  // Whatever is still queued when the actor stops is committed, so a clean
+  // shutdown never drops an acknowledged-to-be write.
+  self->attach_functor([self, env] { flush(self, env); });
+  return {
+    [=](commit_atom, persistence::write_batch& batch) -> caf::result<bool> {
+      auto promise = self->make_response_promise<bool>();
+      self->state.pending.push_back({std::move(batch), promise});
+      // Every commit already in the mailbox is handled before this flush, so
+      // they all join one transaction.
+      if (!self->state.flush_scheduled) {
+        self->state.flush_scheduled = true;
+        self->send(self, flush_atom::value);
+      }
+      return promise;
+    },
+    [=](flush_atom) { flush(self, env); },
+    [=](describe_atom) -> actor_status {
+      auto& st = self->state;
+      return {"commits=" + std::to_string(st.commits) + " batches=" + std::to_string(st.batches)
+                + " pending=" + std::to_string(st.pending.size()),
+              self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

@@ -1,0 +1,106 @@
+#include "actors/team_directory.hpp"
+
+#include "core/ids.hpp"
+#include "schema/api_versions.hpp"
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = team_directory_actor::stateful_pointer<team_directory_state>;
+using schema::error_code;
+
+// Largest credit amount or balance accepted: far past any real use, far from overflow.
+constexpr int64_t max_credits = int64_t{1} << 50;
+
+caf::error invalid(std::string param, std::string detail) {
+  return make_domain_error(error_code::invalid_parameter, std::move(param), {{"detail", std::move(detail)}});
+}
+
+caf::error no_team(const std::string& id) {
+  return make_domain_error(error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
+}
+
+// Commits, then answers `reply`; awaiting serialises this actor's read-modify-write cycles.
+template <class T>
+caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch, T reply) {
+  auto promise = self->make_response_promise<T>();
+  ++self->state.changes;
+  self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
+    .await([=](bool) mutable { promise.deliver(std::move(reply)); },
+           [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+  return promise;
+}
+
+} // namespace
+
+team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, bucket_directory_actor buckets) {
+  register_actor(self, ctx, "team_directory", "team_directory", "");
+  return {
+    [=](create_atom, const new_team& req) -> caf::result<schema::team_record> {
+      if (req.name.empty() || req.name.size() > 200)
+        return invalid("name", "must be 1 to 200 characters");
+      auto at = req.owner_email.find('@');
+      if (req.owner_email.size() > 254 || at == std::string::npos || at == 0 || at + 1 == req.owner_email.size())
+        return invalid("owner_email", "must be an e-mail address");
+      if (req.credits < 0 || req.credits > max_credits)
+        return invalid("credits", "must be between 0 and " + std::to_string(max_credits));
+      schema::team_record team;
+      team.id = core::make_id("team");
+      team.name = req.name;
+      team.owner_email = req.owner_email;
+      team.default_api_version = schema::newest_api_version();
+      team.created_at = ctx.clock->now();
+      persistence::write_batch batch;
+      ctx.tables->teams.put(batch, team.id, team);
+      ctx.tables->balances.put(batch, team.id, schema::balance_record{team.id, req.credits, 0});
+      ++self->state.created;
+      return commit_then(self, ctx, std::move(batch), team);
+    },
+    [=](patch_atom, const std::string& team_id, int64_t threshold) -> caf::result<schema::team_record> {
+      auto team = ctx.tables->teams.get(team_id);
+      if (!team)
+        return no_team(team_id);
+      if (threshold < 0 || threshold > max_credits)
+        return invalid("balance_low_threshold", "must be an integer between 0 and " + std::to_string(max_credits));
+      team->balance_low_threshold = threshold;
+      persistence::write_batch batch;
+      ctx.tables->teams.put(batch, team->id, *team);
+      return commit_then(self, ctx, std::move(batch), *team);
+    },
+    [=](credit_atom, const std::string& team_id, int64_t amount) -> caf::result<schema::balance_record> {
+      if (!ctx.tables->teams.get(team_id))
+        return no_team(team_id);
+      auto balance = ctx.tables->balances.get(team_id).value_or(schema::balance_record{team_id, 0, 0});
+      if (amount < -max_credits || amount > max_credits || balance.available + amount < 0
+          || balance.available + amount > max_credits)
+        return invalid("amount", "would take the available balance out of 0.." + std::to_string(max_credits));
+      balance.available += amount;
+      persistence::write_batch batch;
+      ctx.tables->balances.put(batch, team_id, balance);
+      return commit_then(self, ctx, std::move(batch), balance);
+    },
+    [=](limits_atom, const std::string& team_id, schema::bucket_class cls,
+        schema::bucket_limits limits) -> caf::result<schema::team_record> {
+      auto team = ctx.tables->teams.get(team_id);
+      if (!team)
+        return no_team(team_id);
+      if (cls == schema::bucket_class::anonymous)
+        return invalid("bucket", "anonymous is not a team bucket");
+      if (!(limits.capacity >= 1 && limits.capacity <= 1e12))
+        return invalid("capacity", "must be between 1 and 10^12");
+      if (!(limits.per_minute > 0 && limits.per_minute <= 1e12))
+        return invalid("per_minute", "must be above 0 and at most 10^12");
+      team->rate_limit_overrides[std::string{schema::to_string(cls)}] = limits;
+      persistence::write_batch batch;
+      ctx.tables->teams.put(batch, team->id, *team);
+      self->send(buckets, limits_atom::value, team->id, team->rate_limit_overrides);
+      return commit_then(self, ctx, std::move(batch), *team);
+    },
+    [=](describe_atom) -> actor_status {
+      return {"created=" + std::to_string(self->state.created) + " changes=" + std::to_string(self->state.changes),
+              self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

@@ -1,0 +1,201 @@
+#include "persistence/environment.hpp"
+
+#include <array>
+#include <cstring>
+
+#include <lmdb.h>
+
+namespace svc::persistence {
+
+std::string_view table_name(table t) {
+  static constexpr std::array<std::string_view, table_count> names{
+    "meta", "teams", "balances", "api_keys", "api_keys_by_team", "key_hashes", "loras", "lora_slugs", "buckets"};
+  return names[static_cast<std::size_t>(t)];
+}
+
+namespace {
+
+// 64 GiB of address space; the file grows only as data does.
+constexpr std::size_t map_size = std::size_t{64} << 30;
+
+MDB_val as_val(std::string_view s) { return {s.size(), const_cast<char*>(s.data())}; }
+
+std::string_view as_view(const MDB_val& v) { return {static_cast<const char*>(v.mv_data), v.mv_size}; }
+
+std::string lmdb_error(const char* what, int rc) { return std::string{what} + ": " + mdb_strerror(rc); }
+
+// A read-only transaction that always ends.
+struct read_txn {
+  MDB_txn* txn = nullptr;
+  explicit read_txn(MDB_env* env) {
+    if (mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn) != MDB_SUCCESS)
+      txn = nullptr;
+  }
+  ~read_txn() {
+    if (txn)
+      mdb_txn_abort(txn);
+  }
+};
+
+// A cursor that always closes.
+struct cursor {
+  MDB_cursor* cur = nullptr;
+  cursor(MDB_txn* txn, MDB_dbi dbi) {
+    if (mdb_cursor_open(txn, dbi, &cur) != MDB_SUCCESS)
+      cur = nullptr;
+  }
+  ~cursor() {
+    if (cur)
+      mdb_cursor_close(cur);
+  }
+};
+
+} // namespace
+
+struct environment::impl {
+  MDB_env* env = nullptr;
+  std::array<MDB_dbi, table_count> dbis{};
+  ~impl() {
+    if (env)
+      mdb_env_close(env);
+  }
+};
+
+environment::environment(std::unique_ptr<impl> p) : impl_{std::move(p)} {}
+
+environment::~environment() = default;
+
+std::unique_ptr<environment> environment::open(const std::string& dir, std::string& error) {
+  auto p = std::make_unique<impl>();
+  int rc = mdb_env_create(&p->env);
+  if (rc != MDB_SUCCESS) {
+    error = lmdb_error("mdb_env_create", rc);
+    return nullptr;
+  }
+  mdb_env_set_maxdbs(p->env, 32);
+  mdb_env_set_mapsize(p->env, map_size);
+  mdb_env_set_maxreaders(p->env, 512);
+  // NOTLS: read transactions are short and may run on any asio or actor thread.
+  rc = mdb_env_open(p->env, dir.c_str(), MDB_NOTLS, 0600);
+  if (rc != MDB_SUCCESS) {
+    error = lmdb_error(("mdb_env_open " + dir).c_str(), rc);
+    return nullptr;
+  }
+  MDB_txn* txn = nullptr;
+  rc = mdb_txn_begin(p->env, nullptr, 0, &txn);
+  if (rc != MDB_SUCCESS) {
+    error = lmdb_error("mdb_txn_begin", rc);
+    return nullptr;
+  }
+  for (std::size_t i = 0; i < table_count; ++i) {
+    std::string name{table_name(static_cast<table>(i))};
+    rc = mdb_dbi_open(txn, name.c_str(), MDB_CREATE, &p->dbis[i]);
+    if (rc != MDB_SUCCESS) {
+      mdb_txn_abort(txn);
+      error = lmdb_error(("mdb_dbi_open " + name).c_str(), rc);
+      return nullptr;
+    }
+  }
+  rc = mdb_txn_commit(txn);
+  if (rc != MDB_SUCCESS) {
+    error = lmdb_error("mdb_txn_commit", rc);
+    return nullptr;
+  }
+  return std::unique_ptr<environment>{new environment{std::move(p)}};
+}
+
+std::optional<std::string> environment::get(table t, std::string_view key) const {
+  if (key.empty() || key.size() > 511) // LMDB's key size limit; such keys never exist
+    return std::nullopt;
+  read_txn r{impl_->env};
+  if (!r.txn)
+    return std::nullopt;
+  MDB_val k = as_val(key), v{};
+  if (mdb_get(r.txn, impl_->dbis[static_cast<std::size_t>(t)], &k, &v) != MDB_SUCCESS)
+    return std::nullopt;
+  return std::string{as_view(v)};
+}
+
+void environment::scan(table t, const scan_range& range, const scan_visitor& visit) const {
+  read_txn r{impl_->env};
+  if (!r.txn)
+    return;
+  cursor c{r.txn, impl_->dbis[static_cast<std::size_t>(t)]};
+  if (!c.cur)
+    return;
+  auto in_range = [&](std::string_view k) { return k.substr(0, range.prefix.size()) == range.prefix; };
+  MDB_val k{}, v{};
+  int rc;
+  if (!range.reverse) {
+    std::string start = range.start_after.empty() ? range.prefix : range.start_after;
+    k = as_val(start);
+    rc = start.empty() ? mdb_cursor_get(c.cur, &k, &v, MDB_FIRST) : mdb_cursor_get(c.cur, &k, &v, MDB_SET_RANGE);
+    if (rc == MDB_SUCCESS && !range.start_after.empty() && as_view(k) == range.start_after)
+      rc = mdb_cursor_get(c.cur, &k, &v, MDB_NEXT);
+    for (; rc == MDB_SUCCESS && in_range(as_view(k)); rc = mdb_cursor_get(c.cur, &k, &v, MDB_NEXT))
+      if (!visit(as_view(k), as_view(v)))
+        return;
+    return;
+  }
+  // Reverse: position on the last key below the start, then walk backwards.
+  std::string bound = range.start_after;
+  if (bound.empty() && !range.prefix.empty()) {
+    bound = range.prefix;
+    bound.push_back('\xff'); // past every key with this prefix
+  }
+  if (bound.empty()) {
+    rc = mdb_cursor_get(c.cur, &k, &v, MDB_LAST);
+  } else {
+    k = as_val(bound);
+    rc = mdb_cursor_get(c.cur, &k, &v, MDB_SET_RANGE);
+    rc = rc == MDB_SUCCESS ? mdb_cursor_get(c.cur, &k, &v, MDB_PREV) : mdb_cursor_get(c.cur, &k, &v, MDB_LAST);
+  }
+  for (; rc == MDB_SUCCESS && in_range(as_view(k)); rc = mdb_cursor_get(c.cur, &k, &v, MDB_PREV))
+    if (!visit(as_view(k), as_view(v)))
+      return;
+}
+
+status environment::commit(const write_batch& batch) {
+  MDB_txn* txn = nullptr;
+  int rc = mdb_txn_begin(impl_->env, nullptr, 0, &txn);
+  if (rc != MDB_SUCCESS)
+    return {lmdb_error("mdb_txn_begin", rc)};
+  for (auto& op : batch.ops) {
+    auto dbi = impl_->dbis[static_cast<std::size_t>(op.tbl)];
+    MDB_val k = as_val(op.key);
+    if (op.value) {
+      MDB_val v = as_val(*op.value);
+      rc = mdb_put(txn, dbi, &k, &v, 0);
+    } else {
+      rc = mdb_del(txn, dbi, &k, nullptr);
+      if (rc == MDB_NOTFOUND)
+        rc = MDB_SUCCESS;
+    }
+    if (rc != MDB_SUCCESS) {
+      mdb_txn_abort(txn);
+      return {lmdb_error(("write " + std::string{table_name(op.tbl)}).c_str(), rc)};
+    }
+  }
+  // Without MDB_NOSYNC the commit returns after fsync: durable before acknowledged.
+  rc = mdb_txn_commit(txn);
+  if (rc != MDB_SUCCESS)
+    return {lmdb_error("mdb_txn_commit", rc)};
+  return {};
+}
+
+status environment::backup(const std::string& dir) const {
+  int rc = mdb_env_copy2(impl_->env, dir.c_str(), MDB_CP_COMPACT);
+  if (rc != MDB_SUCCESS)
+    return {lmdb_error(("mdb_env_copy2 " + dir).c_str(), rc)};
+  return {};
+}
+
+std::size_t environment::count(table t) const {
+  read_txn r{impl_->env};
+  MDB_stat st{};
+  if (!r.txn || mdb_stat(r.txn, impl_->dbis[static_cast<std::size_t>(t)], &st) != MDB_SUCCESS)
+    return 0;
+  return st.ms_entries;
+}
+
+} // namespace svc::persistence

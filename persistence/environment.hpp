@@ -1,0 +1,67 @@
+#pragma once
+// The LMDB environment of one data directory. LMDB handles never leave this
+// folder: callers see tables, keys and encoded values.
+//
+// Threads: every call is thread-safe. Reads run in their own short read-only
+// transaction (lock-free, a consistent snapshot). `commit` is meant for one
+// writer (the store actor); LMDB serialises writers anyway.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "persistence/table.hpp"
+#include "persistence/write_batch.hpp"
+
+namespace svc::persistence {
+
+/// The outcome of an operation that can fail: empty message means success.
+struct status {
+  std::string message; ///< LMDB's or the OS's reason; empty when ok
+  bool ok() const { return message.empty(); }
+};
+
+/// Which keys a scan visits.
+struct scan_range {
+  std::string prefix;        ///< only keys starting with it
+  std::string start_after;   ///< resume strictly after this key (cursor paging)
+  bool reverse = false;      ///< newest (largest key) first
+};
+
+/// Receives one key and its raw value; returns false to stop the scan.
+using scan_visitor = std::function<bool(std::string_view key, std::string_view value)>;
+
+class environment {
+public:
+  /// Opens (creating if needed) `dir/data.mdb`. nullptr and `error` set on failure.
+  static std::unique_ptr<environment> open(const std::string& dir, std::string& error);
+
+  ~environment();
+  environment(const environment&) = delete;
+  environment& operator=(const environment&) = delete;
+
+  /// The raw value under `key`, or nullopt if absent or unreadable.
+  std::optional<std::string> get(table t, std::string_view key) const;
+
+  /// Visits keys of `range` in order (or reverse order) until the visitor says stop.
+  void scan(table t, const scan_range& range, const scan_visitor& visit) const;
+
+  /// Applies every change of `batch` in one transaction and syncs it to disk.
+  status commit(const write_batch& batch);
+
+  /// Copies the environment, compacted, into `dir/data.mdb` (`dir` must exist and be empty).
+  status backup(const std::string& dir) const;
+
+  /// Number of entries in a table.
+  std::size_t count(table t) const;
+
+private:
+  struct impl;
+  explicit environment(std::unique_ptr<impl> p);
+  std::unique_ptr<impl> impl_;
+};
+
+} // namespace svc::persistence

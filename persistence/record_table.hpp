@@ -1,0 +1,102 @@
+#pragma once
+// A typed view of one table whose values are records of one kind.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/log.hpp"
+#include "persistence/environment.hpp"
+#include "persistence/value_codec.hpp"
+
+namespace svc::persistence {
+
+template <class Record>
+class record_table {
+public:
+  record_table(const environment& env, table t) : env_{env}, table_{t} {}
+
+  /// The record under `key`; nullopt if absent or damaged (damage is logged).
+  std::optional<Record> get(std::string_view key) const {
+    auto raw = env_.get(table_, key);
+    if (!raw)
+      return std::nullopt;
+    auto r = decode_record<Record>(*raw);
+    if (!r)
+      core::log_warn("persistence", "undecodable value in table " + std::string{table_name(table_)});
+    return r;
+  }
+
+  /// Up to `limit` records of `range`, skipping damaged ones; `more` tells if the range goes on.
+  std::vector<Record> page(const scan_range& range, std::size_t limit, bool& more) const {
+    std::vector<Record> out;
+    more = false;
+    env_.scan(table_, range, [&](std::string_view, std::string_view v) {
+      if (out.size() == limit) {
+        more = true;
+        return false;
+      }
+      if (auto r = decode_record<Record>(v))
+        out.push_back(std::move(*r));
+      return true;
+    });
+    return out;
+  }
+
+  /// Visits every decodable record in key order until `f` returns false.
+  void for_each(const std::function<bool(const Record&)>& f) const {
+    env_.scan(table_, {}, [&](std::string_view, std::string_view v) {
+      auto r = decode_record<Record>(v);
+      return r ? f(*r) : true;
+    });
+  }
+
+  /// Adds a put of `r` under `key` to `batch`.
+  void put(write_batch& batch, std::string key, const Record& r) const {
+    batch.put(table_, std::move(key), encode_record(r));
+  }
+
+private:
+  const environment& env_;
+  table table_;
+};
+
+/// A table mapping a key to an id (a secondary index).
+class index_table {
+public:
+  index_table(const environment& env, table t) : env_{env}, table_{t} {}
+
+  /// The id stored under `key`, if any.
+  std::optional<std::string> get(std::string_view key) const {
+    auto raw = env_.get(table_, key);
+    return raw ? decode_text(*raw) : std::nullopt;
+  }
+
+  /// Keys of `range` (e.g. `team/` prefix) in order, up to `limit`; `more` tells if it goes on.
+  std::vector<std::string> keys(const scan_range& range, std::size_t limit, bool& more) const {
+    std::vector<std::string> out;
+    more = false;
+    env_.scan(table_, range, [&](std::string_view k, std::string_view) {
+      if (out.size() == limit) {
+        more = true;
+        return false;
+      }
+      out.emplace_back(k);
+      return true;
+    });
+    return out;
+  }
+
+  /// Adds a put of `key -> id` to `batch`.
+  void put(write_batch& batch, std::string key, std::string_view id) const {
+    batch.put(table_, std::move(key), encode_text(id));
+  }
+
+private:
+  const environment& env_;
+  table table_;
+};
+
+} // namespace svc::persistence

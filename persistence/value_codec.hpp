@@ -1,0 +1,54 @@
+#pragma once
+// Value encoding: one format-version byte, then the record as compact JSON.
+// Decoding never throws; bytes that do not decode are reported as absent.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <boost/json/value.hpp>
+
+#include "schema/record_codecs.hpp"
+
+namespace svc::persistence {
+
+/// The format version written as the first byte of every value.
+inline constexpr char format_version = 1;
+
+/// Version byte + serialized JSON.
+std::string encode_value(const boost::json::value& v);
+
+/// The JSON of an encoded value; nullopt for an unknown version or bad JSON.
+std::optional<boost::json::value> decode_value(std::string_view bytes);
+
+/// Encodes a record's stored form.
+template <class Record>
+std::string encode_record(const Record& r) {
+  return encode_value(schema::encode(r));
+}
+
+/// Decodes a stored record; nullopt when the bytes are damaged.
+template <class Record>
+std::optional<Record> decode_record(std::string_view bytes) {
+  auto v = decode_value(bytes);
+  Record r;
+  if (!v || !schema::decode(*v, r))
+    return std::nullopt;
+  return r;
+}
+
+/// A plain string value (index tables map a key to an id).
+inline std::string encode_text(std::string_view text) {
+  std::string out(1, format_version);
+  out.append(text);
+  return out;
+}
+
+/// The string of an index value; nullopt for an unknown version.
+inline std::optional<std::string> decode_text(std::string_view bytes) {
+  if (bytes.empty() || bytes[0] != format_version)
+    return std::nullopt;
+  return std::string{bytes.substr(1)};
+}
+
+} // namespace svc::persistence

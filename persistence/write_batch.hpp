@@ -1,0 +1,38 @@
+#pragma once
+// A set of puts and deletes that commit together in one LMDB transaction.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "persistence/table.hpp"
+
+namespace svc::persistence {
+
+/// One change: a put of `value` under `key`, or a delete when `value` is empty.
+struct write_op {
+  table tbl;
+  std::string key;
+  std::optional<std::string> value; ///< encoded bytes; nullopt deletes
+};
+
+/// Changes to commit atomically. Cheap to move; copyable for messaging.
+struct write_batch {
+  std::vector<write_op> ops;
+
+  /// Stores `encoded` (see value_codec.hpp) under `key`.
+  void put(table t, std::string key, std::string encoded) {
+    ops.push_back({t, std::move(key), std::move(encoded)});
+  }
+  /// Deletes `key` (no error if absent).
+  void erase(table t, std::string key) { ops.push_back({t, std::move(key), std::nullopt}); }
+  /// Appends every change of `other`, after this batch's own.
+  void append(write_batch other) {
+    for (auto& op : other.ops)
+      ops.push_back(std::move(op));
+  }
+  bool empty() const { return ops.empty(); }
+};
+
+} // namespace svc::persistence

@@ -1,0 +1,37 @@
+#include <boost/json.hpp>
+
+#include "http/admin/admin_handlers.hpp"
+#include "http/respond.hpp"
+
+namespace svc::http {
+
+void get_healthz(const context_ptr& ctx) { reply_json(ctx, 200, {{"status", "ok"}}); }
+
+void get_readyz(const context_ptr& ctx) {
+  if (ctx->svc.draining)
+    return reply_json(ctx, 503, {{"status", "draining"}});
+  reply_json(ctx, 200, {{"status", "ok"}});
+}
+
+void get_metrics(const context_ptr& ctx) {
+  auto& m = ctx->svc.metrics;
+  auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - ctx->svc.started);
+  std::string out;
+  auto line = [&](const std::string& name, const std::string& labels, uint64_t value) {
+    out += name + (labels.empty() ? "" : "{" + labels + "}") + " " + std::to_string(value) + "\n";
+  };
+  out += "# HELP svc_http_requests_total HTTP responses by status class.\n# TYPE svc_http_requests_total counter\n";
+  line("svc_http_requests_total", "class=\"2xx\"", m.status_2xx);
+  line("svc_http_requests_total", "class=\"3xx\"", m.status_3xx);
+  line("svc_http_requests_total", "class=\"4xx\"", m.status_4xx);
+  line("svc_http_requests_total", "class=\"5xx\"", m.status_5xx);
+  out += "# HELP svc_rate_limited_total Requests answered 429.\n# TYPE svc_rate_limited_total counter\n";
+  line("svc_rate_limited_total", "", m.rate_limited);
+  out += "# HELP svc_uptime_seconds Seconds since start.\n# TYPE svc_uptime_seconds gauge\n";
+  line("svc_uptime_seconds", "", static_cast<uint64_t>(uptime.count()));
+  out += "# HELP svc_actors_running Actors alive in the runtime.\n# TYPE svc_actors_running gauge\n";
+  line("svc_actors_running", "", ctx->svc.system.registry().running());
+  reply_body(ctx, 200, std::move(out), "text/plain; version=0.0.4");
+}
+
+} // namespace svc::http

@@ -1,0 +1,51 @@
+#include <boost/json.hpp>
+
+#include "http/actor_call.hpp"
+#include "http/admin/admin_handlers.hpp"
+#include "http/json_body.hpp"
+#include "schema/views.hpp"
+
+namespace svc::http {
+namespace {
+
+// svcctl's shape: the plaintext key beside its id, scope and team.
+boost::json::object issued_view(const actors::issued_key& k) {
+  boost::json::object o{{"id", k.record.id},
+                        {"object", "api_key"},
+                        {"key", k.plaintext},
+                        {"scope", schema::to_string(k.record.key_scope)},
+                        {"team_id", k.record.team_id}};
+  if (!k.previous.id.empty())
+    o["previous_key"] = schema::api_key_view(k.previous);
+  return o;
+}
+
+} // namespace
+
+void create_key(const context_ptr& ctx) {
+  auto body = read_json_object(ctx, {"team_id", "scope"});
+  if (!body)
+    return;
+  body_fields f{*body};
+  auto team_id = f.string("team_id", 64, true);
+  auto scope_name = f.string("scope", 16, true);
+  if (f.error)
+    return reply_error(ctx, *f.error);
+  auto scope = schema::scope_from_name(*scope_name);
+  if (!scope)
+    return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
+                                                   {{"detail", "must be read, write or full"}}, "scope"));
+  ask<actors::issued_key>(
+    ctx, ctx->svc.actors().keyring, [ctx](actors::issued_key& k) { reply_json(ctx, 201, issued_view(k)); },
+    actors::create_atom::value, *team_id, *scope);
+}
+
+void admin_rotate_key(const context_ptr& ctx) {
+  if (!read_json_object(ctx, {}))
+    return;
+  ask<actors::issued_key>(
+    ctx, ctx->svc.actors().keyring, [ctx](actors::issued_key& k) { reply_json(ctx, 200, issued_view(k)); },
+    actors::rotate_atom::value, ctx->param("id"), std::string{});
+}
+
+} // namespace svc::http

@@ -1,0 +1,68 @@
+#include <boost/json.hpp>
+
+#include "http/actor_call.hpp"
+#include "http/admin/admin_handlers.hpp"
+#include "http/json_body.hpp"
+#include "schema/views.hpp"
+
+namespace svc::http {
+namespace {
+
+void reply_team(const context_ptr& ctx, schema::team_record& t) { reply_json(ctx, 200, schema::team_view(t)); }
+
+} // namespace
+
+void create_team(const context_ptr& ctx) {
+  auto body = read_json_object(ctx, {"name", "owner_email", "credits"});
+  if (!body)
+    return;
+  body_fields f{*body};
+  actors::new_team req;
+  req.name = f.string("name", 200, true).value_or("");
+  req.owner_email = f.string("owner_email", 254, true).value_or("");
+  req.credits = f.integer("credits", 0, int64_t{1} << 50, false).value_or(0);
+  if (f.error)
+    return reply_error(ctx, *f.error);
+  ask<schema::team_record>(
+    ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_json(ctx, 201, schema::team_view(t)); },
+    actors::create_atom::value, req);
+}
+
+void set_team_limits(const context_ptr& ctx) {
+  auto body = read_json_object(ctx, {"bucket", "capacity", "per_minute"});
+  if (!body)
+    return;
+  body_fields f{*body};
+  auto bucket = f.string("bucket", 64, true);
+  auto capacity = f.number("capacity", 1, 1e12, true);
+  auto per_minute = f.number("per_minute", 1e-6, 1e12, true);
+  if (f.error)
+    return reply_error(ctx, *f.error);
+  auto cls = schema::bucket_class_from_name(*bucket);
+  if (!cls)
+    return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
+                                                   {{"detail", "not a bucket class"}}, "bucket"));
+  ask<schema::team_record>(ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_team(ctx, t); },
+                           actors::limits_atom::value, ctx->param("id"), *cls,
+                           schema::bucket_limits{*capacity, *per_minute});
+}
+
+void add_credits(const context_ptr& ctx) {
+  auto body = read_json_object(ctx, {"amount"});
+  if (!body)
+    return;
+  body_fields f{*body};
+  auto amount = f.integer("amount", -(int64_t{1} << 50), int64_t{1} << 50, true);
+  if (f.error)
+    return reply_error(ctx, *f.error);
+  auto team_id = ctx->param("id");
+  ask<schema::balance_record>(
+    ctx, ctx->svc.actors().teams,
+    [ctx, team_id](schema::balance_record& b) {
+      auto team = ctx->svc.tables().teams.get(team_id);
+      reply_json(ctx, 200, schema::balance_view(b, team ? team->balance_low_threshold : 0));
+    },
+    actors::credit_atom::value, team_id, *amount);
+}
+
+} // namespace svc::http

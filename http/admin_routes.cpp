@@ -1,0 +1,26 @@
+// The admin listener's route table. Every route but health needs the admin token.
+#include "http/admin/admin_handlers.hpp"
+#include "http/pipeline.hpp"
+
+namespace svc::http {
+
+std::vector<route> admin_routes() {
+  using v = beast::http::verb;
+  using s = schema::scope;
+  using b = schema::bucket_class;
+  return {
+    {v::get, "/healthz", s::none, b::anonymous, get_healthz, "liveness"},
+    {v::get, "/readyz", s::none, b::anonymous, get_readyz, "readiness (503 while draining)"},
+    {v::get, "/metrics", s::full, b::anonymous, get_metrics, "Prometheus metrics"},
+    {v::get, "/admin/actors", s::full, b::anonymous, list_actors, "live actors"},
+    {v::post, "/admin/teams", s::full, b::anonymous, create_team, "create a team"},
+    {v::post, "/admin/teams/{id}/limits", s::full, b::anonymous, set_team_limits, "override a bucket class"},
+    {v::post, "/admin/teams/{id}/credits", s::full, b::anonymous, add_credits, "add credits"},
+    {v::post, "/admin/keys", s::full, b::anonymous, create_key, "issue an API key"},
+    {v::post, "/admin/keys/{id}/rotate", s::full, b::anonymous, admin_rotate_key, "rotate an API key"},
+    {v::post, "/admin/loras", s::full, b::anonymous, add_lora, "add a LoRA"},
+    {v::post, "/admin/backup", s::full, b::anonymous, backup_store, "compacted copy of the store"},
+  };
+}
+
+} // namespace svc::http

@@ -1,0 +1,44 @@
+#include <boost/json.hpp>
+
+#include "core/ids.hpp"
+#include "http/actor_call.hpp"
+#include "http/handlers/handlers.hpp"
+#include "http/json_body.hpp"
+#include "http/list_params.hpp"
+#include "schema/views.hpp"
+
+namespace svc::http {
+
+void list_api_keys(const context_ptr& ctx) {
+  auto params = read_list_params(ctx, "key");
+  if (!params)
+    return;
+  auto& tables = ctx->svc.tables();
+  auto prefix = ctx->team->id + "/";
+  persistence::scan_range range{prefix, params->starting_after.empty() ? "" : prefix + params->starting_after, true};
+  bool more = false;
+  boost::json::array data;
+  for (auto& entry : tables.api_keys_by_team.keys(range, params->limit, more))
+    if (auto key = tables.api_keys.get(entry.substr(prefix.size())))
+      data.push_back(schema::api_key_view(*key));
+  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+}
+
+void rotate_api_key(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  if (!core::has_id_shape(id, "key"))
+    return reply_error(ctx, schema::make_api_error(schema::error_code::resource_not_found,
+                                                   {{"kind", "api_key"}, {"id", id.substr(0, 64)}}, "id"));
+  if (!read_json_object(ctx, {}))
+    return;
+  ask<actors::issued_key>(
+    ctx, ctx->svc.actors().keyring,
+    [ctx](actors::issued_key& k) {
+      auto view = schema::api_key_view(k.record, k.plaintext);
+      view.as_object()["previous_key"] = schema::api_key_view(k.previous);
+      reply_json(ctx, 200, view);
+    },
+    actors::rotate_atom::value, id, ctx->team->id);
+}
+
+} // namespace svc::http

@@ -1,0 +1,27 @@
+#include <boost/json.hpp>
+
+#include "http/actor_call.hpp"
+#include "http/handlers/handlers.hpp"
+#include "http/json_body.hpp"
+#include "schema/views.hpp"
+
+namespace svc::http {
+
+void get_team(const context_ptr& ctx) { reply_json(ctx, 200, schema::team_view(*ctx->team)); }
+
+void patch_team(const context_ptr& ctx) {
+  auto body = read_json_object(ctx, {"balance_low_threshold"});
+  if (!body)
+    return;
+  body_fields f{*body};
+  auto threshold = f.integer("balance_low_threshold", 0, int64_t{1} << 50, false);
+  if (f.error)
+    return reply_error(ctx, *f.error);
+  if (!threshold) // nothing to change
+    return reply_json(ctx, 200, schema::team_view(*ctx->team));
+  ask<schema::team_record>(
+    ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_json(ctx, 200, schema::team_view(t)); },
+    actors::patch_atom::value, ctx->team->id, *threshold);
+}
+
+} // namespace svc::http

@@ -1,0 +1,37 @@
+#include "http/list_params.hpp"
+
+#include "core/ids.hpp"
+#include "http/respond.hpp"
+
+namespace svc::http {
+using schema::error_code;
+
+std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_view id_prefix) {
+  list_params out;
+  for (auto& [name, value] : ctx->query) {
+    if (name == "limit") {
+      bool digits = !value.empty() && value.size() <= 3 && value.find_first_not_of("0123456789") == std::string::npos;
+      auto n = digits ? std::stoul(value) : 0;
+      if (n < 1 || n > 100) {
+        reply_error(ctx, schema::make_api_error(error_code::invalid_parameter,
+                                                {{"detail", "must be an integer between 1 and 100"}}, "limit"));
+        return std::nullopt;
+      }
+      out.limit = n;
+    } else if (name == "starting_after") {
+      if (!core::has_id_shape(value, id_prefix)) {
+        reply_error(ctx, schema::make_api_error(error_code::invalid_parameter,
+                                                {{"detail", "must be an id starting with " + std::string{id_prefix} + "_"}},
+                                                "starting_after"));
+        return std::nullopt;
+      }
+      out.starting_after = value;
+    } else {
+      reply_error(ctx, schema::make_api_error(error_code::unknown_parameter, {}, name.substr(0, 100)));
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+} // namespace svc::http

@@ -1,0 +1,22 @@
+#pragma once
+// List paging parameters shared by every list route: `limit` 1..100
+// (default 20, never clamped) and `starting_after` (an id of the list's kind).
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "http/request_context.hpp"
+
+namespace svc::http {
+
+struct list_params {
+  std::size_t limit = 20;
+  std::string starting_after; ///< empty: from the newest
+};
+
+/// Reads the paging parameters (rejecting any other query parameter); nullopt
+/// after answering 400 `invalid_parameter` / `unknown_parameter`.
+std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_view id_prefix);
+
+} // namespace svc::http

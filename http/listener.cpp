@@ -1,0 +1,126 @@
+#include "http/listener.hpp"
+
+#include <stdexcept>
+
+#include "core/log.hpp"
+#include "http/session.hpp"
+
+namespace svc::http {
+
+void connection_tracker::add(session* s, std::weak_ptr<session> w) {
+  std::lock_guard<std::mutex> guard{mutex_};
+  live_.emplace(s, std::move(w));
+}
+
+void connection_tracker::remove(session* s) {
+  {
+    std::lock_guard<std::mutex> guard{mutex_};
+    live_.erase(s);
+  }
+  if (on_remove)
+    on_remove();
+}
+
+std::size_t connection_tracker::count() const {
+  std::lock_guard<std::mutex> guard{mutex_};
+  return live_.size();
+}
+
+void connection_tracker::drain_all() {
+  std::vector<std::shared_ptr<session>> sessions;
+  {
+    std::lock_guard<std::mutex> guard{mutex_};
+    for (auto& [ptr, weak] : live_)
+      if (auto s = weak.lock())
+        sessions.push_back(std::move(s));
+  }
+  for (auto& s : sessions)
+    s->drain();
+}
+
+tcp::endpoint parse_endpoint(const std::string& host_port) {
+  auto colon = host_port.rfind(':');
+  if (colon == std::string::npos)
+    throw std::runtime_error("address '" + host_port + "' is not HOST:PORT");
+  auto host = host_port.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  auto port_text = host_port.substr(colon + 1);
+  if (port_text.empty() || port_text.size() > 5 || port_text.find_first_not_of("0123456789") != std::string::npos
+      || std::stoi(port_text) > 65535)
+    throw std::runtime_error("bad port in '" + host_port + "'");
+  beast::error_code ec;
+  auto addr = net::ip::make_address(host == "localhost" ? "127.0.0.1" : host, ec);
+  if (ec)
+    throw std::runtime_error("bad host in '" + host_port + "': " + ec.message());
+  return {addr, static_cast<unsigned short>(std::stoi(port_text))};
+}
+
+listener::listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits,
+                   exchange_handler& app)
+  : ioc_{ioc}, strand_{net::make_strand(ioc)}, acceptor_{strand_}, retry_timer_{strand_}, limits_{limits}, app_{app},
+    tracker_{std::make_shared<connection_tracker>()} {
+  auto ep = parse_endpoint(host_port);
+  beast::error_code ec;
+  acceptor_.open(ep.protocol(), ec);
+  if (!ec)
+    acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec)
+    acceptor_.bind(ep, ec);
+  if (!ec)
+    acceptor_.listen(net::socket_base::max_listen_connections, ec);
+  if (ec)
+    throw std::runtime_error("cannot listen on " + host_port + ": " + ec.message());
+}
+
+tcp::endpoint listener::local_endpoint() const {
+  beast::error_code ec;
+  return acceptor_.local_endpoint(ec);
+}
+
+void listener::start() {
+  // A connection ending frees a slot: resume accepting if we had paused.
+  std::weak_ptr<listener> weak = shared_from_this();
+  tracker_->on_remove = [weak] {
+    if (auto self = weak.lock())
+      net::post(self->strand_, [self] { self->do_accept(); });
+  };
+  net::dispatch(strand_, [self = shared_from_this()] { self->do_accept(); });
+}
+
+void listener::drain() {
+  net::post(strand_, [self = shared_from_this()] {
+    self->stopped_ = true;
+    beast::error_code ec;
+    self->acceptor_.close(ec);
+    self->tracker_->drain_all();
+  });
+}
+
+void listener::do_accept() {
+  if (stopped_ || accepting_ || tracker_->count() >= limits_.max_connections)
+    return;
+  accepting_ = true;
+  acceptor_.async_accept(net::make_strand(ioc_), beast::bind_front_handler(&listener::on_accept, shared_from_this()));
+}
+
+void listener::on_accept(beast::error_code ec, tcp::socket socket) {
+  accepting_ = false;
+  if (stopped_)
+    return;
+  if (ec) {
+    // Out of file descriptors and similar: log, and keep serving the others.
+    if (ec != net::error::operation_aborted) {
+      core::log_warn("http", "accept failed: " + ec.message());
+      retry_timer_.expires_after(std::chrono::milliseconds{100});
+      retry_timer_.async_wait([self = shared_from_this()](beast::error_code) { self->do_accept(); });
+      return;
+    }
+  } else {
+    socket.set_option(tcp::no_delay(true), ec);
+    std::make_shared<session>(std::move(socket), limits_, app_, tracker_)->start();
+  }
+  do_accept();
+}
+
+} // namespace svc::http

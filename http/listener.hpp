@@ -1,0 +1,70 @@
+#pragma once
+// Accepts connections on one address and runs a session for each, at most
+// `max_connections` at a time (further clients wait in the kernel backlog).
+// `drain()` stops accepting and lets every session finish what it has.
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "http/transport.hpp"
+
+namespace svc::http {
+
+class session;
+
+/// The live sessions of a listener; sessions add and remove themselves.
+class connection_tracker {
+public:
+  void add(session* s, std::weak_ptr<session> w);
+  void remove(session* s);
+  /// Number of open connections.
+  std::size_t count() const;
+  /// Asks every open session to finish and close.
+  void drain_all();
+  /// Called (on any thread) whenever a connection ends.
+  std::function<void()> on_remove;
+
+private:
+  mutable std::mutex mutex_;
+  std::unordered_map<session*, std::weak_ptr<session>> live_;
+};
+
+class listener : public std::enable_shared_from_this<listener> {
+public:
+  /// Binds `host:port` (port 0: ephemeral); throws std::runtime_error naming the address on failure.
+  listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits, exchange_handler& app);
+
+  /// The bound endpoint (the real port when 0 was asked for).
+  tcp::endpoint local_endpoint() const;
+
+  /// Starts accepting.
+  void start();
+
+  /// Stops accepting and drains every session.
+  void drain();
+
+  /// Open connections.
+  std::size_t connections() const { return tracker_->count(); }
+
+private:
+  void do_accept();
+  void on_accept(beast::error_code ec, tcp::socket socket);
+
+  net::io_context& ioc_;
+  net::strand<net::io_context::executor_type> strand_;
+  tcp::acceptor acceptor_;
+  net::steady_timer retry_timer_; ///< backs off after a failed accept (e.g. EMFILE)
+  transport_limits limits_;
+  exchange_handler& app_;
+  std::shared_ptr<connection_tracker> tracker_;
+  bool accepting_ = false; ///< an accept is outstanding
+  bool stopped_ = false;
+};
+
+/// Splits `HOST:PORT` (IPv6 as `[::1]:80`); throws std::runtime_error if malformed.
+tcp::endpoint parse_endpoint(const std::string& host_port);
+
+} // namespace svc::http

@@ -1,0 +1,86 @@
+#include "http/pipeline.hpp"
+
+#include "core/crypto.hpp"
+#include "http/respond.hpp"
+#include "http/stages/stages.hpp"
+
+namespace svc::http {
+namespace {
+
+void finish(const context_ptr& ctx) {
+  if (ctx->error)
+    reply_error(ctx, *ctx->error);
+  else
+    ctx->matched().handler(ctx);
+}
+
+schema::api_error protocol_api_error(protocol_error e, const std::string& detail, const services& svc) {
+  using schema::error_code;
+  switch (e) {
+    case protocol_error::headers_too_large:
+      return schema::make_api_error(error_code::headers_too_large, {{"limit", std::to_string(svc.cfg.header_limit)}});
+    case protocol_error::body_too_large:
+      return schema::make_api_error(error_code::body_too_large, {{"limit", std::to_string(svc.cfg.body_limit)}});
+    default:
+      return schema::make_api_error(error_code::malformed_request, {{"detail", detail}});
+  }
+}
+
+bool check_admin_token(request_context& ctx) {
+  if (ctx.matched().needs == schema::scope::none)
+    return true;
+  auto it = ctx.req.find(beast::http::field::authorization);
+  if (it == ctx.req.end()) {
+    ctx.error = schema::make_api_error(schema::error_code::missing_api_key);
+    return false;
+  }
+  std::string_view v = it->value();
+  if (v.size() <= 7 || !beast::iequals(v.substr(0, 7), "Bearer ")
+      || !core::constant_time_equal(v.substr(7), ctx.svc.admin_token)) {
+    ctx.error = schema::make_api_error(schema::error_code::invalid_api_key);
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+api_pipeline::api_pipeline(services& svc) : svc_{svc}, routes_{api_routes()} {}
+
+void api_pipeline::on_request(http_request req, const peer_info& peer, responder done) {
+  auto ctx = std::make_shared<request_context>(svc_, listener_kind::api, std::move(req), peer, std::move(done));
+  assign_request_id(*ctx);
+  // Stages stop at the first failure; the rate limit runs regardless, so every
+  // answer (errors included) draws from a bucket and carries its headers.
+  match_route(*ctx, routes_) && check_version(*ctx) && refuse_query_key(*ctx) && authenticate(*ctx)
+    && check_scope(*ctx);
+  take_rate_token(ctx, finish);
+}
+
+void api_pipeline::on_protocol_error(protocol_error e, const std::string& detail, const peer_info& peer,
+                                     responder done) {
+  auto ctx = std::make_shared<request_context>(svc_, listener_kind::api, http_request{}, peer, std::move(done));
+  assign_request_id(*ctx);
+  ctx->req.keep_alive(false);
+  ctx->error = protocol_api_error(e, detail, svc_);
+  take_rate_token(ctx, [](const context_ptr& c) { reply_error(c, *c->error); });
+}
+
+admin_pipeline::admin_pipeline(services& svc) : svc_{svc}, routes_{admin_routes()} {}
+
+void admin_pipeline::on_request(http_request req, const peer_info& peer, responder done) {
+  auto ctx = std::make_shared<request_context>(svc_, listener_kind::admin, std::move(req), peer, std::move(done));
+  assign_request_id(*ctx);
+  match_route(*ctx, routes_) && check_admin_token(*ctx);
+  finish(ctx);
+}
+
+void admin_pipeline::on_protocol_error(protocol_error e, const std::string& detail, const peer_info& peer,
+                                       responder done) {
+  auto ctx = std::make_shared<request_context>(svc_, listener_kind::admin, http_request{}, peer, std::move(done));
+  assign_request_id(*ctx);
+  ctx->req.keep_alive(false);
+  reply_error(ctx, protocol_api_error(e, detail, svc_));
+}
+
+} // namespace svc::http

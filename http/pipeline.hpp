@@ -1,0 +1,46 @@
+#pragma once
+// The request pipelines, their stage order written once:
+//   public API: request id -> route -> version -> key in query -> auth -> scope
+//               -> rate limit -> handler (or the first stage's error)
+//   admin:      request id -> route -> admin token -> handler
+
+#include "http/router.hpp"
+#include "http/services.hpp"
+#include "http/transport.hpp"
+
+namespace svc::http {
+
+/// The application of the public listener.
+class api_pipeline final : public exchange_handler {
+public:
+  explicit api_pipeline(services& svc);
+  void on_request(http_request req, const peer_info& peer, responder done) override;
+  void on_protocol_error(protocol_error e, const std::string& detail, const peer_info& peer,
+                         responder done) override;
+  const router& routes() const { return routes_; }
+
+private:
+  services& svc_;
+  router routes_;
+};
+
+/// The application of the admin listener.
+class admin_pipeline final : public exchange_handler {
+public:
+  explicit admin_pipeline(services& svc);
+  void on_request(http_request req, const peer_info& peer, responder done) override;
+  void on_protocol_error(protocol_error e, const std::string& detail, const peer_info& peer,
+                         responder done) override;
+
+private:
+  services& svc_;
+  router routes_;
+};
+
+/// The public API's routes (`api_routes.cpp`).
+std::vector<route> api_routes();
+
+/// The admin listener's routes (`admin_routes.cpp`).
+std::vector<route> admin_routes();
+
+} // namespace svc::http

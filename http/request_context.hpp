@@ -1,0 +1,53 @@
+#pragma once
+// Everything one request accumulates on its way through the pipeline: its id,
+// the matched route, the applied version, the caller's key and team, the
+// first error a stage found, and the rate-limit verdict.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "actors/messages.hpp"
+#include "http/query.hpp"
+#include "http/router.hpp"
+#include "http/services.hpp"
+#include "http/transport.hpp"
+#include "schema/errors.hpp"
+
+namespace svc::http {
+
+/// The request's route-specific phase: public API (rate limited) or admin.
+enum class listener_kind { api, admin };
+
+struct request_context {
+  request_context(services& s, listener_kind k, http_request r, peer_info p, responder d)
+    : svc{s}, kind{k}, req{std::move(r)}, peer{std::move(p)}, done{std::move(d)} {}
+
+  services& svc;
+  listener_kind kind;
+  http_request req;
+  peer_info peer;
+  responder done;
+
+  std::string request_id;                       ///< `req_<ULID>`
+  std::string_view path;                        ///< target without the query (views `req`)
+  query_params query;
+  route_match match;                            ///< the route, or why there is none
+  std::string version;                          ///< applied Svc-Version; empty until known
+  std::optional<schema::api_key_record> key;    ///< the authenticated key
+  std::optional<schema::team_record> team;      ///< its team
+  std::optional<schema::api_error> error;       ///< the first failure of a stage
+  std::optional<actors::rate_decision> rate;    ///< the bucket drawn from
+  bool replied = false;
+
+  /// A captured path segment (`{id}`), or empty.
+  const std::string& param(std::string_view name) const;
+  /// The matched route (only valid after a successful match).
+  const route& matched() const { return *match.matched; }
+};
+
+using context_ptr = std::shared_ptr<request_context>;
+
+} // namespace svc::http

@@ -1,0 +1,80 @@
+#include "http/respond.hpp"
+
+#include <boost/json.hpp>
+
+#include "actors/messages.hpp"
+#include "core/log.hpp"
+#include "schema/api_versions.hpp"
+
+namespace svc::http {
+namespace bhttp = beast::http;
+namespace json = boost::json;
+
+const std::string& request_context::param(std::string_view name) const {
+  static const std::string none;
+  for (auto& [k, v] : match.params)
+    if (k == name)
+      return v;
+  return none;
+}
+
+void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::string_view content_type,
+                header_list extra) {
+  if (ctx->replied)
+    return;
+  ctx->replied = true;
+  http_response res{static_cast<bhttp::status>(status), ctx->req.version()};
+  res.set(bhttp::field::server, "svc");
+  res.set(bhttp::field::content_type, content_type);
+  res.set("Svc-Request-Id", ctx->request_id);
+  if (ctx->kind == listener_kind::api) {
+    res.set("Svc-Version", ctx->version.empty() ? schema::newest_api_version() : ctx->version);
+    if (ctx->rate) {
+      res.set("X-RateLimit-Limit", std::to_string(ctx->rate->limit));
+      res.set("X-RateLimit-Remaining", std::to_string(ctx->rate->remaining));
+      res.set("X-RateLimit-Reset", std::to_string(ctx->rate->reset_epoch));
+    }
+  }
+  for (auto& [name, value] : extra)
+    res.set(name, value);
+  res.keep_alive(ctx->req.keep_alive() && !ctx->svc.draining.load(std::memory_order_relaxed));
+  res.body() = std::move(body);
+  res.prepare_payload();
+  ctx->svc.metrics.count(status);
+  if (status >= 500)
+    core::log_warn("http", ctx->request_id + " " + std::string{ctx->req.method_string()} + " "
+                             + std::string{ctx->path} + " -> " + std::to_string(status));
+  ctx->done(std::move(res));
+}
+
+void reply_json(const context_ptr& ctx, unsigned status, const json::value& body, header_list extra) {
+  reply_body(ctx, status, json::serialize(body), "application/json", std::move(extra));
+}
+
+void reply_error(const context_ptr& ctx, const schema::api_error& err) {
+  auto& row = schema::info(err.code);
+  json::object e{{"type", schema::to_string(row.type)},
+                 {"code", row.name},
+                 {"message", err.message},
+                 {"request_id", ctx->request_id},
+                 {"doc_url", ctx->svc.base_url + "/docs/errors#" + std::string{row.name}}};
+  if (!err.param.empty())
+    e["param"] = err.param;
+  header_list extra;
+  if (err.code == schema::error_code::too_many_requests && ctx->rate)
+    extra.emplace_back("Retry-After", std::to_string(ctx->rate->retry_after));
+  if (err.code == schema::error_code::method_not_allowed)
+    extra.emplace_back("Allow", ctx->match.allow);
+  reply_json(ctx, static_cast<unsigned>(row.status), json::object{{"error", std::move(e)}}, std::move(extra));
+}
+
+void reply_actor_error(const context_ptr& ctx, const caf::error& err) {
+  auto api = actors::to_api_error(err);
+  if (api.code == schema::error_code::internal_error) {
+    core::log_error("http", ctx->request_id + ": " + caf::to_string(err));
+    api = schema::make_api_error(schema::error_code::internal_error, {{"request_id", ctx->request_id}});
+  }
+  reply_error(ctx, api);
+}
+
+} // namespace svc::http

@@ -1,0 +1,31 @@
+#pragma once
+// Finishing responses: every answer gets `Svc-Request-Id`, `Svc-Version` and
+// the rate-limit headers of the bucket it drew from; errors get the catalogue
+// envelope. This is the one place a domain error becomes an HTTP response.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/json/value.hpp>
+
+#include "http/request_context.hpp"
+
+namespace svc::http {
+
+using header_list = std::vector<std::pair<std::string, std::string>>;
+
+/// Answers with a JSON body.
+void reply_json(const context_ptr& ctx, unsigned status, const boost::json::value& body, header_list extra = {});
+
+/// Answers with a body of the given content type.
+void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::string_view content_type,
+                header_list extra = {});
+
+/// Answers with the error envelope of `err`.
+void reply_error(const context_ptr& ctx, const schema::api_error& err);
+
+/// Answers with the error of a failed actor request (timeouts become 503).
+void reply_actor_error(const context_ptr& ctx, const caf::error& err);
+
+} // namespace svc::http

@@ -1,0 +1,57 @@
+#pragma once
+// What request handlers share: configuration, clock, read access to the
+// tables, the actor handles, and the cache of team bucket handles.
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include <boost/asio/io_context.hpp>
+
+#include "actors/runtime.hpp"
+
+namespace svc::http {
+
+/// Team id -> bucket actor, so a request reaches its bucket in one hop. The
+/// handles never change once made (buckets live until shutdown).
+class team_bucket_cache {
+public:
+  /// The cached handle, or an invalid one.
+  actors::bucket_actor find(const std::string& team_id) const;
+  /// Remembers a resolved handle.
+  void put(const std::string& team_id, actors::bucket_actor h);
+
+private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, actors::bucket_actor> map_;
+};
+
+/// Counters for `/metrics`.
+struct http_metrics {
+  std::atomic<uint64_t> requests{0};
+  std::atomic<uint64_t> status_2xx{0}, status_3xx{0}, status_4xx{0}, status_5xx{0};
+  std::atomic<uint64_t> rate_limited{0};
+  void count(unsigned status);
+};
+
+struct services {
+  caf::actor_system& system;
+  const core::config& cfg;
+  std::shared_ptr<const core::clock> clock;
+  persistence::environment& env;
+  const actors::runtime& runtime;
+  boost::asio::io_context& io;
+  std::string base_url;    ///< public base URL, for doc links
+  std::string admin_token; ///< bearer token of the admin listener
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  std::atomic<bool> draining{false};
+  team_bucket_cache buckets;
+  http_metrics metrics;
+
+  const persistence::tables& tables() const { return runtime.tables(); }
+  const actors::runtime_handles& actors() const { return runtime.handles(); }
+};
+
+} // namespace svc::http

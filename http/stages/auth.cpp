@@ -1,0 +1,88 @@
+#include <array>
+
+#include "core/crypto.hpp"
+#include "http/stages/stages.hpp"
+#include "schema/api_key_format.hpp"
+
+namespace svc::http {
+namespace {
+
+using schema::error_code;
+
+// The query parameters that clients mistakenly use for keys.
+constexpr std::array<std::string_view, 4> key_params{"api_key", "key", "apikey", "access_token"};
+
+// The key as sent, from X-Api-Key or a Bearer authorization; empty if none.
+std::string_view presented_key(const http_request& req) {
+  if (auto it = req.find("X-Api-Key"); it != req.end())
+    return it->value();
+  if (auto it = req.find(beast::http::field::authorization); it != req.end()) {
+    std::string_view v = it->value();
+    if (v.size() > 7 && beast::iequals(v.substr(0, 7), "Bearer "))
+      return v.substr(7);
+  }
+  return {};
+}
+
+bool key_is_live(const schema::api_key_record& k, core::time_point now) {
+  return !k.deactivated && (!k.deactivate_at || now < *k.deactivate_at);
+}
+
+} // namespace
+
+bool refuse_query_key(request_context& ctx) {
+  for (auto& [name, value] : ctx.query)
+    for (auto p : key_params)
+      if (name == p) {
+        ctx.error = schema::make_api_error(error_code::api_key_in_query, {}, name);
+        return false;
+      }
+  return true;
+}
+
+bool authenticate(request_context& ctx) {
+  if (ctx.matched().needs == schema::scope::none)
+    return true;
+  auto presented = presented_key(ctx.req);
+  if (presented.empty()) {
+    ctx.error = schema::make_api_error(error_code::missing_api_key);
+    return false;
+  }
+  auto invalid = [&] {
+    ctx.error = schema::make_api_error(error_code::invalid_api_key);
+    return false;
+  };
+  auto secret = schema::api_key_secret(presented);
+  if (!secret)
+    return invalid();
+  auto hash = core::to_hex(core::sha256(*secret));
+  auto& tables = ctx.svc.tables();
+  auto key_id = tables.key_hashes.get(hash);
+  if (!key_id)
+    return invalid();
+  auto key = tables.api_keys.get(*key_id);
+  if (!key || !core::constant_time_equal(key->secret_sha256, hash) || !key_is_live(*key, ctx.svc.clock->now()))
+    return invalid();
+  auto team = tables.teams.get(key->team_id);
+  if (!team)
+    return invalid();
+  if (ctx.version.empty())
+    ctx.version = team->default_api_version;
+  ctx.key = std::move(key);
+  ctx.team = std::move(team);
+  return true;
+}
+
+bool check_scope(request_context& ctx) {
+  auto need = ctx.matched().needs;
+  if (!ctx.key || schema::permits(ctx.key->key_scope, need))
+    return true;
+  ctx.error = schema::make_api_error(error_code::missing_scope,
+                                     {{"scope", std::string{schema::to_string(ctx.key->key_scope)}},
+                                      {"method", std::string{ctx.req.method_string()}},
+                                      {"route", std::string{ctx.matched().path}},
+                                      {"required", std::string{schema::to_string(need)}}});
+  return false;
+}
+
+} // namespace svc::http

@@ -1,0 +1,24 @@
+#include "core/ids.hpp"
+#include "http/stages/stages.hpp"
+
+namespace svc::http {
+
+void assign_request_id(request_context& ctx) { ctx.request_id = core::make_id("req"); }
+
+bool match_route(request_context& ctx, const router& routes) {
+  auto [path, query] = split_target(ctx.req.target());
+  ctx.path = path;
+  ctx.query = parse_query(query);
+  ctx.match = routes.match(ctx.req.method(), path);
+  if (ctx.match.matched)
+    return true;
+  std::string method{ctx.req.method_string()};
+  std::string shown{path.substr(0, 200)};
+  ctx.error = ctx.match.allow.empty()
+                ? schema::make_api_error(schema::error_code::route_not_found, {{"method", method}, {"path", shown}})
+                : schema::make_api_error(schema::error_code::method_not_allowed,
+                                         {{"method", method}, {"path", shown}, {"allow", ctx.match.allow}});
+  return false;
+}
+
+} // namespace svc::http

@@ -1,0 +1,33 @@
+#pragma once
+// The stages of the public request pipeline. Each checks one thing and
+// records the first failure in `ctx.error`; `pipeline.cpp` runs them in order.
+
+#include <functional>
+
+#include "http/request_context.hpp"
+
+namespace svc::http {
+
+/// Gives the request its `req_` id (on every response and in every error).
+void assign_request_id(request_context& ctx);
+
+/// Finds the route; 404 `route_not_found` or 405 `method_not_allowed`.
+bool match_route(request_context& ctx, const router& routes);
+
+/// Validates `Svc-Version` when sent; 400 `invalid_api_version`.
+bool check_version(request_context& ctx);
+
+/// Refuses keys in the query string, unused; 400 `api_key_in_query`.
+bool refuse_query_key(request_context& ctx);
+
+/// Resolves `X-Api-Key` or `Authorization: Bearer` to a live key and its team; 401s.
+bool authenticate(request_context& ctx);
+
+/// Checks the key's scope against the route's; 403 `missing_scope`.
+bool check_scope(request_context& ctx);
+
+/// Takes a token from the team's bucket of the route class, or the client
+/// address's anonymous bucket, then continues on an asio thread; 429 when empty.
+void take_rate_token(const context_ptr& ctx, std::function<void(const context_ptr&)> next);
+
+} // namespace svc::http

@@ -33,6 +33,8 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   auto& h = rt->handles_;
   h.store = sys.spawn<caf::detached>(store, &env);
   h.registry = sys.spawn(registry);
+  caf::anon_send(h.registry, register_atom::value, std::string{"store"}, std::string{"store"}, std::string{},
+                 h.store.address());
   rt->ctx_ = context{&cfg, std::move(clock), rt->tables_.get(), h.store, h.registry};
   auto& ctx = rt->ctx_;
   h.buckets = sys.spawn(bucket_directory, ctx);

@@ -1,0 +1,124 @@
+#include "http/server.hpp"
+
+#include <thread>
+
+#include <boost/asio/signal_set.hpp>
+#include <boost/json.hpp>
+#include <unistd.h>
+
+#include "actors/runtime.hpp"
+#include "core/log.hpp"
+#include "persistence/data_dir.hpp"
+#include "http/listener.hpp"
+#include "http/pipeline.hpp"
+
+namespace svc::http {
+namespace {
+
+transport_limits limits_of(const core::config& cfg) {
+  return {cfg.header_limit, cfg.body_limit, cfg.read_timeout, cfg.pipeline_limit, cfg.max_connections};
+}
+
+std::string url_of(const tcp::endpoint& ep) {
+  auto host = ep.address().is_v6() ? "[" + ep.address().to_string() + "]" : ep.address().to_string();
+  return "http://" + host + ":" + std::to_string(ep.port());
+}
+
+// Waits for open connections to finish (at most `deadline`), then stops asio.
+void stop_when_idle(net::io_context& ioc, std::shared_ptr<net::steady_timer> timer,
+                    std::vector<std::shared_ptr<listener>> listeners, std::chrono::steady_clock::time_point deadline) {
+  std::size_t open = 0;
+  for (auto& l : listeners)
+    open += l->connections();
+  if (open == 0 || std::chrono::steady_clock::now() >= deadline) {
+    if (open > 0)
+      core::log_warn("svcd", std::to_string(open) + " connections still open at the drain deadline");
+    ioc.stop();
+    return;
+  }
+  timer->expires_after(std::chrono::milliseconds{20});
+  timer->async_wait([&ioc, timer, listeners, deadline](beast::error_code) {
+    stop_when_idle(ioc, timer, listeners, deadline);
+  });
+}
+
+} // namespace
+
+int run_server(const core::config& cfg) {
+  std::string error;
+  persistence::data_dir_lock lock{cfg.data_dir, error};
+  if (!error.empty()) {
+    core::log_error("svcd", error);
+    return 1;
+  }
+  auto admin_token = persistence::ensure_admin_token(cfg.data_dir, error);
+  auto env = admin_token ? persistence::environment::open(cfg.data_dir, error) : nullptr;
+  if (!env) {
+    core::log_error("svcd", error);
+    return 1;
+  }
+  caf::actor_system_config caf_cfg;
+  actors::configure_actor_system(caf_cfg, cfg);
+  caf::actor_system sys{caf_cfg};
+  auto rt = actors::runtime::start(sys, cfg, core::make_system_clock(), *env, error);
+  if (!rt) {
+    core::log_error("svcd", error);
+    return 1;
+  }
+  int exit_code = 0;
+  {
+    // Declared after the actor system: destroyed first, releasing actor handles in queued handlers.
+    net::io_context ioc{cfg.http_threads};
+    services svc{sys, cfg, core::make_system_clock(), *env, *rt, ioc, cfg.base_url, *admin_token};
+    api_pipeline api{svc};
+    admin_pipeline admin{svc};
+    std::vector<std::shared_ptr<listener>> listeners;
+    try {
+      listeners.push_back(std::make_shared<listener>(ioc, cfg.listen, limits_of(cfg), api));
+      listeners.push_back(std::make_shared<listener>(ioc, cfg.admin_listen, limits_of(cfg), admin));
+    } catch (const std::exception& e) {
+      core::log_error("svcd", e.what());
+      rt->stop();
+      return 1;
+    }
+    auto api_url = url_of(listeners[0]->local_endpoint());
+    auto admin_url = url_of(listeners[1]->local_endpoint());
+    if (svc.base_url.empty())
+      svc.base_url = api_url;
+    for (auto& l : listeners)
+      l->start();
+    auto info = boost::json::serialize(
+      boost::json::object{{"api_url", api_url}, {"admin_url", admin_url}, {"pid", static_cast<int64_t>(::getpid())}});
+    if (!persistence::write_file_atomically(cfg.data_dir + "/svcd.json", info + "\n", 0644, error)) {
+      core::log_error("svcd", error);
+      exit_code = 1;
+      ioc.stop();
+    }
+    core::log_info("svcd", info);
+
+    net::signal_set signals{ioc, SIGTERM, SIGINT};
+    auto drain_timer = std::make_shared<net::steady_timer>(ioc);
+    signals.async_wait([&](beast::error_code ec, int signo) {
+      if (ec)
+        return;
+      core::log_info("svcd", std::string{"signal "} + (signo == SIGTERM ? "SIGTERM" : "SIGINT") + ": draining");
+      svc.draining = true;
+      for (auto& l : listeners)
+        l->drain();
+      stop_when_idle(ioc, drain_timer, listeners, std::chrono::steady_clock::now() + std::chrono::seconds{10});
+    });
+
+    std::vector<std::thread> threads;
+    for (int i = 1; i < cfg.http_threads; ++i)
+      threads.emplace_back([&ioc] { ioc.run(); });
+    ioc.run();
+    for (auto& t : threads)
+      t.join();
+    ::unlink((cfg.data_dir + "/svcd.json").c_str());
+  }
+  rt->stop();
+  core::log_info("svcd", "stopped");
+  return exit_code;
+}
+
+} // namespace svc::http

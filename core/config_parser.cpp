@@ -61,7 +61,14 @@ parsed_config parse_config(int argc, const char* const* argv, const env_lookup& 
         out.error = "cannot read config file " + path;
         return out;
       }
-      po::store(po::parse_config_file(file, desc), vm);
+      // Stored apart and merged under what flags and environment already set:
+      // po::store into `vm` would throw "specified more than once" for an
+      // option that the environment also sets.
+      po::variables_map file_vm;
+      po::store(po::parse_config_file(file, desc), file_vm);
+      for (auto& [name, value] : file_vm)
+        if (!vm.count(name))
+          vm.emplace(name, value);
     }
     for (auto& o : config_options()) {
       if (!vm.count(o.name))

@@ -64,6 +64,16 @@ std::string base64_encode(std::string_view data) {
 std::optional<std::string> base64_decode(std::string_view text) {
   if (text.size() % 4 != 0)
     return std::nullopt;
+  // EVP_DecodeBlock also takes '=' inside the text ("Zg==Zg==", "===="); allow
+  // at most two, and only at the end.
+  std::size_t padding = 0;
+  while (padding < 2 && padding < text.size() && text[text.size() - 1 - padding] == '=')
+    ++padding;
+  for (std::size_t i = 0; i + padding < text.size(); ++i) {
+    char ch = text[i];
+    if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '+' || ch == '/'))
+      return std::nullopt;
+  }
   std::string out(3 * text.size() / 4, '\0');
   auto n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
                            reinterpret_cast<const unsigned char*>(text.data()),

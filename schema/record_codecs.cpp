@@ -34,14 +34,15 @@ bool decode(const json::value& v, team_record& r) {
   r.balance_low_threshold = f.i64("balance_low_threshold");
   r.created_at = core::from_unix_ms(f.i64("created_at"));
   r.rate_limit_overrides.clear();
-  if (auto* o = f.any("rate_limit_overrides").if_object()) {
-    for (auto& [name, lv] : *o) {
-      json_fields lf{lv};
-      bucket_limits l{lf.num("capacity"), lf.num("per_minute")};
-      if (!lf.ok())
-        return false;
-      r.rate_limit_overrides[std::string{name}] = l;
-    }
+  auto* o = f.any("rate_limit_overrides").if_object();
+  if (!o)
+    return false;
+  for (auto& [name, lv] : *o) {
+    json_fields lf{lv};
+    bucket_limits l{lf.num("capacity"), lf.num("per_minute")};
+    if (!lf.ok())
+      return false;
+    r.rate_limit_overrides[std::string{name}] = l;
   }
   return f.ok();
 }

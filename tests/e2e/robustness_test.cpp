@@ -1,0 +1,151 @@
+// The public listener under hostile or unusual clients: garbage bytes,
+// oversized headers, slowloris, deep pipelining; and a clean SIGTERM with
+// connections still open. After each abuse, other clients are served.
+#define BOOST_TEST_MODULE e2e_robustness
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/json_util.hpp"
+#include "support/raw_connection.hpp"
+#include "support/server_fixture.hpp"
+
+using namespace svc::e2e;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct short_read_timeout : server_fixture {
+  short_read_timeout() : server_fixture({"--read-timeout", "1s"}) {}
+};
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+void check_still_serving(server_fixture& f, const team_keys& t) {
+  auto c = f.api();
+  auto r = c.get("/v1/team", with_key(t.read.key));
+  BOOST_TEST(r.status == 200, "another client after the abuse: " << r.summary());
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(robustness, short_read_timeout)
+
+BOOST_AUTO_TEST_CASE(garbage_bytes_get_400_or_close) {
+  auto t = create_team_with_keys();
+  static const char tls_hello[] = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03garbage\r\n\r\n";
+  for (std::string garbage : {std::string{tls_hello, sizeof tls_hello - 1},
+                              std::string{"NOT HTTP AT ALL\r\n\r\n"}, std::string{"GET / HTTP/9.9\r\n\r\n"},
+                              std::string{"GET /v1/team HTTP/1.1\r\nBad Header Line\r\n\r\n"}}) {
+    BOOST_TEST_CONTEXT("garbage " << garbage.substr(0, 20)) {
+      raw_connection conn{svcd.api_url()};
+      conn.send(garbage);
+      auto got = conn.read_until_close(5s);
+      BOOST_TEST(got.closed, "connection closed after garbage; got " << got.data.substr(0, 200));
+      if (!got.data.empty())
+        BOOST_TEST(starts_with(got.data, "HTTP/1.1 400"), got.data.substr(0, 200));
+      check_still_serving(*this, t);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(oversized_headers_get_431_or_close) {
+  auto t = create_team_with_keys();
+  raw_connection conn{svcd.api_url()};
+  conn.send("GET /v1/team HTTP/1.1\r\nHost: x\r\nX-Api-Key: " + t.read.key + "\r\nX-Fill: " + std::string(64 * 1024, 'a')
+            + "\r\n\r\n");
+  auto got = conn.read_until_close(5s);
+  BOOST_TEST(got.closed, "connection closed after 64 KiB of headers");
+  if (!got.data.empty()) {
+    BOOST_TEST(starts_with(got.data, "HTTP/1.1 431"), got.data.substr(0, 200));
+    BOOST_TEST(got.data.find("headers_too_large") != std::string::npos);
+  }
+  check_still_serving(*this, t);
+
+  // Well under the 16 KiB limit is fine.
+  auto c = api();
+  auto r = c.get("/v1/team", with_key(t.read.key, {{"X-Fill", std::string(8 * 1024, 'a')}}));
+  BOOST_TEST(r.status == 200, r.summary());
+}
+
+BOOST_AUTO_TEST_CASE(slowloris_is_closed_after_the_read_timeout) {
+  auto t = create_team_with_keys();
+  auto other = api();
+  raw_connection idle{svcd.api_url()};
+  raw_connection slow{svcd.api_url()};
+  auto start = std::chrono::steady_clock::now();
+  BOOST_REQUIRE(slow.send("GET /v1/team HTTP/1.1\r\nHost: x\r\n"));
+  int served = 0;
+  // Dribble one header byte per read window; serve another client meanwhile.
+  while (!slow.closed() && std::chrono::steady_clock::now() - start < 8s) {
+    slow.send("X");
+    slow.read_some(200ms);
+    auto r = other.get("/v1/team", with_key(t.read.key));
+    BOOST_TEST(r.status == 200, r.summary());
+    ++served;
+  }
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  BOOST_TEST(slow.closed(), "slow connection still open after " << took.count() << " ms");
+  BOOST_TEST(took <= 4000ms, "closed after " << took.count() << " ms with --read-timeout 1s");
+  BOOST_TEST(took >= 800ms, "closed after " << took.count() << " ms, before the read timeout");
+  BOOST_TEST(served >= 2);
+
+  // A connection that never sends anything is closed as well.
+  auto idle_got = idle.read_until_close(4s);
+  BOOST_TEST(idle_got.closed, "idle connection still open");
+  check_still_serving(*this, t);
+}
+
+BOOST_AUTO_TEST_CASE(two_hundred_pipelined_requests_answer_in_order) {
+  auto t = create_team_with_keys();
+  std::vector<request_spec> requests;
+  for (int i = 0; i < 200; ++i) {
+    if (i % 2 == 0)
+      requests.push_back({"GET", "/nope/" + std::to_string(i), {}, ""});
+    else
+      requests.push_back(
+        {"GET", "/v1/pricing", with_key(t.read.key, {{"Svc-Version", i % 4 == 1 ? "2026-01-15" : "2026-09-01"}}), ""});
+  }
+  auto c = api();
+  auto responses = c.pipeline(requests);
+  BOOST_REQUIRE_EQUAL(responses.size(), 200u);
+  std::set<std::string> ids;
+  for (int i = 0; i < 200; ++i) {
+    auto& r = responses[static_cast<std::size_t>(i)];
+    ids.insert(r.header_or_empty("Svc-Request-Id"));
+    BOOST_TEST_CONTEXT("request " << i) {
+      if (i % 2 == 0) {
+        BOOST_TEST(is_error(r, 404, "route_not_found"), r.summary());
+        BOOST_TEST(json_str(r.json(), "error.message").find("/nope/" + std::to_string(i)) != std::string::npos,
+                   r.summary());
+      } else {
+        std::string version = i % 4 == 1 ? "2026-01-15" : "2026-09-01";
+        BOOST_TEST(r.status == 200, r.summary());
+        BOOST_TEST(r.header_or_empty("Svc-Version") == version);
+        BOOST_TEST(json_str(r.json(), "api_version") == version);
+      }
+    }
+  }
+  BOOST_TEST(ids.size() == 200u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_CASE(sigterm_exits_0_with_open_connections, server_fixture) {
+  // Default read timeout (30 s): idle connections must not hold up shutdown.
+  auto t = create_team_with_keys();
+  auto keep_alive = api();
+  BOOST_TEST(keep_alive.get("/v1/team", with_key(t.read.key)).status == 200);
+  raw_connection partial{svcd.api_url()};
+  partial.send("GET /v1/team HTTP/1.1\r\nHost: x\r\n");
+  raw_connection silent{svcd.api_url()};
+  auto url = svcd.api_url();
+  auto start = std::chrono::steady_clock::now();
+  BOOST_TEST(svcd.stop() == 0);
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  BOOST_TEST(took <= 10000ms, "exit took " << took.count() << " ms");
+  BOOST_CHECK_THROW(raw_connection{url}, std::exception);
+}

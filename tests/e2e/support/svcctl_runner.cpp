@@ -1,0 +1,90 @@
+#include "support/svcctl_runner.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdexcept>
+#include <unistd.h>
+
+#include <boost/json/parse.hpp>
+
+#include "support/process.hpp"
+
+#ifndef SVC_SVCCTL_PATH
+#error "SVC_SVCCTL_PATH must name the svcctl binary"
+#endif
+
+namespace svc::e2e {
+namespace {
+
+boost::json::value parse_or_null(const std::string& text) {
+  boost::system::error_code ec;
+  auto v = boost::json::parse(text, ec);
+  if (ec)
+    return nullptr;
+  return v;
+}
+
+} // namespace
+
+svcctl_result run_svcctl(const std::string& data_dir, const std::vector<std::string>& args,
+                         std::chrono::milliseconds timeout) {
+  std::vector<std::string> argv{SVC_SVCCTL_PATH, "--data-dir", data_dir};
+  argv.insert(argv.end(), args.begin(), args.end());
+  int out_pipe[2], err_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0)
+    throw std::runtime_error("pipe failed");
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    throw std::runtime_error("pipe failed");
+  }
+  pid_t pid = spawn(argv, out_pipe[1], err_pipe[1]);
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+
+  svcctl_result r;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&r.out, &r.err};
+  int open_fds = 2;
+  bool timed_out = false;
+  while (open_fds > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    if (::poll(fds, 2, static_cast<int>(left.count())) < 0)
+      continue;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      char buf[4096];
+      auto n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        sinks[i]->append(buf, static_cast<std::size_t>(n));
+      } else {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  for (auto& f : fds)
+    if (f.fd >= 0)
+      ::close(f.fd);
+  if (timed_out)
+    ::kill(pid, SIGKILL);
+  auto status = wait_exit(pid, std::chrono::seconds{5});
+  if (!status) {
+    ::kill(pid, SIGKILL);
+    status = wait_exit(pid, std::chrono::seconds{5});
+  }
+  r.exit_code = timed_out ? -1 : status.value_or(-1);
+  r.out_json = parse_or_null(r.out);
+  r.err_json = parse_or_null(r.err);
+  return r;
+}
+
+} // namespace svc::e2e

@@ -1,0 +1,26 @@
+#pragma once
+// Runs `svcctl --data-dir DIR ...` and captures what it printed.
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <boost/json/value.hpp>
+
+namespace svc::e2e {
+
+/// Outcome of one svcctl run.
+struct svcctl_result {
+  int exit_code = -1;          ///< exit code; 128 + signal if killed; -1 on timeout
+  std::string out;             ///< stdout
+  std::string err;             ///< stderr
+  boost::json::value out_json; ///< stdout parsed as JSON, null if it is not JSON
+  boost::json::value err_json; ///< stderr parsed as JSON, null if it is not JSON
+};
+
+/// Runs svcctl with `--data-dir data_dir` followed by `args`; kills it after
+/// `timeout`.
+svcctl_result run_svcctl(const std::string& data_dir, const std::vector<std::string>& args,
+                         std::chrono::milliseconds timeout = std::chrono::seconds{30});
+
+} // namespace svc::e2e

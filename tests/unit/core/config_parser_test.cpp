@@ -1,0 +1,294 @@
+#include "core/config_parser.hpp"
+
+#define BOOST_TEST_MODULE core_config_parser
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "core/time_format.hpp"
+
+namespace {
+
+using svc::core::config;
+using svc::core::config_options;
+using svc::core::env_name;
+using svc::core::parsed_config;
+
+using env_map = std::map<std::string, std::string>;
+
+svc::core::env_lookup env_of(env_map vars) {
+  return [vars = std::move(vars)](const std::string& name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    if (it == vars.end())
+      return std::nullopt;
+    return it->second;
+  };
+}
+
+parsed_config parse(std::vector<std::string> args, env_map env = {}) {
+  args.insert(args.begin(), "svcd");
+  std::vector<const char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.c_str());
+  return svc::core::parse_config(static_cast<int>(argv.size()), argv.data(), env_of(std::move(env)));
+}
+
+// A config file in the temp directory, removed at scope end.
+struct temp_file {
+  std::filesystem::path path;
+  explicit temp_file(const std::string& text) {
+    static int counter = 0;
+    path = std::filesystem::temp_directory_path()
+           / ("svc_config_parser_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".conf");
+    std::ofstream{path} << text;
+  }
+  ~temp_file() {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+  std::string str() const { return path.string(); }
+};
+
+std::string durations(const std::vector<svc::core::duration>& ds) {
+  std::string out;
+  for (auto& d : ds)
+    out += std::to_string(d.count()) + "ms,";
+  return out;
+}
+
+// Every field of `config`, so two configs compare as text.
+std::string dump(const config& c) {
+  std::ostringstream o;
+  o << "data_dir=" << c.data_dir << "\nlisten=" << c.listen << "\nadmin_listen=" << c.admin_listen
+    << "\nbase_url=" << c.base_url << "\nretry_schedule=" << durations(c.retry_schedule)
+    << "\ndelivery_timeout=" << c.delivery_timeout.count() << "\ndisable_failures=" << c.disable_failures
+    << "\ndisable_window=" << c.disable_window.count() << "\nsecret_grace=" << c.secret_grace.count()
+    << "\nwebhook_ca_file=" << c.webhook_ca_file << "\nwebhook_allow_private=" << c.webhook_allow_private
+    << "\nsmtp=" << c.smtp << "\nkey_grace=" << c.key_grace.count() << "\noutput_ttl=" << c.output_ttl.count()
+    << "\nfile_ttl=" << c.file_ttl.count() << "\nidempotency_ttl=" << c.idempotency_ttl.count()
+    << "\nqueue_ttl=" << c.queue_ttl.count() << "\nbalance_low_debounce=" << c.balance_low_debounce.count()
+    << "\nevent_retention=" << c.event_retention.count()
+    << "\nlegacy_sunset=" << svc::core::to_unix_ms(c.legacy_sunset) << "\nprovider=" << c.provider
+    << "\nremote_url=" << c.remote_url << "\nworkers=" << c.workers << "\nrender_delay=" << c.render_delay.count()
+    << "\nheader_limit=" << c.header_limit << "\nbody_limit=" << c.body_limit
+    << "\nread_timeout=" << c.read_timeout.count() << "\npipeline_limit=" << c.pipeline_limit
+    << "\nmax_connections=" << c.max_connections << "\nrequest_deadline=" << c.request_deadline.count()
+    << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
+    << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nlog_level=" << c.log_level
+    << "\n";
+  return o.str();
+}
+
+// A valid value, other than the default, for every option.
+const std::map<std::string, std::string>& sample_values() {
+  static const std::map<std::string, std::string> samples{
+    {"data-dir", "/tmp/svc-test-data"},
+    {"listen", "0.0.0.0:9000"},
+    {"admin-listen", "0.0.0.0:9001"},
+    {"base-url", "https://api.example.test"},
+    {"retry-schedule", "1s,2s,3s,4s"},
+    {"delivery-timeout", "3s"},
+    {"disable-failures", "7"},
+    {"disable-window", "2h"},
+    {"key-grace", "2s"},
+    {"secret-grace", "3h"},
+    {"output-ttl", "5m"},
+    {"file-ttl", "6h"},
+    {"idempotency-ttl", "7h"},
+    {"queue-ttl", "8m"},
+    {"balance-low-debounce", "9m"},
+    {"event-retention", "10d"},
+    {"legacy-sunset", "2027-01-01"},
+    {"webhook-ca-file", "/tmp/ca.pem"},
+    {"webhook-allow-private", "true"},
+    {"smtp", "127.0.0.1:2525"},
+    {"provider", "remote"},
+    {"remote-url", "http://127.0.0.1:9999"},
+    {"workers", "3"},
+    {"render-delay", "250ms"},
+    {"header-limit", "2048"},
+    {"body-limit", "4096"},
+    {"read-timeout", "1s"},
+    {"pipeline-limit", "4"},
+    {"max-connections", "100"},
+    {"request-deadline", "2s"},
+    {"http-threads", "2"},
+    {"actor-threads", "3"},
+    {"bucket-snapshot-interval", "1s"},
+    {"log-level", "debug"},
+  };
+  return samples;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(no_arguments_give_the_defaults) {
+  auto p = parse({});
+  BOOST_TEST(p.error == "");
+  BOOST_TEST(!p.help);
+  BOOST_TEST(!p.print_table);
+  BOOST_TEST(dump(p.cfg) == dump(config{}));
+  BOOST_TEST(p.cfg.read_timeout.count() == 30'000);
+  BOOST_TEST(!p.cfg.webhook_allow_private);
+  BOOST_TEST(svc::core::format_iso8601(p.cfg.legacy_sunset) == "2026-08-04T00:00:00.000Z");
+}
+
+BOOST_AUTO_TEST_CASE(flags_with_separate_and_attached_values) {
+  auto p = parse({"--retry-schedule", "1s,2s,3s,4s", "--key-grace=2s", "--listen", "127.0.0.1:0"});
+  BOOST_REQUIRE(p.error == "");
+  BOOST_TEST(durations(p.cfg.retry_schedule) == "1000ms,2000ms,3000ms,4000ms,");
+  BOOST_TEST(p.cfg.key_grace.count() == 2'000);
+  BOOST_TEST(p.cfg.listen == "127.0.0.1:0");
+}
+
+BOOST_AUTO_TEST_CASE(environment_is_read_through_the_injected_lookup) {
+  BOOST_TEST(env_name("retry-schedule") == "SVC_RETRY_SCHEDULE");
+  BOOST_TEST(env_name("data-dir") == "SVC_DATA_DIR");
+  auto p = parse({}, {{"SVC_RETRY_SCHEDULE", "100ms,200ms,300ms,400ms"}, {"SVC_READ_TIMEOUT", "1s"}});
+  BOOST_REQUIRE(p.error == "");
+  BOOST_TEST(durations(p.cfg.retry_schedule) == "100ms,200ms,300ms,400ms,");
+  BOOST_TEST(p.cfg.read_timeout.count() == 1'000);
+}
+
+BOOST_AUTO_TEST_CASE(config_file_is_read) {
+  temp_file file{"# svcd settings\nretry-schedule = 1s,1s,1s,1s\nread-timeout = 7s\nworkers = 2\n"};
+  auto p = parse({"--config", file.str()});
+  BOOST_REQUIRE_MESSAGE(p.error == "", p.error);
+  BOOST_TEST(durations(p.cfg.retry_schedule) == "1000ms,1000ms,1000ms,1000ms,");
+  BOOST_TEST(p.cfg.read_timeout.count() == 7'000);
+  BOOST_TEST(p.cfg.workers == 2);
+}
+
+BOOST_AUTO_TEST_CASE(missing_config_file_is_an_error) {
+  auto p = parse({"--config", "/nonexistent/svc/none.conf"});
+  BOOST_TEST(p.error.find("/nonexistent/svc/none.conf") != std::string::npos, p.error);
+}
+
+BOOST_AUTO_TEST_CASE(flags_beat_environment_beats_file_beats_default) {
+  temp_file file{"read-timeout = 3s\n"};
+  BOOST_TEST(parse({}).cfg.read_timeout.count() == 30'000);
+  BOOST_TEST(parse({"--config", file.str()}).cfg.read_timeout.count() == 3'000);
+  BOOST_TEST(parse({"--config", file.str()}, {{"SVC_READ_TIMEOUT", "2s"}}).cfg.read_timeout.count() == 2'000);
+  BOOST_TEST(parse({"--config", file.str(), "--read-timeout", "1s"}, {{"SVC_READ_TIMEOUT", "2s"}})
+               .cfg.read_timeout.count()
+             == 1'000);
+  BOOST_TEST(parse({"--read-timeout=1s"}, {{"SVC_READ_TIMEOUT", "2s"}}).cfg.read_timeout.count() == 1'000);
+  // Each source keeps the options it does not set to the next one down.
+  auto p = parse({"--config", file.str(), "--key-grace", "1s"}, {{"SVC_QUEUE_TTL", "1m"}});
+  BOOST_REQUIRE(p.error == "");
+  BOOST_TEST(p.cfg.read_timeout.count() == 3'000);
+  BOOST_TEST(p.cfg.key_grace.count() == 1'000);
+  BOOST_TEST(p.cfg.queue_ttl.count() == 60'000);
+  BOOST_TEST(p.cfg.output_ttl.count() == 3'600'000);
+}
+
+BOOST_AUTO_TEST_CASE(bad_values_name_the_option) {
+  auto flag = parse({"--read-timeout", "5"});
+  BOOST_TEST(flag.error.find("read-timeout") != std::string::npos, flag.error);
+  auto env = parse({}, {{"SVC_WORKERS", "many"}});
+  BOOST_TEST(env.error.find("workers") != std::string::npos, env.error);
+  temp_file file{"log-level = loud\n"};
+  auto in_file = parse({"--config", file.str()});
+  BOOST_TEST(in_file.error.find("log-level") != std::string::npos, in_file.error);
+  for (auto [name, value] : std::initializer_list<std::pair<const char*, const char*>>{
+         {"retry-schedule", "5s,30s,2m"},  // four delays, not three
+         {"retry-schedule", "5s,30s,2m,x"},
+         {"disable-failures", "0"},
+         {"disable-failures", "-1"},
+         {"header-limit", "12"},
+         {"http-threads", "1000"},
+         {"provider", "magic"},
+         {"delivery-timeout", "-1s"},
+         {"legacy-sunset", "2026-02-30"},
+         {"webhook-allow-private", "maybe"}}) {
+    auto p = parse({std::string{"--"} + name + "=" + value});
+    BOOST_TEST(p.error.find(name) != std::string::npos, name << "=" << value << ": '" << p.error << "'");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(unknown_options_are_errors) {
+  BOOST_TEST(parse({"--no-such-option", "1"}).error != "");
+  temp_file file{"no-such-option = 1\n"};
+  BOOST_TEST(parse({"--config", file.str()}).error != "");
+}
+
+BOOST_AUTO_TEST_CASE(webhook_allow_private_is_a_switch) {
+  BOOST_TEST(!parse({}).cfg.webhook_allow_private);
+  auto on = parse({"--webhook-allow-private"});
+  BOOST_REQUIRE(on.error == "");
+  BOOST_TEST(on.cfg.webhook_allow_private);
+  auto followed = parse({"--webhook-allow-private", "--listen", "127.0.0.1:0"});
+  BOOST_REQUIRE(followed.error == "");
+  BOOST_TEST(followed.cfg.webhook_allow_private);
+  BOOST_TEST(followed.cfg.listen == "127.0.0.1:0");
+  BOOST_TEST(!parse({"--webhook-allow-private=false"}).cfg.webhook_allow_private);
+  BOOST_TEST(parse({}, {{"SVC_WEBHOOK_ALLOW_PRIVATE", "1"}}).cfg.webhook_allow_private);
+  temp_file file{"webhook-allow-private = yes\n"};
+  BOOST_TEST(parse({"--config", file.str()}).cfg.webhook_allow_private);
+}
+
+BOOST_AUTO_TEST_CASE(legacy_sunset_takes_a_date) {
+  auto p = parse({"--legacy-sunset", "2027-01-01"});
+  BOOST_REQUIRE(p.error == "");
+  BOOST_TEST(svc::core::to_unix_ms(p.cfg.legacy_sunset) == 1798761600000);
+  BOOST_TEST(svc::core::format_http_date(p.cfg.legacy_sunset) == "Fri, 01 Jan 2027 00:00:00 GMT");
+  BOOST_TEST(parse({"--legacy-sunset", "2027-1-1"}).error.find("legacy-sunset") != std::string::npos);
+  BOOST_TEST(parse({"--legacy-sunset", "2027-01-01T00:00:00Z"}).error.find("legacy-sunset") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(help_and_table_requests) {
+  auto p = parse({"--help"});
+  BOOST_TEST(p.help);
+  for (auto& o : config_options())
+    BOOST_TEST(p.help_text.find("--" + o.name) != std::string::npos, o.name);
+  BOOST_TEST(parse({"--print-config-table"}).print_table);
+  auto table = svc::core::config_markdown_table();
+  for (auto& o : config_options())
+    BOOST_TEST(table.find("`" + env_name(o.name) + "`") != std::string::npos, o.name);
+}
+
+BOOST_AUTO_TEST_CASE(option_names_are_unique_and_sampled) {
+  std::set<std::string> names;
+  for (auto& o : config_options()) {
+    BOOST_TEST(names.insert(o.name).second, "duplicate option " << o.name);
+    BOOST_TEST(!o.help.empty(), o.name);
+    BOOST_TEST(sample_values().count(o.name) == 1u, "no sample value for option " << o.name);
+  }
+  BOOST_TEST(names.size() == sample_values().size());
+}
+
+BOOST_AUTO_TEST_CASE(every_option_is_settable_from_every_source) {
+  for (auto& o : config_options()) {
+    auto it = sample_values().find(o.name);
+    BOOST_REQUIRE_MESSAGE(it != sample_values().end(), "no sample value for " << o.name);
+    const auto& value = it->second;
+    config expected;
+    BOOST_REQUIRE_MESSAGE(o.apply(expected, value), o.name << " rejects its sample " << value);
+    BOOST_TEST(dump(expected) != dump(config{}), o.name << " sample changes nothing");
+
+    auto flag = o.is_switch ? parse({"--" + o.name}) : parse({"--" + o.name, value});
+    BOOST_TEST(flag.error == "", o.name << ": " << flag.error);
+    BOOST_TEST(dump(flag.cfg) == dump(expected), "flag --" << o.name);
+
+    auto attached = parse({"--" + o.name + "=" + value});
+    BOOST_TEST(attached.error == "", o.name << ": " << attached.error);
+    BOOST_TEST(dump(attached.cfg) == dump(expected), "flag --" << o.name << "=");
+
+    auto env = parse({}, {{env_name(o.name), value}});
+    BOOST_TEST(env.error == "", o.name << ": " << env.error);
+    BOOST_TEST(dump(env.cfg) == dump(expected), "environment " << env_name(o.name));
+
+    temp_file file{o.name + " = " + value + "\n"};
+    auto in_file = parse({"--config", file.str()});
+    BOOST_TEST(in_file.error == "", o.name << ": " << in_file.error);
+    BOOST_TEST(dump(in_file.cfg) == dump(expected), "config file key " << o.name);
+  }
+}

@@ -94,9 +94,11 @@ int main(int argc, char** argv) {
   std::string error;
   if (!parse_args(argc, argv, inv, error))
     return fail("usage", error);
-  if (inv.words.empty() || inv.words[0] == "help") {
+  if (inv.words.empty())
+    return fail("usage", "no command given; run 'svcctl help' for the commands");
+  if (inv.words[0] == "help") {
     std::cout << usage;
-    return inv.words.empty() ? 2 : 0;
+    return 0;
   }
   auto opt = [&](const std::string& name) -> std::string {
     auto it = inv.options.find(name);
@@ -183,8 +185,7 @@ int main(int argc, char** argv) {
       }
     body = {{"to", to}};
   } else {
-    std::cerr << usage;
-    return fail("usage", "unknown command '" + command + "'");
+    return fail("usage", "unknown command '" + command + "'; run 'svcctl help' for the commands");
   }
   for (auto& r : required)
     if (opt(r).empty())

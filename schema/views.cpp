@@ -6,11 +6,21 @@
 
 namespace svc::schema {
 namespace json = boost::json;
+namespace {
+
+// Whole numbers as JSON integers (`50`, not `5E1`); fractions stay doubles.
+json::value number(double d) {
+  if (d == static_cast<double>(static_cast<int64_t>(d)) && d < 9.0e15 && d > -9.0e15)
+    return json::value(static_cast<int64_t>(d));
+  return json::value(d);
+}
+
+} // namespace
 
 json::value team_view(const team_record& t) {
   json::object overrides;
   for (auto& [name, l] : t.rate_limit_overrides)
-    overrides[name] = {{"capacity", l.capacity}, {"per_minute", l.per_minute}};
+    overrides[name] = {{"capacity", number(l.capacity)}, {"per_minute", number(l.per_minute)}};
   return {{"id", t.id},
           {"object", "team"},
           {"name", t.name},
@@ -39,7 +49,7 @@ json::value api_key_view(const api_key_record& k, const std::string& plaintext) 
                  {"preview", "svc_live_..." + k.last4},
                  {"deactivate_at", deactivate},
                  {"created_at", core::format_iso8601(k.created_at)}};
-  o["key"] = plaintext.empty() ? json::value{nullptr} : json::value{plaintext};
+  o["key"] = plaintext.empty() ? json::value(nullptr) : json::value(plaintext);
   return o;
 }
 

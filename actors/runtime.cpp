@@ -13,7 +13,7 @@ namespace svc::actors {
 
 void configure_actor_system(caf::actor_system_config& caf_cfg, const core::config& cfg) {
   // Work arrives from asio threads; on few cores sharing beats stealing (see caf notes).
-  caf_cfg.set("scheduler.policy", caf::atom("sharing"));
+  caf_cfg.set("scheduler.policy", cfg.actor_policy == "stealing" ? caf::atom("stealing") : caf::atom("sharing"));
   caf_cfg.set("scheduler.max-threads", cfg.actor_threads);
   caf_cfg.set("logger.verbosity", caf::atom("quiet"));
   add_domain_error_category(caf_cfg);

@@ -100,6 +100,12 @@ BOOST_FIXTURE_TEST_CASE(rotate_through_the_api, grace_2s) {
   BOOST_TEST(json_is_null(new_entry, "key"), "plaintext only in the rotate answer");
   BOOST_TEST(json_is_null(new_entry, "deactivate_at"));
 
+  // Rotating the old key again must not extend its life.
+  auto again = c.request("POST", "/v1/api_keys/" + t.read.id + "/rotate", with_key(t.full.key));
+  BOOST_TEST_MESSAGE("rotating a rotated key: " << again.summary());
+  BOOST_TEST(json_str(key_entry(c, t.full.key, t.read.id), "deactivate_at")
+             == json_str(body, "previous_key.deactivate_at"));
+
   expect_expiry(c, t.read.key, new_key, deactivate_ms, 10s);
 }
 

@@ -2,6 +2,8 @@
 // A small synchronous HTTP/1.1 client over Beast for the e2e tests: one
 // keep-alive connection per client, plus pipelining of many requests at once.
 
+#include <boost/json/value.hpp>
+
 #include <chrono>
 #include <map>
 #include <memory>
@@ -10,8 +12,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <boost/json/value.hpp>
 
 namespace svc::e2e {
 

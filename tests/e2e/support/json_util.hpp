@@ -3,12 +3,12 @@
 // field or a wrong type reads as empty, so the assertion that follows fails
 // with a readable value instead of an exception.
 
+#include <boost/json/value.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <boost/json/value.hpp>
 
 namespace svc::e2e {
 

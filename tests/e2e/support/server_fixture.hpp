@@ -3,18 +3,18 @@
 // directory, plus helpers that create teams and keys through svcctl and
 // clients of both listeners. Prints the svcd log tail when the case failed.
 
+#include "support/http_client.hpp"
+#include "support/printing.hpp"
+#include "support/svcctl_runner.hpp"
+#include "support/svcd_process.hpp"
+
+#include <boost/json/value.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <boost/json/value.hpp>
-
-#include "support/http_client.hpp"
-#include "support/printing.hpp"
-#include "support/svcctl_runner.hpp"
-#include "support/svcd_process.hpp"
 
 namespace svc::e2e {
 

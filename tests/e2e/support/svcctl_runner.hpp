@@ -1,11 +1,11 @@
 #pragma once
 // Runs `svcctl --data-dir DIR ...` and captures what it printed.
 
+#include <boost/json/value.hpp>
+
 #include <chrono>
 #include <string>
 #include <vector>
-
-#include <boost/json/value.hpp>
 
 namespace svc::e2e {
 

@@ -29,7 +29,6 @@ registry_actor::behavior_type registry(registry_actor::stateful_pointer<registry
     },
     [=](list_atom, const actor_filter& filter) -> caf::result<std::vector<actor_summary>> {
       auto out = std::make_shared<listing>();
-      out->promise = self->make_response_promise<std::vector<actor_summary>>();
       auto now = std::chrono::steady_clock::now();
       std::vector<std::pair<introspectable_actor, actor_summary>> targets;
       for (auto& [id, e] : self->state.live) {
@@ -43,8 +42,10 @@ registry_actor::behavior_type registry(registry_actor::stateful_pointer<registry
         auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - e.since).count();
         targets.emplace_back(handle, actor_summary{e.kind, e.id, e.team, {}, 0, age});
       }
+      // Only now take the promise: once taken, a plain return value is never sent.
       if (targets.empty())
         return std::vector<actor_summary>{};
+      out->promise = self->make_response_promise<std::vector<actor_summary>>();
       out->outstanding = targets.size();
       for (auto& [handle, row] : targets) {
         self->request(handle, std::chrono::seconds{1}, describe_atom::value)

@@ -31,9 +31,13 @@ void flush(store_actor::stateful_pointer<store_state> self, persistence::environ
 } // namespace
 
 store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self, persistence::environment* env) {
-  // Whatever is still queued when the actor stops is committed, so a clean
-  // shutdown never drops an acknowledged-to-be write.
-  self->attach_functor([self, env] { flush(self, env); });
+  // Whatever is still queued when the actor is told to stop is committed (and
+  // answered) first, so a clean shutdown never drops a write in flight. This
+  // runs while the state still exists, unlike an attached functor.
+  self->set_exit_handler([self, env](caf::exit_msg& msg) {
+    flush(self, env);
+    self->quit(msg.reason);
+  });
   return {
     [=](commit_atom, persistence::write_batch& batch) -> caf::result<bool> {
       auto promise = self->make_response_promise<bool>();

@@ -52,7 +52,8 @@ void api_pipeline::on_request(http_request req, const peer_info& peer, responder
   assign_request_id(*ctx);
   // Stages stop at the first failure; the rate limit runs regardless, so every
   // answer (errors included) draws from a bucket and carries its headers.
-  match_route(*ctx, routes_) && check_version(*ctx) && refuse_query_key(*ctx) && authenticate(*ctx)
+  // A key in the query is refused even on unknown paths: the client must learn it leaked.
+  refuse_query_key(*ctx) && match_route(*ctx, routes_) && check_version(*ctx) && authenticate(*ctx)
     && check_scope(*ctx);
   take_rate_token(ctx, finish);
 }

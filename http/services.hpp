@@ -37,6 +37,12 @@ struct http_metrics {
 };
 
 struct services {
+  services(caf::actor_system& sys, const core::config& c, std::shared_ptr<const core::clock> clk,
+           persistence::environment& e, const actors::runtime& rt, boost::asio::io_context& ioc, std::string base,
+           std::string token)
+    : system{sys}, cfg{c}, clock{std::move(clk)}, env{e}, runtime{rt}, io{ioc}, base_url{std::move(base)},
+      admin_token{std::move(token)} {}
+
   caf::actor_system& system;
   const core::config& cfg;
   std::shared_ptr<const core::clock> clock;

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 #include <lmdb.h>
 
@@ -24,16 +26,54 @@ std::string_view as_view(const MDB_val& v) { return {static_cast<const char*>(v.
 
 std::string lmdb_error(const char* what, int rc) { return std::string{what} + ": " + mdb_strerror(rc); }
 
-// A read-only transaction that always ends.
-struct read_txn {
-  MDB_txn* txn = nullptr;
-  explicit read_txn(MDB_env* env) {
-    if (mdb_txn_begin(env, nullptr, MDB_RDONLY, &txn) != MDB_SUCCESS)
-      txn = nullptr;
+// Reset read transactions kept for reuse: renewing one keeps its reader slot,
+// so a read takes neither LMDB's reader-table mutex nor an allocation.
+class reader_pool {
+public:
+  explicit reader_pool(MDB_env* env) : env_{env} {}
+  ~reader_pool() {
+    for (auto* txn : idle_)
+      mdb_txn_abort(txn);
   }
-  ~read_txn() {
+  MDB_txn* acquire() {
+    MDB_txn* txn = nullptr;
+    {
+      std::lock_guard<std::mutex> guard{mutex_};
+      if (!idle_.empty()) {
+        txn = idle_.back();
+        idle_.pop_back();
+      }
+    }
+    if (txn && mdb_txn_renew(txn) == MDB_SUCCESS)
+      return txn;
     if (txn)
       mdb_txn_abort(txn);
+    return mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn) == MDB_SUCCESS ? txn : nullptr;
+  }
+  void release(MDB_txn* txn) {
+    mdb_txn_reset(txn);
+    std::lock_guard<std::mutex> guard{mutex_};
+    if (idle_.size() < max_idle)
+      idle_.push_back(txn);
+    else
+      mdb_txn_abort(txn);
+  }
+
+private:
+  static constexpr std::size_t max_idle = 64;
+  MDB_env* env_;
+  std::mutex mutex_;
+  std::vector<MDB_txn*> idle_;
+};
+
+// A read-only transaction for the span of one call.
+struct read_txn {
+  reader_pool& pool;
+  MDB_txn* txn;
+  explicit read_txn(reader_pool& p) : pool{p}, txn{p.acquire()} {}
+  ~read_txn() {
+    if (txn)
+      pool.release(txn);
   }
 };
 
@@ -55,7 +95,9 @@ struct cursor {
 struct environment::impl {
   MDB_env* env = nullptr;
   std::array<MDB_dbi, table_count> dbis{};
+  std::unique_ptr<reader_pool> readers;
   ~impl() {
+    readers.reset(); // its transactions must end before the environment closes
     if (env)
       mdb_env_close(env);
   }
@@ -101,13 +143,14 @@ std::unique_ptr<environment> environment::open(const std::string& dir, std::stri
     error = lmdb_error("mdb_txn_commit", rc);
     return nullptr;
   }
+  p->readers = std::make_unique<reader_pool>(p->env);
   return std::unique_ptr<environment>{new environment{std::move(p)}};
 }
 
 std::optional<std::string> environment::get(table t, std::string_view key) const {
   if (key.empty() || key.size() > 511) // LMDB's key size limit; such keys never exist
     return std::nullopt;
-  read_txn r{impl_->env};
+  read_txn r{*impl_->readers};
   if (!r.txn)
     return std::nullopt;
   MDB_val k = as_val(key), v{};
@@ -117,7 +160,7 @@ std::optional<std::string> environment::get(table t, std::string_view key) const
 }
 
 void environment::scan(table t, const scan_range& range, const scan_visitor& visit) const {
-  read_txn r{impl_->env};
+  read_txn r{*impl_->readers};
   if (!r.txn)
     return;
   cursor c{r.txn, impl_->dbis[static_cast<std::size_t>(t)]};
@@ -191,7 +234,7 @@ status environment::backup(const std::string& dir) const {
 }
 
 std::size_t environment::count(table t) const {
-  read_txn r{impl_->env};
+  read_txn r{*impl_->readers};
   MDB_stat st{};
   if (!r.txn || mdb_stat(r.txn, impl_->dbis[static_cast<std::size_t>(t)], &st) != MDB_SUCCESS)
     return 0;

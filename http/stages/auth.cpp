@@ -33,7 +33,7 @@ bool key_is_live(const schema::api_key_record& k, core::time_point now) {
 bool refuse_query_key(request_context& ctx) {
   for (auto& [name, value] : ctx.query)
     for (auto p : key_params)
-      if (name == p) {
+      if (beast::iequals(name, p)) {
         ctx.error = schema::make_api_error(error_code::api_key_in_query, {}, name);
         return false;
       }

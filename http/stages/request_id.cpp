@@ -3,12 +3,15 @@
 
 namespace svc::http {
 
-void assign_request_id(request_context& ctx) { ctx.request_id = core::make_id("req"); }
-
-bool match_route(request_context& ctx, const router& routes) {
+void assign_request_id(request_context& ctx) {
+  ctx.request_id = core::make_id("req");
   auto [path, query] = split_target(ctx.req.target());
   ctx.path = path;
   ctx.query = parse_query(query);
+}
+
+bool match_route(request_context& ctx, const router& routes) {
+  auto path = ctx.path;
   ctx.match = routes.match(ctx.req.method(), path);
   if (ctx.match.matched)
     return true;

@@ -8,10 +8,10 @@
 
 namespace svc::http {
 
-/// Gives the request its `req_` id (on every response and in every error).
+/// Gives the request its `req_` id (on every response and in every error) and splits its target.
 void assign_request_id(request_context& ctx);
 
-/// Finds the route; 404 `route_not_found` or 405 `method_not_allowed`.
+/// Splits path and query and finds the route; 404 `route_not_found` or 405 `method_not_allowed`.
 bool match_route(request_context& ctx, const router& routes);
 
 /// Validates `Svc-Version` when sent; 400 `invalid_api_version`.

@@ -82,7 +82,7 @@ std::string dump(const config& c) {
     << "\nread_timeout=" << c.read_timeout.count() << "\npipeline_limit=" << c.pipeline_limit
     << "\nmax_connections=" << c.max_connections << "\nrequest_deadline=" << c.request_deadline.count()
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
-    << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nlog_level=" << c.log_level
+    << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level
     << "\n";
   return o.str();
 }
@@ -123,6 +123,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"http-threads", "2"},
     {"actor-threads", "3"},
     {"bucket-snapshot-interval", "1s"},
+    {"actor-policy", "stealing"},
     {"log-level", "debug"},
   };
   return samples;

@@ -1,0 +1,167 @@
+#pragma once
+// A deterministic actor test bed (caf-0.17-notes §5): CAF's testing scheduler
+// (virtual time), a fresh LMDB environment in a temp dir, an offset clock moved
+// together with virtual time, the store actor and a scoped actor for replies.
+// Every actor spawned through `track` is sent an exit before the fixture ends.
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
+#include <caf/all.hpp>
+#include <caf/scheduler/test_coordinator.hpp>
+
+#include "actors/context.hpp"
+#include "actors/store.hpp"
+#include "core/clock.hpp"
+#include "core/config.hpp"
+#include "persistence/environment.hpp"
+#include "persistence/tables.hpp"
+
+namespace svc::test {
+
+/// A directory under the temp dir, removed with its content.
+struct temp_dir {
+  std::string path;
+  temp_dir() {
+    auto tmpl = (std::filesystem::temp_directory_path() / "svc-actor-test-XXXXXX").string();
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    if (::mkdtemp(buf.data()) == nullptr)
+      throw std::runtime_error("mkdtemp failed");
+    path = buf.data();
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+};
+
+/// A reply read by `ask`: the value, or the error the actor answered with.
+template <class T>
+struct reply {
+  std::optional<T> value;
+  caf::error error;
+  bool answered = false; ///< false: nothing arrived
+};
+
+struct actor_fixture {
+  temp_dir dir;
+  std::unique_ptr<persistence::environment> env = open_env(dir.path);
+  persistence::tables tables{*env};
+  core::config cfg = make_config();
+  std::shared_ptr<core::offset_clock> clock = std::make_shared<core::offset_clock>();
+
+  caf::actor_system_config caf_cfg;
+  caf::actor_system sys{init(caf_cfg)};
+  caf::scheduler::test_coordinator& sched = dynamic_cast<caf::scheduler::test_coordinator&>(sys.scheduler());
+  // Declared after `sys`: destroyed first (a live scoped actor blocks shutdown).
+  caf::scoped_actor self{sys};
+  actors::store_actor store;
+  std::vector<caf::actor> tracked;
+
+  actor_fixture() {
+    store = sys.spawn(actors::store, env.get());
+    sched.run();
+  }
+
+  ~actor_fixture() {
+    for (auto& a : tracked)
+      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+    sched.run();
+    caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
+    sched.run();
+  }
+
+  static std::unique_ptr<persistence::environment> open_env(const std::string& path) {
+    std::string error;
+    auto e = persistence::environment::open(path, error);
+    if (!e)
+      throw std::runtime_error("environment::open: " + error);
+    return e;
+  }
+
+  static core::config make_config() {
+    core::config c;
+    c.key_grace = std::chrono::seconds{2};
+    c.bucket_snapshot_interval = std::chrono::seconds{5};
+    c.request_deadline = std::chrono::seconds{10};
+    return c;
+  }
+
+  static caf::actor_system_config& init(caf::actor_system_config& c) {
+    c.set("scheduler.policy", caf::atom("testing"));
+    c.set("logger.verbosity", caf::atom("quiet"));
+    actors::add_domain_error_category(c);
+    return c;
+  }
+
+  /// The context actors are spawned with (no registry unless given).
+  actors::context ctx(actors::registry_actor registry = {}) const {
+    return actors::context{&cfg, clock, &tables, store, std::move(registry)};
+  }
+
+  /// Remembers `h` so the fixture stops it; returns it.
+  template <class Handle>
+  Handle track(Handle h) {
+    tracked.push_back(caf::actor_cast<caf::actor>(h));
+    return h;
+  }
+
+  /// Stops one actor now and runs until it is gone.
+  template <class Handle>
+  void stop(const Handle& h) {
+    caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
+    sched.run();
+  }
+
+  /// Moves wall time and virtual time by `d` together; returns the timers fired.
+  std::size_t advance(std::chrono::milliseconds d) {
+    clock->advance(d);
+    auto fired = sched.advance_time(d);
+    sched.run();
+    return fired;
+  }
+
+  /// The state of a stateful actor (safe: the test thread runs every actor).
+  template <class State, class Handle>
+  State& state_of(const Handle& h) {
+    return dynamic_cast<typename Handle::template stateful_base<State>&>(*caf::actor_cast<caf::abstract_actor*>(h))
+      .state;
+  }
+
+  /// Sends `xs` from the scoped actor, runs the actors and reads the one reply.
+  template <class T, class Handle, class... Ts>
+  reply<T> ask(const Handle& h, Ts&&... xs) {
+    self->send(h, std::forward<Ts>(xs)...);
+    sched.run();
+    return receive<T>();
+  }
+
+  /// Reads one reply that is already in the scoped actor's mailbox.
+  template <class T>
+  reply<T> receive() {
+    reply<T> out;
+    self->receive(
+      [&](T& x) {
+        out.value = std::move(x);
+        out.answered = true;
+      },
+      [&](caf::error& err) {
+        out.error = std::move(err);
+        out.answered = true;
+      },
+      caf::after(std::chrono::seconds{0}) >> [] {});
+    return out;
+  }
+};
+
+} // namespace svc::test

@@ -1,0 +1,198 @@
+#include "actors/keyring.hpp"
+
+#define BOOST_TEST_MODULE actors_keyring
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "actor_fixture.hpp"
+#include "actors/team_directory.hpp"
+#include "core/crypto.hpp"
+#include "schema/api_key_format.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using svc::actors::create_atom;
+using svc::actors::issued_key;
+using svc::actors::keyring_actor;
+using svc::actors::keyring_state;
+using svc::actors::rotate_atom;
+using svc::core::to_unix_ms;
+using svc::schema::error_code;
+using svc::schema::scope;
+
+struct keyring_fixture : svc::test::actor_fixture {
+  svc::actors::team_directory_actor teams =
+    track(sys.spawn(svc::actors::team_directory, ctx(), svc::actors::bucket_directory_actor{}));
+  keyring_actor keys = spawn_keyring();
+  std::string team_id = create_team();
+
+  keyring_actor spawn_keyring() {
+    auto k = track(sys.spawn(svc::actors::keyring, ctx()));
+    sched.run();
+    return k;
+  }
+
+  std::string create_team() {
+    auto t = ask<svc::schema::team_record>(teams, create_atom::value, svc::actors::new_team{"Acme", "ops@example.com", 100});
+    BOOST_REQUIRE_MESSAGE(t.value, "team create failed: " << sys.render(t.error));
+    return t.value->id;
+  }
+
+  issued_key create_key(scope s = scope::write) {
+    auto k = ask<issued_key>(keys, create_atom::value, team_id, s);
+    BOOST_REQUIRE_MESSAGE(k.value, "key create failed: " << sys.render(k.error));
+    return *k.value;
+  }
+
+  issued_key rotate(const std::string& key_id, const std::string& team = {}) {
+    auto k = ask<issued_key>(keys, rotate_atom::value, key_id, team);
+    BOOST_REQUIRE_MESSAGE(k.value, "rotate failed: " << sys.render(k.error));
+    return *k.value;
+  }
+
+  error_code rotate_error(const std::string& key_id, const std::string& team = {}) {
+    auto k = ask<issued_key>(keys, rotate_atom::value, key_id, team);
+    BOOST_REQUIRE(k.answered);
+    BOOST_REQUIRE(!k.value);
+    return svc::actors::to_api_error(k.error).code;
+  }
+
+  svc::schema::api_key_record stored(const std::string& key_id) {
+    auto r = tables.api_keys.get(key_id);
+    BOOST_REQUIRE_MESSAGE(r, "no stored key " << key_id);
+    return *r;
+  }
+};
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(keyring_suite, keyring_fixture)
+
+BOOST_AUTO_TEST_CASE(create_stores_the_key_and_its_indexes) {
+  auto k = create_key(scope::read);
+  BOOST_TEST(k.record.id.rfind("key_", 0) == 0u);
+  BOOST_TEST(k.record.team_id == team_id);
+  BOOST_TEST(k.previous.id.empty());
+  auto secret = svc::schema::api_key_secret(k.plaintext);
+  BOOST_REQUIRE(secret);
+  BOOST_TEST(k.record.secret_sha256 == svc::core::to_hex(svc::core::sha256(*secret)));
+  BOOST_TEST(k.record.last4 == std::string{secret->substr(60)});
+
+  auto r = stored(k.record.id);
+  BOOST_TEST((r.key_scope == scope::read));
+  BOOST_TEST(r.secret_sha256 == k.record.secret_sha256);
+  BOOST_TEST(!r.deactivate_at.has_value());
+  BOOST_TEST(!r.deactivated);
+  BOOST_TEST((tables.key_hashes.get(r.secret_sha256) == std::optional<std::string>{r.id}));
+  BOOST_TEST((tables.api_keys_by_team.get(team_id + "/" + r.id) == std::optional<std::string>{r.id}));
+  BOOST_TEST(state_of<keyring_state>(keys).issued == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(create_refuses_unknown_team_and_scope_none) {
+  auto unknown = ask<issued_key>(keys, create_atom::value, std::string{"team_nope"}, scope::read);
+  BOOST_REQUIRE(unknown.answered);
+  BOOST_TEST(!unknown.value);
+  BOOST_TEST((svc::actors::to_api_error(unknown.error).code == error_code::resource_not_found));
+  auto none = ask<issued_key>(keys, create_atom::value, team_id, scope::none);
+  BOOST_REQUIRE(none.answered);
+  BOOST_TEST((svc::actors::to_api_error(none.error).code == error_code::invalid_parameter));
+  BOOST_TEST(env->count(svc::persistence::table::api_keys) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(rotation_grace_ends_with_the_timer) {
+  auto old = create_key(scope::full);
+  auto rotated = rotate(old.record.id);
+
+  BOOST_TEST(rotated.record.id != old.record.id);
+  BOOST_TEST((rotated.record.key_scope == scope::full));
+  BOOST_TEST(rotated.record.team_id == team_id);
+  BOOST_TEST(rotated.plaintext != old.plaintext);
+  BOOST_TEST(rotated.previous.id == old.record.id);
+  BOOST_REQUIRE(rotated.previous.deactivate_at);
+  BOOST_TEST((*rotated.previous.deactivate_at == rotated.record.created_at + 2s));
+  BOOST_TEST(rotated.previous.replaced_by == rotated.record.id);
+
+  auto before = stored(old.record.id);
+  BOOST_REQUIRE(before.deactivate_at);
+  BOOST_TEST(to_unix_ms(*before.deactivate_at) == to_unix_ms(rotated.record.created_at) + 2000);
+  BOOST_TEST(before.replaced_by == rotated.record.id);
+  BOOST_TEST(!before.deactivated);
+  BOOST_TEST(stored(rotated.record.id).replaced_by.empty());
+  BOOST_TEST(state_of<keyring_state>(keys).pending_expiries.count(old.record.id) == 1u);
+
+  BOOST_TEST(advance(1s) == 0u);
+  BOOST_TEST(!stored(old.record.id).deactivated);
+
+  BOOST_TEST(advance(1s) == 1u);
+  auto after = stored(old.record.id);
+  BOOST_TEST(after.deactivated);
+  BOOST_TEST(after.replaced_by == rotated.record.id);
+  BOOST_TEST(state_of<keyring_state>(keys).pending_expiries.empty());
+  BOOST_TEST(!stored(rotated.record.id).deactivated);
+}
+
+BOOST_AUTO_TEST_CASE(timer_before_the_wall_clock_deadline_rearms) {
+  auto old = create_key();
+  rotate(old.record.id);
+  // Virtual time passes the grace but the wall clock does not (it was set back).
+  BOOST_TEST(sched.advance_time(2s) == 1u);
+  sched.run();
+  BOOST_TEST(!stored(old.record.id).deactivated);
+  BOOST_TEST(state_of<keyring_state>(keys).pending_expiries.count(old.record.id) == 1u);
+  // Once the wall clock gets there too, the re-armed timer deactivates it.
+  advance(2s);
+  BOOST_TEST(stored(old.record.id).deactivated);
+}
+
+BOOST_AUTO_TEST_CASE(restart_after_the_deadline_deactivates_at_the_first_timer) {
+  auto old = create_key();
+  rotate(old.record.id);
+  stop(keys);
+  clock->advance(3s); // down past the deadline; virtual time stands still
+  BOOST_TEST(!stored(old.record.id).deactivated);
+
+  keys = spawn_keyring();
+  BOOST_TEST(state_of<keyring_state>(keys).pending_expiries.count(old.record.id) == 1u);
+  BOOST_TEST(sched.advance_time(1ms) == 1u); // re-armed with no delay; the old actor's timer is not due
+  sched.run();
+  BOOST_TEST(stored(old.record.id).deactivated);
+  BOOST_TEST(state_of<keyring_state>(keys).pending_expiries.empty());
+}
+
+BOOST_AUTO_TEST_CASE(restart_within_the_grace_waits_only_for_the_rest) {
+  auto old = create_key();
+  rotate(old.record.id);
+  stop(keys);
+  clock->advance(1500ms); // down for 1.5 s of the 2 s grace
+  keys = spawn_keyring();
+  BOOST_TEST(advance(400ms) == 0u);
+  BOOST_TEST(!stored(old.record.id).deactivated);
+  BOOST_TEST(advance(200ms) == 1u);
+  BOOST_TEST(stored(old.record.id).deactivated);
+}
+
+BOOST_AUTO_TEST_CASE(rotating_a_rotated_key_is_invalid_state) {
+  auto old = create_key();
+  auto rotated = rotate(old.record.id);
+  BOOST_TEST((rotate_error(old.record.id) == error_code::invalid_state));
+  advance(2s);
+  BOOST_REQUIRE(stored(old.record.id).deactivated);
+  BOOST_TEST((rotate_error(old.record.id) == error_code::invalid_state));
+  // The replacement itself may be rotated.
+  auto next = rotate(rotated.record.id);
+  BOOST_TEST(next.previous.id == rotated.record.id);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_key_or_foreign_team_is_not_found) {
+  BOOST_TEST((rotate_error("key_does_not_exist") == error_code::resource_not_found));
+  auto k = create_key();
+  BOOST_TEST((rotate_error(k.record.id, "team_someone_else") == error_code::resource_not_found));
+  BOOST_TEST(!stored(k.record.id).deactivate_at.has_value());
+  // The owning team may rotate it.
+  auto rotated = rotate(k.record.id, team_id);
+  BOOST_TEST(rotated.previous.id == k.record.id);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

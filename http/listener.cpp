@@ -101,7 +101,11 @@ void listener::do_accept() {
   if (stopped_ || accepting_ || tracker_->count() >= limits_.max_connections)
     return;
   accepting_ = true;
-  acceptor_.async_accept(net::make_strand(ioc_), beast::bind_front_handler(&listener::on_accept, shared_from_this()));
+  // With one asio thread every handler is already serialised; a strand per
+  // connection would only add an executor indirection to each operation.
+  net::any_io_executor executor = limits_.io_threads > 1 ? net::any_io_executor{net::make_strand(ioc_)}
+                                                         : net::any_io_executor{ioc_.get_executor()};
+  acceptor_.async_accept(executor, beast::bind_front_handler(&listener::on_accept, shared_from_this()));
 }
 
 void listener::on_accept(beast::error_code ec, tcp::socket socket) {

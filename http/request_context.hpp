@@ -36,8 +36,8 @@ struct request_context {
   query_params query;
   route_match match;                            ///< the route, or why there is none
   std::string version;                          ///< applied Svc-Version; empty until known
-  std::optional<schema::api_key_record> key;    ///< the authenticated key
-  std::optional<schema::team_record> team;      ///< its team
+  std::shared_ptr<const schema::api_key_record> key; ///< the authenticated key
+  std::shared_ptr<const schema::team_record> team;   ///< its team
   std::optional<schema::api_error> error;       ///< the first failure of a stage
   std::optional<actors::rate_decision> rate;    ///< the bucket drawn from
   bool replied = false;

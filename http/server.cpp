@@ -16,7 +16,8 @@ namespace svc::http {
 namespace {
 
 transport_limits limits_of(const core::config& cfg) {
-  return {cfg.header_limit, cfg.body_limit, cfg.read_timeout, cfg.pipeline_limit, cfg.max_connections};
+  return {cfg.header_limit, cfg.body_limit, cfg.read_timeout, cfg.pipeline_limit, cfg.max_connections,
+          cfg.http_threads};
 }
 
 std::string url_of(const tcp::endpoint& ep) {

@@ -11,6 +11,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "actors/runtime.hpp"
+#include "http/key_cache.hpp"
 
 namespace svc::http {
 
@@ -54,6 +55,7 @@ struct services {
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::atomic<bool> draining{false};
   team_bucket_cache buckets;
+  key_cache keys;
   http_metrics metrics;
 
   const persistence::tables& tables() const { return runtime.tables(); }

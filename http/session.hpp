@@ -15,6 +15,9 @@ namespace svc::http {
 
 class connection_tracker;
 
+/// The bytes of a prepared response (status line, fields, body) into `out`.
+void serialize_response(const http_response& res, std::string& out);
+
 class session : public std::enable_shared_from_this<session> {
 public:
   session(tcp::socket socket, const transport_limits& limits, exchange_handler& app,
@@ -31,6 +34,7 @@ private:
   struct slot {
     uint64_t seq;
     std::optional<http_response> response;
+    std::string wire; ///< the response as written (kept alive during the write)
   };
 
   void do_read();

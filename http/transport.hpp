@@ -52,6 +52,7 @@ struct transport_limits {
   core::duration read_timeout = std::chrono::seconds{30};
   std::size_t pipeline_limit = 16;
   std::size_t max_connections = 4096;
+  int io_threads = 1; ///< threads running the io_context; one needs no per-connection strand
 };
 
 } // namespace svc::http

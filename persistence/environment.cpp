@@ -233,6 +233,12 @@ status environment::backup(const std::string& dir) const {
   return {};
 }
 
+uint64_t environment::last_commit_id() const {
+  MDB_envinfo info{};
+  mdb_env_info(impl_->env, &info);
+  return static_cast<uint64_t>(info.me_last_txnid);
+}
+
 std::size_t environment::count(table t) const {
   read_txn r{*impl_->readers};
   MDB_stat st{};

@@ -58,6 +58,10 @@ public:
   /// Number of entries in a table.
   std::size_t count(table t) const;
 
+  /// Id of the last committed write transaction; it changes with every commit,
+  /// so a value read after seeing id N is current while the id is still N.
+  uint64_t last_commit_id() const;
+
 private:
   struct impl;
   explicit environment(std::unique_ptr<impl> p);

@@ -56,20 +56,14 @@ bool authenticate(request_context& ctx) {
   if (!secret)
     return invalid();
   auto hash = core::to_hex(core::sha256(*secret));
-  auto& tables = ctx.svc.tables();
-  auto key_id = tables.key_hashes.get(hash);
-  if (!key_id)
-    return invalid();
-  auto key = tables.api_keys.get(*key_id);
-  if (!key || !core::constant_time_equal(key->secret_sha256, hash) || !key_is_live(*key, ctx.svc.clock->now()))
-    return invalid();
-  auto team = tables.teams.get(key->team_id);
-  if (!team)
+  auto entry = ctx.svc.keys.lookup(ctx.svc.env, ctx.svc.tables(), hash);
+  if (!entry || !core::constant_time_equal(entry->key.secret_sha256, hash)
+      || !key_is_live(entry->key, ctx.svc.clock->now()))
     return invalid();
   if (ctx.version.empty())
-    ctx.version = team->default_api_version;
-  ctx.key = std::move(key);
-  ctx.team = std::move(team);
+    ctx.version = entry->team.default_api_version;
+  ctx.key = std::shared_ptr<const schema::api_key_record>{entry, &entry->key};
+  ctx.team = std::shared_ptr<const schema::team_record>{entry, &entry->team};
   return true;
 }
 

@@ -1,0 +1,36 @@
+#pragma once
+// Decoded API keys and their teams, by secret hash, for the auth stage. An
+// entry is valid only while the store's last commit id is the one seen before
+// it was read: any commit empties the cache, so it never serves state older
+// than LMDB's. Unknown hashes are never cached (guessing cannot fill memory).
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "persistence/tables.hpp"
+
+namespace svc::http {
+
+/// A key and its team as of one commit.
+struct key_entry {
+  schema::api_key_record key;
+  schema::team_record team;
+};
+
+class key_cache {
+public:
+  /// The key whose secret hashes to `secret_sha256` and its team, or nullptr.
+  std::shared_ptr<const key_entry> lookup(const persistence::environment& env, const persistence::tables& tables,
+                                          const std::string& secret_sha256);
+
+private:
+  static constexpr std::size_t max_entries = 10000;
+  std::mutex mutex_;
+  uint64_t commit_id_ = 0;
+  std::unordered_map<std::string, std::shared_ptr<const key_entry>> entries_;
+};
+
+} // namespace svc::http

@@ -106,7 +106,7 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it", &config::request_deadline));
   o.push_back(int_option("http-threads", "asio threads serving both listeners", &config::http_threads, 1, 64));
   o.push_back(int_option("actor-threads", "actor scheduler worker threads", &config::actor_threads, 1, 64));
-  o.push_back({"actor-policy", "actor scheduler: sharing (idle workers sleep) or stealing (workers poll)", "sharing", false,
+  o.push_back({"actor-policy", "actor scheduler: stealing (idle workers poll, then back off) or sharing (they sleep)", "stealing", false,
                [](config& c, const std::string& v) {
                  if (v != "sharing" && v != "stealing")
                    return false;

@@ -59,7 +59,7 @@ struct config {
   // --- runtime
   int http_threads = 1;                   ///< asio threads for both listeners
   int actor_threads = 2;                  ///< CAF scheduler workers
-  std::string actor_policy = "sharing";   ///< CAF scheduler: sharing (workers sleep) | stealing (workers poll)
+  std::string actor_policy = "stealing";  ///< CAF scheduler: stealing (idle workers poll, then back off) | sharing (they sleep)
   duration bucket_snapshot_interval = std::chrono::seconds{5}; ///< rate-bucket persistence period
   std::string log_level = "info";         ///< debug | info | warn | error
 };

@@ -55,10 +55,20 @@ std::string format_iso8601(time_point t) {
   auto ms = to_unix_ms(t) % 1000;
   if (ms < 0)
     ms += 1000;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
-  return buf;
+  // Digit by digit: this runs for every timestamp of every response.
+  std::string out = "0000-00-00T00:00:00.000Z";
+  auto put = [&out](std::size_t pos, int value, int width) {
+    for (int i = width - 1; i >= 0; --i, value /= 10)
+      out[pos + static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
+  };
+  put(0, tm.tm_year + 1900, 4);
+  put(5, tm.tm_mon + 1, 2);
+  put(8, tm.tm_mday, 2);
+  put(11, tm.tm_hour, 2);
+  put(14, tm.tm_min, 2);
+  put(17, tm.tm_sec, 2);
+  put(20, static_cast<int>(ms), 3);
+  return out;
 }
 
 std::optional<time_point> parse_date(std::string_view s) {

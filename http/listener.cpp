@@ -1,5 +1,6 @@
 #include "http/listener.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/log.hpp"
@@ -38,6 +39,20 @@ void connection_tracker::drain_all() {
     s->drain();
 }
 
+void connection_tracker::expire_overdue() {
+  auto now = std::chrono::steady_clock::now();
+  std::vector<std::shared_ptr<session>> late;
+  {
+    std::lock_guard<std::mutex> guard{mutex_};
+    for (auto& [ptr, weak] : live_)
+      if (ptr->overdue(now))
+        if (auto s = weak.lock())
+          late.push_back(std::move(s));
+  }
+  for (auto& s : late)
+    s->expire();
+}
+
 tcp::endpoint parse_endpoint(const std::string& host_port) {
   auto colon = host_port.rfind(':');
   if (colon == std::string::npos)
@@ -58,7 +73,7 @@ tcp::endpoint parse_endpoint(const std::string& host_port) {
 
 listener::listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits,
                    exchange_handler& app)
-  : ioc_{ioc}, strand_{net::make_strand(ioc)}, acceptor_{strand_}, retry_timer_{strand_}, limits_{limits}, app_{app},
+  : ioc_{ioc}, strand_{net::make_strand(ioc)}, acceptor_{strand_}, retry_timer_{strand_}, sweep_timer_{strand_}, limits_{limits}, app_{app},
     tracker_{std::make_shared<connection_tracker>()} {
   auto ep = parse_endpoint(host_port);
   beast::error_code ec;
@@ -85,7 +100,22 @@ void listener::start() {
     if (auto self = weak.lock())
       net::post(self->strand_, [self] { self->do_accept(); });
   };
-  net::dispatch(strand_, [self = shared_from_this()] { self->do_accept(); });
+  net::dispatch(strand_, [self = shared_from_this()] {
+    self->do_accept();
+    self->sweep();
+  });
+}
+
+void listener::sweep() {
+  tracker_->expire_overdue();
+  // A quarter of the timeout: deadlines hold to within 25% (at most 1 s late).
+  auto period = std::clamp<core::duration>(limits_.read_timeout / 4, std::chrono::milliseconds{20},
+                                           std::chrono::seconds{1});
+  sweep_timer_.expires_after(period);
+  sweep_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (!ec)
+      self->sweep();
+  });
 }
 
 void listener::drain() {

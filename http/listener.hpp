@@ -24,6 +24,8 @@ public:
   std::size_t count() const;
   /// Asks every open session to finish and close.
   void drain_all();
+  /// Closes the sessions whose read or write is past its deadline.
+  void expire_overdue();
   /// Called (on any thread) whenever a connection ends.
   std::function<void()> on_remove;
 
@@ -51,12 +53,14 @@ public:
 
 private:
   void do_accept();
+  void sweep();
   void on_accept(beast::error_code ec, tcp::socket socket);
 
   net::io_context& ioc_;
   net::strand<net::io_context::executor_type> strand_;
   tcp::acceptor acceptor_;
   net::steady_timer retry_timer_; ///< backs off after a failed accept (e.g. EMFILE)
+  net::steady_timer sweep_timer_; ///< periodic check of session deadlines
   transport_limits limits_;
   exchange_handler& app_;
   std::shared_ptr<connection_tracker> tracker_;

@@ -23,23 +23,32 @@ void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::
   if (ctx->replied)
     return;
   ctx->replied = true;
-  http_response res{static_cast<bhttp::status>(status), ctx->req.version()};
-  res.set(bhttp::field::server, "svc");
-  res.set(bhttp::field::content_type, content_type);
-  res.set("Svc-Request-Id", ctx->request_id);
+  outgoing_response res;
+  res.version = ctx->req.version() == 10 ? 10 : 11;
+  auto& h = res.head;
+  h.reserve(320);
+  auto reason = bhttp::obsolete_reason(static_cast<bhttp::status>(status));
+  h.append(res.version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ").append(std::to_string(status)).push_back(' ');
+  h.append(reason.data(), reason.size()).append("\r\n");
+  auto field = [&h](std::string_view name, std::string_view value) {
+    h.append(name).append(": ").append(value).append("\r\n");
+  };
+  field("Server", "svc");
+  field("Content-Type", content_type);
+  field("Svc-Request-Id", ctx->request_id);
   if (ctx->kind == listener_kind::api) {
-    res.set("Svc-Version", ctx->version.empty() ? schema::newest_api_version() : ctx->version);
+    field("Svc-Version", ctx->version.empty() ? schema::newest_api_version() : ctx->version);
     if (ctx->rate) {
-      res.set("X-RateLimit-Limit", std::to_string(ctx->rate->limit));
-      res.set("X-RateLimit-Remaining", std::to_string(ctx->rate->remaining));
-      res.set("X-RateLimit-Reset", std::to_string(ctx->rate->reset_epoch));
+      field("X-RateLimit-Limit", std::to_string(ctx->rate->limit));
+      field("X-RateLimit-Remaining", std::to_string(ctx->rate->remaining));
+      field("X-RateLimit-Reset", std::to_string(ctx->rate->reset_epoch));
     }
   }
   for (auto& [name, value] : extra)
-    res.set(name, value);
-  res.keep_alive(ctx->req.keep_alive() && !ctx->svc.draining.load(std::memory_order_relaxed));
-  res.body() = std::move(body);
-  res.prepare_payload();
+    field(name, value);
+  field("Content-Length", std::to_string(body.size()));
+  res.body = std::move(body);
+  res.keep_alive = ctx->req.keep_alive() && !ctx->svc.draining.load(std::memory_order_relaxed);
   ctx->svc.metrics.count(status);
   if (status >= 500)
     core::log_warn("http", ctx->request_id + " " + std::string{ctx->req.method_string()} + " "

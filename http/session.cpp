@@ -4,19 +4,13 @@
 
 namespace svc::http {
 namespace bhttp = beast::http;
+namespace {
 
-void serialize_response(const http_response& res, std::string& out) {
-  out.clear();
-  out.reserve(256 + res.body().size());
-  out.append(res.version() == 10 ? "HTTP/1.0 " : "HTTP/1.1 ");
-  out.append(std::to_string(res.result_int())).push_back(' ');
-  out.append(res.reason().data(), res.reason().size()).append("\r\n");
-  for (auto& field : res) {
-    out.append(field.name_string().data(), field.name_string().size()).append(": ");
-    out.append(field.value().data(), field.value().size()).append("\r\n");
-  }
-  out.append("\r\n").append(res.body());
+int64_t deadline_after(core::duration d) {
+  return (std::chrono::steady_clock::now() + d).time_since_epoch().count();
 }
+
+} // namespace
 
 session::session(tcp::socket socket, const transport_limits& limits, exchange_handler& app,
                  std::shared_ptr<connection_tracker> tracker)
@@ -52,12 +46,13 @@ void session::do_read() {
   parser_->body_limit(limits_.body_limit);
   // The deadline covers the whole request, so a client trickling bytes
   // (slowloris) or idling on keep-alive is cut off after read_timeout.
-  stream_.expires_after(limits_.read_timeout);
+  read_deadline_ = deadline_after(limits_.read_timeout);
   bhttp::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&session::on_read, shared_from_this()));
 }
 
 void session::on_read(beast::error_code ec, std::size_t) {
   reading_ = false;
+  read_deadline_ = 0;
   if (closed_)
     return;
   if (ec == bhttp::error::header_limit) {
@@ -67,11 +62,6 @@ void session::on_read(beast::error_code ec, std::size_t) {
   } else if (ec && ec.category() == make_error_code(bhttp::error::end_of_stream).category()
              && ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message) {
     enqueue_protocol_error(protocol_error::malformed, ec.message());
-  } else if (ec == beast::error::timeout) {
-    // The stream closed itself; nothing more can be written either.
-    closed_ = true;
-    queue_.clear();
-    return;
   } else if (ec) { // end of stream, reset, or the connection is being drained
     read_closed_ = true;
     close_if_done();
@@ -93,13 +83,13 @@ void session::enqueue_protocol_error(protocol_error e, const std::string& detail
 }
 
 responder session::make_responder(uint64_t seq) {
-  return [self = shared_from_this(), seq](http_response res) mutable {
+  return [self = shared_from_this(), seq](outgoing_response res) mutable {
     net::post(self->stream_.get_executor(),
               [self, seq, res = std::move(res)]() mutable { self->deliver(seq, std::move(res)); });
   };
 }
 
-void session::deliver(uint64_t seq, http_response res) {
+void session::deliver(uint64_t seq, outgoing_response res) {
   if (closed_ || queue_.empty())
     return;
   auto index = seq - queue_.front().seq;
@@ -112,25 +102,30 @@ void session::deliver(uint64_t seq, http_response res) {
 void session::do_write() {
   if (writing_ || closed_ || queue_.empty() || !queue_.front().response)
     return;
-  auto& res = *queue_.front().response;
+  auto& front = queue_.front();
+  auto& res = *front.response;
   if (read_closed_ && queue_.size() == 1)
-    res.keep_alive(false);
+    res.keep_alive = false;
   writing_ = true;
-  // One contiguous buffer per response: a fraction of the cost of Beast's
-  // field-by-field serializer for these small, fully prepared messages.
-  auto& wire = queue_.front().wire;
-  serialize_response(res, wire);
-  stream_.expires_after(limits_.read_timeout);
-  net::async_write(stream_, net::buffer(wire), beast::bind_front_handler(&session::on_write, shared_from_this()));
+  front.wire.assign(res.head);
+  if (!res.keep_alive)
+    front.wire.append("Connection: close\r\n");
+  else if (res.version == 10)
+    front.wire.append("Connection: keep-alive\r\n");
+  front.wire.append("\r\n");
+  std::array<net::const_buffer, 2> buffers{net::buffer(front.wire), net::buffer(res.body)};
+  write_deadline_ = deadline_after(limits_.read_timeout);
+  net::async_write(stream_, buffers, beast::bind_front_handler(&session::on_write, shared_from_this()));
 }
 
 void session::on_write(beast::error_code ec, std::size_t) {
   writing_ = false;
+  write_deadline_ = 0;
   if (ec) {
     close();
     return;
   }
-  bool keep_alive = queue_.front().response->keep_alive();
+  bool keep_alive = queue_.front().response->keep_alive;
   queue_.pop_front();
   if (!keep_alive) {
     close();
@@ -139,6 +134,19 @@ void session::on_write(beast::error_code ec, std::size_t) {
   do_write();
   do_read();
   close_if_done();
+}
+
+bool session::overdue(std::chrono::steady_clock::time_point now) const {
+  auto t = now.time_since_epoch().count();
+  auto r = read_deadline_.load(std::memory_order_relaxed), w = write_deadline_.load(std::memory_order_relaxed);
+  return (r != 0 && t > r) || (w != 0 && t > w);
+}
+
+void session::expire() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] {
+    self->queue_.clear();
+    self->close();
+  });
 }
 
 void session::close_if_done() {

@@ -4,6 +4,9 @@
 // answers in request order. Up to `pipeline_limit` requests may wait for
 // their answers; past that the session stops reading until one is written.
 
+#include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -15,8 +18,6 @@ namespace svc::http {
 
 class connection_tracker;
 
-/// The bytes of a prepared response (status line, fields, body) into `out`.
-void serialize_response(const http_response& res, std::string& out);
 
 class session : public std::enable_shared_from_this<session> {
 public:
@@ -30,18 +31,24 @@ public:
   /// Stops reading; answers what is queued with `Connection: close`, then closes.
   void drain();
 
+  /// True if a read or write has outlived its deadline (any thread may ask).
+  bool overdue(std::chrono::steady_clock::time_point now) const;
+
+  /// Closes the connection because it was overdue.
+  void expire();
+
 private:
   struct slot {
     uint64_t seq;
-    std::optional<http_response> response;
-    std::string wire; ///< the response as written (kept alive during the write)
+    std::optional<outgoing_response> response;
+    std::string wire; ///< status line and fields as written (alive during the write)
   };
 
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
   void enqueue_protocol_error(protocol_error e, const std::string& detail);
   responder make_responder(uint64_t seq);
-  void deliver(uint64_t seq, http_response res);
+  void deliver(uint64_t seq, outgoing_response res);
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
   void close_if_done();
@@ -56,6 +63,10 @@ private:
   bool writing_ = false;
   bool read_closed_ = false; ///< no more requests will be read
   bool closed_ = false;
+  // Deadlines of the outstanding read and write (steady-clock ns, 0: none),
+  // checked by the listener's sweep: cheaper than a timer per operation.
+  std::atomic<int64_t> read_deadline_{0};
+  std::atomic<int64_t> write_deadline_{0};
   const transport_limits& limits_;
   exchange_handler& app_;
   peer_info peer_;

@@ -21,7 +21,16 @@ namespace beast = boost::beast;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using http_request = beast::http::request<beast::http::string_body>;
-using http_response = beast::http::response<beast::http::string_body>;
+
+/// A response ready for the wire: the status line and fields already
+/// formatted (without `Connection`, which the session decides, and without the
+/// blank line), and the body. Building it costs no per-field allocations.
+struct outgoing_response {
+  unsigned version = 11;  ///< 10 or 11, as the request
+  std::string head;       ///< "HTTP/1.1 200 OK\r\nName: value\r\n..."
+  std::string body;
+  bool keep_alive = true; ///< false closes the connection after writing
+};
 
 /// Where a request came from.
 struct peer_info {
@@ -29,7 +38,7 @@ struct peer_info {
 };
 
 /// Delivers the response of one request. Call exactly once, from any thread.
-using responder = std::function<void(http_response)>;
+using responder = std::function<void(outgoing_response)>;
 
 /// Requests the transport could not parse; each is answered, then the connection closes.
 enum class protocol_error { malformed, headers_too_large, body_too_large };

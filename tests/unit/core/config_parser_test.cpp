@@ -123,7 +123,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"http-threads", "2"},
     {"actor-threads", "3"},
     {"bucket-snapshot-interval", "1s"},
-    {"actor-policy", "stealing"},
+    {"actor-policy", "sharing"},
     {"log-level", "debug"},
   };
   return samples;

@@ -18,6 +18,10 @@ add_library(lmdb::lmdb INTERFACE IMPORTED)
 target_include_directories(lmdb::lmdb SYSTEM INTERFACE ${LMDB_INCLUDE_DIR})
 target_link_libraries(lmdb::lmdb INTERFACE ${LMDB_LIB})
 
+# jemalloc for the server: Beast, Boost.JSON and CAF allocate per request and
+# its per-thread caches beat glibc's malloc on that pattern (see README).
+find_library(JEMALLOC_LIB jemalloc REQUIRED)
+
 # Boost headers as system includes; Beast and Asio are header-only.
 add_library(svc_boost INTERFACE)
 target_include_directories(svc_boost SYSTEM INTERFACE ${Boost_INCLUDE_DIRS})

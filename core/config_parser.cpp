@@ -47,7 +47,8 @@ parsed_config parse_config(int argc, const char* const* argv, const env_lookup& 
   try {
     auto desc = make_description();
     po::variables_map vm;
-    po::store(po::parse_command_line(argc, argv, desc), vm);
+    // No positional options: a stray word is a mistake, never silently ignored.
+    po::store(po::command_line_parser(argc, argv).options(desc).positional({}).run(), vm);
     std::ostringstream help;
     help << "usage: svcd [--config FILE] [options]\n" << desc;
     out.help_text = help.str();

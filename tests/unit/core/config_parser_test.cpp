@@ -221,6 +221,11 @@ BOOST_AUTO_TEST_CASE(unknown_options_are_errors) {
   BOOST_TEST(parse({"--config", file.str()}).error != "");
 }
 
+BOOST_AUTO_TEST_CASE(stray_words_are_errors) {
+  auto p = parse({"--listen", "127.0.0.1:0", "serve"});
+  BOOST_TEST(!p.error.empty());
+}
+
 BOOST_AUTO_TEST_CASE(webhook_allow_private_is_a_switch) {
   BOOST_TEST(!parse({}).cfg.webhook_allow_private);
   auto on = parse({"--webhook-allow-private"});

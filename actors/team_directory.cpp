@@ -20,14 +20,21 @@ caf::error no_team(const std::string& id) {
   return make_domain_error(error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
 }
 
-// Commits, then answers `reply`; awaiting serialises this actor's read-modify-write cycles.
+// Commits, runs `on_committed`, then answers `reply`; awaiting serialises this
+// actor's read-modify-write cycles.
 template <class T>
-caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch, T reply) {
+caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch, T reply,
+                           std::function<void()> on_committed = {}) {
   auto promise = self->make_response_promise<T>();
   ++self->state.changes;
   self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
-    .await([=](bool) mutable { promise.deliver(std::move(reply)); },
-           [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+    .await(
+      [=](bool) mutable {
+        if (on_committed)
+          on_committed();
+        promise.deliver(std::move(reply));
+      },
+      [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
   return promise;
 }
 
@@ -93,8 +100,11 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
       team->rate_limit_overrides[std::string{schema::to_string(cls)}] = limits;
       persistence::write_batch batch;
       ctx.tables->teams.put(batch, team->id, *team);
-      self->send(buckets, limits_atom::value, team->id, team->rate_limit_overrides);
-      return commit_then(self, ctx, std::move(batch), *team);
+      // The live bucket changes only once the override is durable.
+      auto notify = [self, buckets, id = team->id, overrides = team->rate_limit_overrides] {
+        self->send(buckets, limits_atom::value, id, overrides);
+      };
+      return commit_then(self, ctx, std::move(batch), *team, notify);
     },
     [=](describe_atom) -> actor_status {
       return {"created=" + std::to_string(self->state.created) + " changes=" + std::to_string(self->state.changes),

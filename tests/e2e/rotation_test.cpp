@@ -20,10 +20,6 @@ struct grace_2s : server_fixture {
   grace_2s() : server_fixture({"--key-grace", "2s"}) {}
 };
 
-struct grace_6s : server_fixture {
-  grace_6s() : server_fixture({"--key-grace", "6s"}) {}
-};
-
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
     .count();
@@ -129,7 +125,7 @@ BOOST_FIXTURE_TEST_CASE(rotate_through_svcctl, grace_2s) {
   expect_expiry(c, t.write.key, new_key, deactivate_ms, 10s);
 }
 
-BOOST_FIXTURE_TEST_CASE(rotation_survives_a_restart_inside_the_grace, grace_6s) {
+BOOST_FIXTURE_TEST_CASE(rotation_survives_a_restart_inside_the_grace, grace_2s) {
   auto t = create_team_with_keys();
   auto c = api();
   auto r = c.request("POST", "/v1/api_keys/" + t.read.id + "/rotate", with_key(t.full.key));
@@ -140,7 +136,7 @@ BOOST_FIXTURE_TEST_CASE(rotation_survives_a_restart_inside_the_grace, grace_6s) 
 
   BOOST_TEST(svcd.restart() == 0);
   auto c2 = api();
-  BOOST_TEST_REQUIRE(now_ms() < deactivate_ms - 500, "restart finished inside the grace");
+  BOOST_TEST_REQUIRE(now_ms() < deactivate_ms - 300, "restart finished inside the grace");
   BOOST_TEST(works(c2, t.read.key), "old key still valid after the restart");
   BOOST_TEST(works(c2, new_key), "new key valid after the restart");
   BOOST_TEST(json_str(key_entry(c2, t.full.key, t.read.id), "deactivate_at") == deactivate_at);

@@ -13,7 +13,7 @@ namespace svc::actors {
 
 void configure_actor_system(caf::actor_system_config& caf_cfg, const core::config& cfg) {
   // Work arrives from asio threads. Measured on 2 cores with GET /v1/team:
-  // stealing cut context switches per request from ~0.9 to ~0.15 against
+  // stealing cut context switches per request from ~0.9 to ~0.2 against
   // sharing (whose sleeping workers need a futex wake per message), for about
   // 0.4% of a core of polling when idle.
   caf_cfg.set("scheduler.policy", cfg.actor_policy == "stealing" ? caf::atom("stealing") : caf::atom("sharing"));

@@ -20,7 +20,13 @@ target_link_libraries(lmdb::lmdb INTERFACE ${LMDB_LIB})
 
 # jemalloc for the server: Beast, Boost.JSON and CAF allocate per request and
 # its per-thread caches beat glibc's malloc on that pattern (see README).
-find_library(JEMALLOC_LIB jemalloc REQUIRED)
+# Sanitizer builds turn it off: they bring their own allocator.
+option(SVC_USE_JEMALLOC "Link svcd with jemalloc" ON)
+if(SVC_USE_JEMALLOC)
+  find_library(JEMALLOC_LIB jemalloc REQUIRED)
+else()
+  set(JEMALLOC_LIB "")
+endif()
 
 # Boost headers as system includes; Beast and Asio are header-only.
 add_library(svc_boost INTERFACE)

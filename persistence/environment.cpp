@@ -1,4 +1,5 @@
 #include "persistence/environment.hpp"
+#include "persistence/value_codec.hpp"
 
 #include <array>
 #include <cstring>
@@ -137,6 +138,26 @@ std::unique_ptr<environment> environment::open(const std::string& dir, std::stri
       error = lmdb_error(("mdb_dbi_open " + name).c_str(), rc);
       return nullptr;
     }
+  }
+  // The store's format version: written at creation, checked on every open,
+  // so a store written by a newer svcd is refused rather than misread.
+  const std::string version_key = "format_version", version{static_cast<char>('0' + format_version)};
+  MDB_val vk = as_val(version_key), vv{};
+  auto meta = p->dbis[static_cast<std::size_t>(table::meta)];
+  rc = mdb_get(txn, meta, &vk, &vv);
+  if (rc == MDB_NOTFOUND) {
+    vv = as_val(version);
+    rc = mdb_put(txn, meta, &vk, &vv, 0);
+  } else if (rc == MDB_SUCCESS && as_view(vv) != version) {
+    mdb_txn_abort(txn);
+    error = "store " + dir + " has format version '" + std::string{as_view(vv)} + "'; this svcd reads version "
+            + version;
+    return nullptr;
+  }
+  if (rc != MDB_SUCCESS) {
+    mdb_txn_abort(txn);
+    error = lmdb_error("format version", rc);
+    return nullptr;
   }
   rc = mdb_txn_commit(txn);
   if (rc != MDB_SUCCESS) {

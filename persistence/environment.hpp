@@ -36,7 +36,8 @@ using scan_visitor = std::function<bool(std::string_view key, std::string_view v
 
 class environment {
 public:
-  /// Opens (creating if needed) `dir/data.mdb`. nullptr and `error` set on failure.
+  /// Opens (creating if needed) `dir/data.mdb`. nullptr and `error` set on failure,
+  /// including a store of another format version (`meta/format_version`).
   static std::unique_ptr<environment> open(const std::string& dir, std::string& error);
 
   ~environment();

@@ -160,7 +160,7 @@ BOOST_AUTO_TEST_CASE(failed_batch_changes_nothing) {
   auto st = env->commit(b);
   BOOST_TEST(!st.ok());
   BOOST_TEST(!env->get(table::meta, "ok"));
-  BOOST_TEST(env->count(table::meta) == 0u);
+  BOOST_TEST(env->count(table::meta) == 1u); // only format_version
 }
 
 BOOST_AUTO_TEST_CASE(forward_scan_with_prefix_and_start_after) {
@@ -299,6 +299,17 @@ BOOST_AUTO_TEST_CASE(reopen_after_close_keeps_data) {
   BOOST_REQUIRE(r);
   BOOST_TEST(r->name == "Durable");
   BOOST_TEST(env->count(table::teams) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_store_of_another_format_version_is_refused) {
+  BOOST_TEST((env->get(table::meta, "format_version") == std::optional<std::string>{"1"}));
+  write_batch b;
+  b.put(table::meta, "format_version", "2");
+  commit(b);
+  env.reset();
+  std::string error;
+  BOOST_TEST(!environment::open(dir.path, error));
+  BOOST_TEST(error.find("format version '2'") != std::string::npos, error);
 }
 
 BOOST_AUTO_TEST_CASE(backup_produces_a_readable_copy) {

@@ -8,6 +8,14 @@ namespace svc::http {
 namespace {
 
 void finish(const context_ptr& ctx) {
+  if (ctx->legacy && !(ctx->error && ctx->error->code == schema::error_code::too_many_requests)) {
+    if (ctx->error)
+      reply_error(ctx, *ctx->error, ctx->legacy->headers);
+    else
+      reply_body(ctx, 308, "This path moved; follow the Location header.\n", "text/plain; charset=utf-8",
+                 ctx->legacy->headers);
+    return;
+  }
   if (ctx->error)
     reply_error(ctx, *ctx->error);
   else
@@ -53,8 +61,8 @@ void api_pipeline::on_request(http_request req, const peer_info& peer, responder
   // Stages stop at the first failure; the rate limit runs regardless, so every
   // answer (errors included) draws from a bucket and carries its headers.
   // A key in the query is refused even on unknown paths: the client must learn it leaked.
-  refuse_query_key(*ctx) && match_route(*ctx, routes_) && check_version(*ctx) && authenticate(*ctx)
-    && check_scope(*ctx);
+  refuse_query_key(*ctx) && check_legacy_path(*ctx) && match_route(*ctx, routes_) && check_version(*ctx)
+    && authenticate(*ctx) && check_scope(*ctx);
   take_rate_token(ctx, finish);
 }
 

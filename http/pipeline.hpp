@@ -1,6 +1,6 @@
 #pragma once
 // The request pipelines, their stage order written once:
-//   public API: request id -> key in query -> route -> version -> auth -> scope
+//   public API: request id -> key in query -> legacy path -> route -> version -> auth -> scope
 //               -> rate limit -> handler (or the first stage's error)
 //   admin:      request id -> route -> admin token -> handler
 

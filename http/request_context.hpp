@@ -18,6 +18,11 @@
 
 namespace svc::http {
 
+/// The answer to a legacy path: its deprecation headers, and `Location` while it redirects.
+struct legacy_redirect {
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
 /// The request's route-specific phase: public API (rate limited) or admin.
 enum class listener_kind { api, admin };
 
@@ -39,6 +44,7 @@ struct request_context {
   std::shared_ptr<const schema::api_key_record> key; ///< the authenticated key
   std::shared_ptr<const schema::team_record> team;   ///< its team
   std::optional<schema::api_error> error;       ///< the first failure of a stage
+  std::optional<legacy_redirect> legacy;        ///< set for a legacy path (308, or 410 with `error`)
   std::optional<actors::rate_decision> rate;    ///< the bucket drawn from
   bool replied = false;
 

@@ -60,7 +60,7 @@ void reply_json(const context_ptr& ctx, unsigned status, const json::value& body
   reply_body(ctx, status, json::serialize(body), "application/json", std::move(extra));
 }
 
-void reply_error(const context_ptr& ctx, const schema::api_error& err) {
+void reply_error(const context_ptr& ctx, const schema::api_error& err, header_list extra) {
   auto& row = schema::info(err.code);
   json::object e{{"type", schema::to_string(row.type)},
                  {"code", row.name},
@@ -69,7 +69,6 @@ void reply_error(const context_ptr& ctx, const schema::api_error& err) {
                  {"doc_url", ctx->svc.base_url + "/docs/errors#" + std::string{row.name}}};
   if (!err.param.empty())
     e["param"] = err.param;
-  header_list extra;
   if (err.code == schema::error_code::too_many_requests && ctx->rate)
     extra.emplace_back("Retry-After", std::to_string(ctx->rate->retry_after));
   if (err.code == schema::error_code::method_not_allowed)

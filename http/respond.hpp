@@ -22,8 +22,8 @@ void reply_json(const context_ptr& ctx, unsigned status, const boost::json::valu
 void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::string_view content_type,
                 header_list extra = {});
 
-/// Answers with the error envelope of `err`.
-void reply_error(const context_ptr& ctx, const schema::api_error& err);
+/// Answers with the error envelope of `err`, plus `extra` headers.
+void reply_error(const context_ptr& ctx, const schema::api_error& err, header_list extra = {});
 
 /// Answers with the error of a failed actor request (timeouts become 503).
 void reply_actor_error(const context_ptr& ctx, const caf::error& err);

@@ -11,6 +11,10 @@ namespace svc::http {
 /// Gives the request its `req_` id (on every response and in every error) and splits its target.
 void assign_request_id(request_context& ctx);
 
+/// Legacy paths (`/v1/generations...`): sets `ctx.legacy` (a 308 to the new
+/// path before the sunset date, 410 `route_sunset` from it on) and stops.
+bool check_legacy_path(request_context& ctx);
+
 /// Splits path and query and finds the route; 404 `route_not_found` or 405 `method_not_allowed`.
 bool match_route(request_context& ctx, const router& routes);
 

@@ -1,0 +1,70 @@
+#pragma once
+// The one interface every generation back end implements (the built-in
+// procedural renderer, a remote HTTP service). Failures are values: no
+// exception crosses this interface.
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+#include "providers/cancel_token.hpp"
+#include "providers/render_request.hpp"
+
+namespace svc::providers {
+
+/// Why a render produced nothing.
+struct provider_error {
+  std::string code;    ///< `provider_error`, `moderation` or `cancelled`
+  std::string message; ///< for `failure.message` and logs; never contains secrets
+
+  /// The back end failed (bad parameters, encoder or remote failure).
+  static provider_error failed(std::string message) { return {"provider_error", std::move(message)}; }
+  /// The back end refused the content while generating.
+  static provider_error moderation(std::string message) { return {"moderation", std::move(message)}; }
+  /// The render stopped because its token was cancelled.
+  static provider_error cancelled() { return {"cancelled", "generation cancelled"}; }
+};
+
+/// A render's result or its error.
+class render_outcome {
+public:
+  /// A success.
+  render_outcome(render_result r) : v_(std::move(r)) {}
+  /// A failure.
+  render_outcome(provider_error e) : v_(std::move(e)) {}
+
+  /// True when a result is present.
+  bool ok() const { return v_.index() == 0; }
+  /// The result; only when `ok()`.
+  const render_result& value() const { return std::get<0>(v_); }
+  /// The result, to move the images out; only when `ok()`.
+  render_result& value() { return std::get<0>(v_); }
+  /// The error; only when `!ok()`.
+  const provider_error& error() const { return std::get<1>(v_); }
+
+private:
+  std::variant<render_result, provider_error> v_;
+};
+
+/// Receives progress in 0..1, never decreasing, 1 only on success. Called on
+/// the rendering thread, so it must be cheap (post a message, store an atomic).
+using progress_fn = std::function<void(double)>;
+
+/// A generation back end. Implementations are thread-safe: a worker pool calls
+/// `render` from several threads at once.
+class generation_backend {
+public:
+  virtual ~generation_backend() = default;
+
+  /// Renders `req` on the calling thread (blocking). Returns `cancelled` soon
+  /// after `cancel` fires, also mid-render; `progress` may be empty.
+  virtual render_outcome render(const render_request& req, const progress_fn& progress,
+                                const cancel_token& cancel) = 0;
+
+  /// Short name for logs and metrics (`procedural`).
+  virtual std::string_view name() const = 0;
+};
+
+} // namespace svc::providers

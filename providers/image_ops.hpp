@@ -1,0 +1,25 @@
+#pragma once
+// Neighbourhood operations the style passes share: blurs with a cost that
+// does not grow with the radius, luminance, edge strength and resampling.
+
+#include "providers/image.hpp"
+
+namespace svc::providers {
+
+/// Blurs in place with three box passes (close to a Gaussian of sigma ~ radius).
+/// Radii above a few pixels run on a downscaled copy, so cost stays O(pixels).
+void blur(image& img, float radius);
+
+/// Blurs a plane in place; same shape and cost as `blur`.
+void blur(plane& p, float radius);
+
+/// Perceived brightness of every pixel.
+plane luma_plane(const image& img);
+
+/// Sobel gradient magnitude of `p` (0 on flat areas, about 1 across a black-white step).
+plane edge_plane(const plane& p);
+
+/// Bilinear sample at continuous pixel coordinates (pixel centres at +0.5), clamped.
+rgb sample(const image& img, float x, float y);
+
+} // namespace svc::providers

@@ -1,0 +1,159 @@
+#include "persistence/blob_store.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/ids.hpp"
+
+namespace svc::persistence {
+namespace {
+
+std::string os_error(const std::string& what) { return what + ": " + std::strerror(errno); }
+
+// Creates every folder of `path` up to its last '/'.
+bool make_parents(const std::string& path) {
+  for (auto pos = path.find('/', 1); pos != std::string::npos; pos = path.find('/', pos + 1))
+    if (::mkdir(path.substr(0, pos).c_str(), 0700) != 0 && errno != EEXIST)
+      return false;
+  return true;
+}
+
+bool fsync_path(const std::string& path, int flags) {
+  int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  bool ok = ::fsync(fd) == 0;
+  ::close(fd);
+  return ok;
+}
+
+// RAII read-only file descriptor.
+struct reader {
+  int fd;
+  explicit reader(const std::string& path) : fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)} {}
+  ~reader() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+};
+
+std::optional<std::string> read_at(int fd, uint64_t offset, uint64_t length) {
+  std::string out(length, '\0');
+  uint64_t done = 0;
+  while (done < length) {
+    auto n = ::pread(fd, out.data() + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return std::nullopt;
+    if (n == 0)
+      break;
+    done += static_cast<uint64_t>(n);
+  }
+  out.resize(done);
+  return out;
+}
+
+} // namespace
+
+bool valid_blob_key(std::string_view key) {
+  std::size_t segments = 0;
+  while (true) {
+    auto slash = key.find('/');
+    auto seg = key.substr(0, slash);
+    if (seg.empty() || seg.size() > 128 || seg == "." || seg == ".." || ++segments > 4)
+      return false;
+    for (char c : seg)
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
+            || c == '.'))
+        return false;
+    if (slash == std::string_view::npos)
+      return true;
+    key.remove_prefix(slash + 1);
+  }
+}
+
+file_blob_store::file_blob_store(std::string root) : root_{std::move(root)} {
+  ::mkdir(root_.c_str(), 0700);
+}
+
+status file_blob_store::put(std::string_view key, std::string_view bytes) {
+  if (!valid_blob_key(key))
+    return {"invalid blob key"};
+  auto path = path_of(key);
+  if (!make_parents(path))
+    return {os_error("mkdir for " + path)};
+  // A unique temp name: concurrent writers of one key never share a temp file.
+  auto tmp = path + ".tmp-" + core::make_ulid();
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return {os_error("open " + tmp)};
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    auto n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      auto err = os_error("write " + tmp);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return {err};
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    auto err = os_error("fsync " + tmp);
+    ::unlink(tmp.c_str());
+    return {err};
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    auto err = os_error("rename " + tmp);
+    ::unlink(tmp.c_str());
+    return {err};
+  }
+  // The rename is durable only once its folder is.
+  if (!fsync_path(path.substr(0, path.rfind('/')), O_RDONLY | O_DIRECTORY))
+    return {os_error("fsync folder of " + path)};
+  return {};
+}
+
+std::optional<std::string> file_blob_store::get(std::string_view key) const {
+  auto n = size(key);
+  return n ? read_range(key, 0, *n) : std::nullopt;
+}
+
+std::optional<uint64_t> file_blob_store::size(std::string_view key) const {
+  struct stat st {};
+  if (!valid_blob_key(key) || ::stat(path_of(key).c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    return std::nullopt;
+  return static_cast<uint64_t>(st.st_size);
+}
+
+std::optional<std::string> file_blob_store::read_range(std::string_view key, uint64_t offset, uint64_t length) const {
+  if (!valid_blob_key(key))
+    return std::nullopt;
+  reader r{path_of(key)};
+  if (r.fd < 0)
+    return std::nullopt;
+  struct stat st {};
+  if (::fstat(r.fd, &st) != 0)
+    return std::nullopt;
+  auto total = static_cast<uint64_t>(st.st_size);
+  if (offset >= total)
+    return std::string{};
+  return read_at(r.fd, offset, std::min(length, total - offset));
+}
+
+status file_blob_store::remove(std::string_view key) {
+  if (!valid_blob_key(key))
+    return {"invalid blob key"};
+  if (::unlink(path_of(key).c_str()) != 0 && errno != ENOENT)
+    return {os_error("unlink " + path_of(key))};
+  return {};
+}
+
+} // namespace svc::persistence

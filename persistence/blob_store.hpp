@@ -1,0 +1,52 @@
+#pragma once
+// Output and upload bytes, outside LMDB. `blob_store` is the seam tests use to
+// inject faults; `file_blob_store` keeps one file per blob under a folder,
+// written to a temp file, fsynced and renamed into place (and the folder
+// fsynced), so a blob either exists whole or not at all after a crash.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "persistence/environment.hpp"
+
+namespace svc::persistence {
+
+class blob_store {
+public:
+  virtual ~blob_store() = default;
+  /// Stores `bytes` under `key` durably (replacing any previous blob).
+  virtual status put(std::string_view key, std::string_view bytes) = 0;
+  /// The whole blob, or nullopt if absent.
+  virtual std::optional<std::string> get(std::string_view key) const = 0;
+  /// Size in bytes, or nullopt if absent.
+  virtual std::optional<uint64_t> size(std::string_view key) const = 0;
+  /// Up to `length` bytes from `offset` (fewer at the end), or nullopt if absent.
+  virtual std::optional<std::string> read_range(std::string_view key, uint64_t offset, uint64_t length) const = 0;
+  /// Deletes a blob; deleting an absent one is not an error.
+  virtual status remove(std::string_view key) = 0;
+};
+
+/// Blob keys are paths of `[A-Za-z0-9_-]` segments separated by '/', each
+/// segment 1..128 characters, at most 4 segments (`img_01.../0.png` style,
+/// '.' allowed inside a segment but never a whole `.`/`..` segment).
+bool valid_blob_key(std::string_view key);
+
+/// Blobs as files under `root` (created if needed).
+class file_blob_store final : public blob_store {
+public:
+  explicit file_blob_store(std::string root);
+  status put(std::string_view key, std::string_view bytes) override;
+  std::optional<std::string> get(std::string_view key) const override;
+  std::optional<uint64_t> size(std::string_view key) const override;
+  std::optional<std::string> read_range(std::string_view key, uint64_t offset, uint64_t length) const override;
+  status remove(std::string_view key) override;
+
+private:
+  std::string path_of(std::string_view key) const { return root_ + "/" + std::string{key}; }
+  std::string root_;
+};
+
+} // namespace svc::persistence

@@ -1,0 +1,69 @@
+#define BOOST_TEST_MODULE persistence_blob_store
+#include "persistence/blob_store.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <boost/test/unit_test.hpp>
+
+namespace fs = std::filesystem;
+using svc::persistence::file_blob_store;
+using svc::persistence::valid_blob_key;
+
+namespace {
+
+struct store_fixture {
+  std::string root;
+  store_fixture() {
+    auto tmpl = (fs::temp_directory_path() / "svc-blob-test-XXXXXX").string();
+    BOOST_REQUIRE(::mkdtemp(tmpl.data()));
+    root = tmpl + "/blobs";
+  }
+  ~store_fixture() { fs::remove_all(fs::path{root}.parent_path()); }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(keys_cannot_escape_the_folder) {
+  for (auto good : {"img_01ABC/0.png", "a", "file_01ABC/original.webp", "x/y/z/w"})
+    BOOST_TEST(valid_blob_key(good), good);
+  for (auto bad : {"", "/abs", "a//b", "../up", "a/../b", "a/.", "a/b/c/d/e", "sp ace", "a\\b", "semi;colon", "a/"})
+    BOOST_TEST(!valid_blob_key(bad), bad);
+  BOOST_TEST(!valid_blob_key(std::string(129, 'a')));
+}
+
+BOOST_FIXTURE_TEST_CASE(put_get_size_range_remove, store_fixture) {
+  file_blob_store store{root};
+  std::string bytes(100000, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<char>(i * 31 % 251);
+  BOOST_TEST(store.put("img_01ABC/0.png", bytes).ok());
+  BOOST_TEST((store.get("img_01ABC/0.png") == std::optional<std::string>{bytes}));
+  BOOST_TEST((store.size("img_01ABC/0.png") == std::optional<uint64_t>{bytes.size()}));
+  BOOST_TEST((store.read_range("img_01ABC/0.png", 99990, 100) == std::optional<std::string>{bytes.substr(99990)}));
+  BOOST_TEST((store.read_range("img_01ABC/0.png", 10, 5) == std::optional<std::string>{bytes.substr(10, 5)}));
+  BOOST_TEST((store.read_range("img_01ABC/0.png", 200000, 5) == std::optional<std::string>{""}));
+  BOOST_TEST(store.remove("img_01ABC/0.png").ok());
+  BOOST_TEST(!store.get("img_01ABC/0.png"));
+  BOOST_TEST(store.remove("img_01ABC/0.png").ok(), "removing twice is fine");
+}
+
+BOOST_FIXTURE_TEST_CASE(put_replaces_and_leaves_no_temp_files, store_fixture) {
+  file_blob_store store{root};
+  BOOST_TEST(store.put("k/v", "first").ok());
+  BOOST_TEST(store.put("k/v", "second").ok());
+  BOOST_TEST((store.get("k/v") == std::optional<std::string>{"second"}));
+  std::size_t files = 0;
+  for (auto& e : fs::recursive_directory_iterator(root))
+    files += e.is_regular_file();
+  BOOST_TEST(files == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(invalid_keys_are_refused_and_absent_blobs_read_as_absent, store_fixture) {
+  file_blob_store store{root};
+  BOOST_TEST(!store.put("../escape", "x").ok());
+  BOOST_TEST(!fs::exists(fs::path{root}.parent_path() / "escape"));
+  BOOST_TEST(!store.get("missing/0.png"));
+  BOOST_TEST(!store.size("../etc/passwd"));
+  BOOST_TEST(!store.read_range("missing", 0, 1));
+}

@@ -31,7 +31,7 @@ endif()
 # Boost headers as system includes; Beast and Asio are header-only.
 add_library(svc_boost INTERFACE)
 target_include_directories(svc_boost SYSTEM INTERFACE ${Boost_INCLUDE_DIRS})
-target_compile_definitions(svc_boost INTERFACE BOOST_ASIO_NO_DEPRECATED BOOST_BEAST_USE_STD_STRING_VIEW)
+target_compile_definitions(svc_boost INTERFACE BOOST_ASIO_NO_DEPRECATED)
 target_link_libraries(svc_boost INTERFACE Boost::json Threads::Threads)
 
 # Defines one Boost.Test executable as its own ctest entry.

@@ -68,7 +68,7 @@ void session::on_read(beast::error_code ec, std::size_t) {
     return;
   } else {
     auto seq = next_seq_++;
-    queue_.push_back({seq, std::nullopt});
+    queue_.push_back({seq, std::nullopt, {}});
     app_.on_request(parser_->release(), peer_, make_responder(seq));
     do_read();
     return;
@@ -78,7 +78,7 @@ void session::on_read(beast::error_code ec, std::size_t) {
 void session::enqueue_protocol_error(protocol_error e, const std::string& detail) {
   read_closed_ = true; // the byte stream is out of step: answer, then close
   auto seq = next_seq_++;
-  queue_.push_back({seq, std::nullopt});
+  queue_.push_back({seq, std::nullopt, {}});
   app_.on_protocol_error(e, detail, peer_, make_responder(seq));
 }
 

@@ -9,16 +9,17 @@ namespace svc::providers {
 
 /// One pixel; channels nominally 0..1, clamped only when encoded.
 struct rgb {
-  float r = 0, g = 0, b = 0;
+  float r = 0, g = 0, b = 0; ///< red, green, blue
 };
 
+/// Channel-wise arithmetic.
 inline rgb operator+(rgb a, rgb b) { return {a.r + b.r, a.g + b.g, a.b + b.b}; }
 inline rgb operator-(rgb a, rgb b) { return {a.r - b.r, a.g - b.g, a.b - b.b}; }
 inline rgb operator*(rgb a, float s) { return {a.r * s, a.g * s, a.b * s}; }
 inline rgb operator*(rgb a, rgb b) { return {a.r * b.r, a.g * b.g, a.b * b.b}; }
 
-/// `x` limited to 0..1.
-inline float clamp01(float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); }
+/// `x` limited to 0..1; NaN becomes 0, so no pass can leak one into a cast.
+inline float clamp01(float x) { return x > 0.f ? (x < 1.f ? x : 1.f) : 0.f; }
 
 /// Every channel limited to 0..1.
 inline rgb clamp01(rgb c) { return {clamp01(c.r), clamp01(c.g), clamp01(c.b)}; }
@@ -29,9 +30,10 @@ inline float mix(float a, float b, float t) { return a + (b - a) * t; }
 /// Linear interpolation of colours.
 inline rgb mix(rgb a, rgb b, float t) { return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t}; }
 
-/// Hermite step from 0 at `e0` to 1 at `e1` (either order).
+/// Hermite step from 0 at `e0` to 1 at `e1` (either order). The reciprocal
+/// folds to a constant when the edges are literals, saving a division per pixel.
 inline float smoothstep(float e0, float e1, float x) {
-  float t = clamp01((x - e0) / (e1 - e0));
+  float t = clamp01((x - e0) * (1.f / (e1 - e0)));
   return t * t * (3.f - 2.f * t);
 }
 

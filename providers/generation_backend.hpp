@@ -48,8 +48,9 @@ private:
   std::variant<render_result, provider_error> v_;
 };
 
-/// Receives progress in 0..1, never decreasing, 1 only on success. Called on
-/// the rendering thread, so it must be cheap (post a message, store an atomic).
+/// Receives progress in 0..1: 0 when work starts, never decreasing, 1 only on
+/// success. Called on the rendering thread, so it must be cheap (post a
+/// message, store an atomic).
 using progress_fn = std::function<void(double)>;
 
 /// A generation back end. Implementations are thread-safe: a worker pool calls

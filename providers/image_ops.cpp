@@ -8,11 +8,11 @@ namespace svc::providers {
 namespace {
 
 // One box pass along rows then columns; T is rgb or float. The vertical pass
-// keeps a row of running sums so memory is read row by row.
+// keeps a row of running sums so memory is read row by row. `scratch` has the
+// size of `v` and is swapped with it.
 template <class T>
-void box_pass(std::vector<T>& v, int w, int h, int r) {
-  if (r <= 0) return;
-  std::vector<T> tmp(std::max(w, h));
+void box_pass(std::vector<T>& v, std::vector<T>& scratch, int w, int h, int r) {
+  std::vector<T> tmp(static_cast<std::size_t>(w));
   const float norm = 1.f / static_cast<float>(2 * r + 1);
   for (int y = 0; y < h; ++y) {
     T* row = v.data() + static_cast<std::size_t>(y) * w;
@@ -22,9 +22,9 @@ void box_pass(std::vector<T>& v, int w, int h, int r) {
       tmp[x] = sum * norm;
       sum = sum + row[std::min(x + r + 1, w - 1)] - row[std::max(x - r, 0)];
     }
-    std::copy(tmp.begin(), tmp.begin() + w, row);
+    std::copy(tmp.begin(), tmp.end(), row);
   }
-  std::vector<T> sums(w), out(static_cast<std::size_t>(w) * h);
+  std::vector<T> sums(static_cast<std::size_t>(w));
   auto row_at = [&](int y) { return v.data() + static_cast<std::size_t>(std::clamp(y, 0, h - 1)) * w; };
   for (int x = 0; x < w; ++x) sums[x] = row_at(0)[x] * static_cast<float>(r + 1);
   for (int i = 1; i <= r; ++i) {
@@ -32,7 +32,7 @@ void box_pass(std::vector<T>& v, int w, int h, int r) {
     for (int x = 0; x < w; ++x) sums[x] = sums[x] + add[x];
   }
   for (int y = 0; y < h; ++y) {
-    T* dst = out.data() + static_cast<std::size_t>(y) * w;
+    T* dst = scratch.data() + static_cast<std::size_t>(y) * w;
     const T* add = row_at(y + r + 1);
     const T* sub = row_at(y - r);
     for (int x = 0; x < w; ++x) {
@@ -40,32 +40,51 @@ void box_pass(std::vector<T>& v, int w, int h, int r) {
       sums[x] = sums[x] + add[x] - sub[x];
     }
   }
-  v.swap(out);
+  v.swap(scratch);
+}
+
+// Three box passes of radius r approximate a Gaussian of sigma ~ r.
+template <class T>
+void box_blur(std::vector<T>& v, int w, int h, int r) {
+  std::vector<T> scratch(v.size());
+  for (int i = 0; i < 3; ++i) box_pass(v, scratch, w, h, r);
 }
 
 template <class T>
 void blur_values(std::vector<T>& v, int w, int h, float radius) {
   if (radius < 0.5f || w <= 0 || h <= 0) return;
-  // Three box passes of radius r approximate a Gaussian of sigma ~ r.
-  const int f = radius > 6.f ? std::max(2, static_cast<int>(radius / 3.f)) : 1;
+  // Past a couple of pixels a blur has no detail worth full resolution:
+  // blur a copy shrunk by f, then interpolate back.
+  const int f = radius >= 2.5f ? std::max(2, static_cast<int>(radius / 2.5f)) : 1;
   if (f == 1) {
-    const int r = std::max(1, static_cast<int>(std::lround(radius)));
-    for (int i = 0; i < 3; ++i) box_pass(v, w, h, r);
+    box_blur(v, w, h, std::max(1, static_cast<int>(std::lround(radius))));
     return;
   }
   const int sw = (w + f - 1) / f, sh = (h + f - 1) / f;
   std::vector<T> small(static_cast<std::size_t>(sw) * sh);
-  for (int sy = 0; sy < sh; ++sy)
+  for (int y = 0; y < h; ++y) {
+    const T* src = v.data() + static_cast<std::size_t>(y) * w;
+    T* dst = small.data() + static_cast<std::size_t>(y / f) * sw;
+    for (int x = 0; x < w; ++x) dst[x / f] = dst[x / f] + src[x];
+  }
+  for (int sy = 0; sy < sh; ++sy) {
+    const int rows = std::min(h, sy * f + f) - sy * f;
     for (int sx = 0; sx < sw; ++sx) {
-      T sum{};
-      int n = 0;
-      for (int y = sy * f; y < std::min(h, sy * f + f); ++y)
-        for (int x = sx * f; x < std::min(w, sx * f + f); ++x, ++n) sum = sum + v[static_cast<std::size_t>(y) * w + x];
-      small[static_cast<std::size_t>(sy) * sw + sx] = sum * (1.f / static_cast<float>(n));
+      const int cols = std::min(w, sx * f + f) - sx * f;
+      T& cell = small[static_cast<std::size_t>(sy) * sw + sx];
+      cell = cell * (1.f / static_cast<float>(rows * cols));
     }
-  const int r = std::max(1, static_cast<int>(std::lround(radius / static_cast<float>(f))));
-  for (int i = 0; i < 3; ++i) box_pass(small, sw, sh, r);
+  }
+  box_blur(small, sw, sh, std::max(1, static_cast<int>(std::lround(radius / static_cast<float>(f)))));
   const float inv = 1.f / static_cast<float>(f);
+  std::vector<int> x0s(static_cast<std::size_t>(w)), x1s(static_cast<std::size_t>(w));
+  std::vector<float> txs(static_cast<std::size_t>(w));
+  for (int x = 0; x < w; ++x) {
+    const float fx = std::clamp((static_cast<float>(x) + 0.5f) * inv - 0.5f, 0.f, static_cast<float>(sw - 1));
+    x0s[x] = static_cast<int>(fx);
+    x1s[x] = std::min(x0s[x] + 1, sw - 1);
+    txs[x] = fx - static_cast<float>(x0s[x]);
+  }
   for (int y = 0; y < h; ++y) {
     const float fy = std::clamp((static_cast<float>(y) + 0.5f) * inv - 0.5f, 0.f, static_cast<float>(sh - 1));
     const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, sh - 1);
@@ -74,11 +93,8 @@ void blur_values(std::vector<T>& v, int w, int h, float radius) {
     const T* r1 = small.data() + static_cast<std::size_t>(y1) * sw;
     T* dst = v.data() + static_cast<std::size_t>(y) * w;
     for (int x = 0; x < w; ++x) {
-      const float fx = std::clamp((static_cast<float>(x) + 0.5f) * inv - 0.5f, 0.f, static_cast<float>(sw - 1));
-      const int x0 = static_cast<int>(fx), x1 = std::min(x0 + 1, sw - 1);
-      const float tx = fx - static_cast<float>(x0);
-      const T a = r0[x0] + (r0[x1] - r0[x0]) * tx;
-      const T b = r1[x0] + (r1[x1] - r1[x0]) * tx;
+      const T a = r0[x0s[x]] + (r0[x1s[x]] - r0[x0s[x]]) * txs[x];
+      const T b = r1[x0s[x]] + (r1[x1s[x]] - r1[x0s[x]]) * txs[x];
       dst[x] = a + (b - a) * ty;
     }
   }
@@ -110,13 +126,41 @@ plane edge_plane(const plane& p) {
   return out;
 }
 
-rgb sample(const image& img, float x, float y) {
-  x = std::clamp(x - 0.5f, 0.f, static_cast<float>(img.width - 1));
-  y = std::clamp(y - 0.5f, 0.f, static_cast<float>(img.height - 1));
-  const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
-  const int x1 = std::min(x0 + 1, img.width - 1), y1 = std::min(y0 + 1, img.height - 1);
-  const float tx = x - static_cast<float>(x0), ty = y - static_cast<float>(y0);
-  return mix(mix(img.at(x0, y0), img.at(x1, y0), tx), mix(img.at(x0, y1), img.at(x1, y1), tx), ty);
+image half_size(const image& img) {
+  image out((img.width + 1) / 2, (img.height + 1) / 2);
+  for (int y = 0; y < out.height; ++y)
+    for (int x = 0; x < out.width; ++x) {
+      const int x0 = 2 * x, y0 = 2 * y, x1 = std::min(x0 + 1, img.width - 1), y1 = std::min(y0 + 1, img.height - 1);
+      out.at(x, y) = (img.at(x0, y0) + img.at(x1, y0) + img.at(x0, y1) + img.at(x1, y1)) * 0.25f;
+    }
+  return out;
+}
+
+image resize(const image& img, int w, int h) {
+  image out(w, h);
+  const float sx = static_cast<float>(img.width) / static_cast<float>(w);
+  const float sy = static_cast<float>(img.height) / static_cast<float>(h);
+  std::vector<int> x0s(static_cast<std::size_t>(w)), x1s(static_cast<std::size_t>(w));
+  std::vector<float> txs(static_cast<std::size_t>(w));
+  for (int x = 0; x < w; ++x) {
+    const float fx = std::clamp((static_cast<float>(x) + 0.5f) * sx - 0.5f, 0.f, static_cast<float>(img.width - 1));
+    x0s[x] = static_cast<int>(fx);
+    x1s[x] = std::min(x0s[x] + 1, img.width - 1);
+    txs[x] = fx - static_cast<float>(x0s[x]);
+  }
+  for (int y = 0; y < h; ++y) {
+    const float fy = std::clamp((static_cast<float>(y) + 0.5f) * sy - 0.5f, 0.f, static_cast<float>(img.height - 1));
+    const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, img.height - 1);
+    const float ty = fy - static_cast<float>(y0);
+    const rgb* r0 = img.row(y0);
+    const rgb* r1 = img.row(y1);
+    rgb* dst = out.row(y);
+    for (int x = 0; x < w; ++x) {
+      const rgb a = mix(r0[x0s[x]], r0[x1s[x]], txs[x]), b = mix(r1[x0s[x]], r1[x1s[x]], txs[x]);
+      dst[x] = mix(a, b, ty);
+    }
+  }
+  return out;
 }
 
 } // namespace svc::providers

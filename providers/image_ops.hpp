@@ -19,7 +19,10 @@ plane luma_plane(const image& img);
 /// Sobel gradient magnitude of `p` (0 on flat areas, about 1 across a black-white step).
 plane edge_plane(const plane& p);
 
-/// Bilinear sample at continuous pixel coordinates (pixel centres at +0.5), clamped.
-rgb sample(const image& img, float x, float y);
+/// Half the width and height (rounded up), each pixel the mean of up to 2x2.
+image half_size(const image& img);
+
+/// `img` stretched or shrunk to w x h by bilinear interpolation.
+image resize(const image& img, int w, int h);
 
 } // namespace svc::providers

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "providers/image.hpp"
+
 namespace svc::providers {
 
 /// Mixes 32 bits into a well-distributed 32-bit hash (lowbias32).
@@ -65,10 +67,43 @@ public:
     return sum / norm;
   }
 
+  /// `fbm`, but gives up once the result cannot reach `floor`, returning a
+  /// value below it: thresholded features (clouds) skip most octaves where absent.
+  float fbm_above(float x, float y, int octaves, float floor) const {
+    float norm = 0.f;
+    for (int o = 0, a = 1; o < octaves; ++o, a *= 2) norm += 0.5f / static_cast<float>(a);
+    float sum = 0.f, amp = 0.5f, remaining = norm;
+    for (int o = 0; o < octaves; ++o) {
+      sum += amp * sample(x, y);
+      remaining -= amp;
+      if (sum + remaining < floor * norm) return (sum + remaining) / norm;
+      x = x * 2.03f + 17.17f;
+      y = y * 2.03f + 31.31f;
+      amp *= 0.5f;
+    }
+    return sum / norm;
+  }
+
+  /// Lattice period in cells.
+  static constexpr int period = 256;
+
 private:
-  static constexpr int size = 256;
+  static constexpr int size = period;
   static constexpr int mask = size - 1;
   std::vector<float> table_;
 };
+
+/// Side of a `grain_tile`, in pixels.
+inline constexpr int grain_tile_size = value_noise::period;
+
+/// A seamless tile of pixel-scale noise in [0, 1] (paper grain), row-major,
+/// read as tile[(y & 255) * 256 + (x & 255)]: one load per pixel instead of a
+/// noise evaluation.
+std::vector<float> grain_tile(const value_noise& n);
+
+/// `n.fbm(x * freq + ox, y * freq + oy, octaves)` for every pixel of a w x h
+/// plane, evaluated every 4 pixels and interpolated: for features tens of
+/// pixels wide this looks the same at a fraction of the cost.
+plane coarse_noise(const value_noise& n, int w, int h, float freq, int octaves, float ox = 0.f, float oy = 0.f);
 
 } // namespace svc::providers

@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <string_view>
 
 #include "core/crypto.hpp"
 
@@ -19,9 +18,6 @@ public:
     std::memcpy(s_, d.data(), sizeof s_);
     if ((s_[0] | s_[1] | s_[2] | s_[3]) == 0) s_[0] = 1; // the all-zero state is a fixed point
   }
-
-  /// Seeds from SHA-256 of `text`.
-  static rng from_text(std::string_view text) { return rng(core::sha256(text)); }
 
   /// The next 64 random bits.
   uint64_t next() {

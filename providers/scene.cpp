@@ -49,12 +49,15 @@ struct painter {
     }
     float cloud = 0.f;
     if (p.cloud_cover > 0.f) {
-      const float cn = noise.fbm(u * 1.8f + 3.3f, v * 6.5f, p.octaves);
-      const float th = 0.66f - p.cloud_cover * 0.28f;
-      cloud = smoothstep(th, th + 0.12f, cn) * (1.f - t * t * 0.7f);
+      const float cx = u * 1.8f + 3.3f, cy = v * 6.5f;
+      const float th = 0.64f - p.cloud_cover * 0.26f;
+      const float cn = noise.fbm_above(cx, cy, p.octaves, th);
+      cloud = smoothstep(th, th + 0.05f, cn) * (1.f - t * t * 0.7f);
       if (cloud > 0.f) {
-        const float lit = 1.f - smoothstep(th, th + 0.3f, cn) * 0.75f;
-        c = mix(c, mix(p.cloud_shade, p.cloud_lit, lit), cloud * 0.92f);
+        // Billows facing the sun are lit: compare with the density a step towards it.
+        const float toward = noise.sample(cx + (sun_u - u) * 0.05f, cy + (p.sun_y - v) * 0.6f);
+        const float lit = clamp01(0.55f + (noise.sample(cx, cy) - toward) * 4.f - (cn - th) * 1.5f);
+        c = mix(c, mix(p.cloud_shade, p.cloud_lit, lit), cloud * 0.95f);
       }
     }
     if (p.star_density > 0.f && t < 0.97f) {
@@ -76,16 +79,23 @@ struct painter {
     const float top = prof.ridge_top[at];
     const float below = v - top;
     const float far = p.ridges == 1 ? 0.f : static_cast<float>(p.ridges - 1 - i) / static_cast<float>(p.ridges - 1);
-    rgb c = p.ridge[i] * (0.86f + 0.28f * noise.fbm(u * 7.f + 5.3f * static_cast<float>(i), v * 7.f, 3));
-    // Faces turned to the sun are lighter: the slope of the ridge line says which.
-    const int xl = std::max(0, x - 2), xr = std::min(img.width - 1, x + 2);
+    // Crags: a height field lit from the sun's side, so faces read as 3-D.
+    const float fu = u * 9.f + 5.3f * static_cast<float>(i), fv = v * 9.f;
+    const float rock = noise.fbm(fu, fv, p.octaves);
+    const float toward = std::clamp((sun_u - u) * 3.f, -1.f, 1.f) * 0.08f;
+    const float lit = (noise.fbm(fu + toward, fv - 0.04f, p.octaves) - rock) * 9.f;
+    rgb c = p.ridge[i] * (0.92f + 0.5f * (rock - 0.5f)) * (1.f + 0.35f * std::clamp(lit, -1.f, 1.f));
+    // The silhouette's own slope shades the upper faces: sunward slopes are lighter.
+    const int reach = std::max(2, img.width / 60);
+    const int xl = std::max(0, x - reach), xr = std::min(img.width - 1, x + reach);
     const float slope = (prof.ridge_top[at - x + xr] - prof.ridge_top[at - x + xl]) / (static_cast<float>(xr - xl) * inv);
-    const float side = u < sun_u ? -1.f : 1.f;
-    c = c * (1.f + 0.18f * std::clamp(slope * side, -1.f, 1.f) / (1.f + below * 25.f));
+    const float side = std::clamp((u - sun_u) * 3.f, -1.f, 1.f);
+    c = c * (1.f + 0.2f * std::clamp(slope * side, -1.f, 1.f) / (1.f + below * 40.f));
     if (p.snow_caps && i < p.ridges - 1) {
       const float height = (p.horizon - v) / p.ridge_height;
-      const float line = 0.55f + 0.2f * noise.sample(u * 30.f, v * 30.f);
-      const float cap = smoothstep(line, line + 0.04f, height);
+      // Snow lingers in gullies: streaks that run down the slope.
+      const float line = 0.45f + 0.3f * noise.sample(u * 45.f, v * 5.f) + 0.2f * (rock - 0.5f);
+      const float cap = smoothstep(line, line + 0.03f, height);
       c = mix(c, mix(rgb{0.95f, 0.96f, 1.f}, p.sky_horizon, 0.25f + 0.3f * far), cap * 0.9f);
     }
     return mix(c, p.sky_horizon, smoothstep(top, p.horizon, v) * 0.3f * (0.3f + far));
@@ -113,27 +123,46 @@ struct painter {
     return c;
   }
 
-  rgb ground(int x, float u, float v) const {
-    const float z = (v - p.horizon) / (1.f - p.horizon);
+  rgb ground(float u, float v) const {
+    // The horizon row starts up to half a pixel above the horizon line.
+    const float z = std::max(0.f, (v - p.horizon) / (1.f - p.horizon));
     const float dz = 1.f / (z + 0.06f);
     const float gx = (u - aspect * 0.5f) * dz, gy = dz;
-    const float n = noise.fbm(gx * 0.6f, gy * 1.2f, p.octaves);
-    rgb c = mix(p.ground_far, p.ground_near, std::sqrt(z)) * (0.78f + 0.44f * n);
-    if (p.land == terrain::desert) c = c * (0.9f + 0.1f * std::sin(gy * 5.f + n * 9.f));
-    if (p.land == terrain::meadow || p.land == terrain::forest) {
-      const float fx = gx * 4.f, fy = gy * 4.f;
-      const int cx = fast_floor(fx), cy = fast_floor(fy);
-      if (z > 0.1f && hash_unit(cx, cy, star_seed + 9) > 0.93f) {
-        const float dx = fx - static_cast<float>(cx) - 0.5f, dy = fy - static_cast<float>(cy) - 0.5f;
-        c = mix(c, p.accent * (p.time == time_of_day::night ? 0.3f : 1.f), smoothstep(0.09f, 0.05f, dx * dx + dy * dy));
+    const float detail = noise.fbm(gx * 2.5f, gy * 5.f, std::min(4, p.octaves));
+    const float patch = noise.fbm(gx * 0.12f + 60.f, gy * 0.3f, 2);
+    rgb c = mix(p.ground_far, p.ground_near, std::sqrt(z));
+    switch (p.land) {
+      case terrain::desert: {
+        // Dune crests: a lit face and a shadowed face per wave.
+        const float wave = std::sin(gy * 1.6f + patch * 14.f + gx * 0.3f);
+        c = c * (0.78f + 0.34f * smoothstep(-0.3f, 0.3f, wave)) * (0.9f + 0.2f * detail);
+        break;
+      }
+      case terrain::snow:
+        c = mix(c, rgb{0.62f, 0.7f, 0.9f} * c.r, smoothstep(0.45f, 0.65f, patch) * 0.5f) * (0.9f + 0.15f * detail);
+        break;
+      default: {
+        c = mix(c, c * rgb{1.2f, 1.1f, 0.75f}, smoothstep(0.42f, 0.62f, patch) * 0.6f);
+        c = c * (0.7f + 0.6f * detail);
+        if (p.land == terrain::meadow || p.land == terrain::forest) {
+          // Grass blades near the viewer; flowers scattered in the accent colour.
+          c = c * (0.85f + 0.3f * noise.sample(gx * 9.f, gy * 0.9f) * smoothstep(0.2f, 0.8f, z));
+          const float fx = gx * 4.f, fy = gy * 4.f;
+          const int cx = fast_floor(fx), cy = fast_floor(fy);
+          if (z > 0.1f && hash_unit(cx, cy, star_seed + 9) > 0.9f) {
+            const float dx = fx - static_cast<float>(cx) - 0.5f, dy = fy - static_cast<float>(cy) - 0.5f;
+            c = mix(c, p.accent * (p.time == time_of_day::night ? 0.3f : 1.f), smoothstep(0.06f, 0.03f, dx * dx + dy * dy));
+          }
+        }
       }
     }
-    (void)x;
-    return mix(c, p.sky_horizon, std::pow(1.f - z, 8.f) * 0.6f);
+    const float far2 = (1.f - z) * (1.f - z), far4 = far2 * far2;
+    return mix(c, p.sky_horizon, far4 * far4 * 0.6f);
   }
 
   rgb water(int x, int y, float u, float v, int horizon_row) const {
-    const float z = (v - p.horizon) / (1.f - p.horizon);
+    // The horizon row starts up to half a pixel above the horizon line.
+    const float z = std::max(0.f, (v - p.horizon) / (1.f - p.horizon));
     const float wy = 1.f / (z + 0.05f);
     const float ripple = noise.sample(u * 2.5f * wy, wy * 9.f) - 0.5f;
     const int my = std::clamp(2 * horizon_row - y - 1 + static_cast<int>(ripple * 6.f * (1.f + z * 4.f)), 0, horizon_row - 1);
@@ -188,10 +217,11 @@ struct painter {
       for (int x = 0; x < img.width; ++x) {
         const float u = (static_cast<float>(x) + 0.5f) * inv;
         if (y < horizon_row) row[x] = pixel(x, u, v);
-        else row[x] = p.water ? water(x, y, u, v, horizon_row) : ground(x, u, v);
+        else row[x] = p.water ? water(x, y, u, v, horizon_row) : ground(u, v);
       }
     }
-    // A gentle vignette draws the eye to the middle.
+    // A gentle vignette draws the eye to the middle. Applied after all rows:
+    // water reflects rows above it and must see them unvignetted.
     for (int y = 0; y < img.height; ++y) {
       const float dy = (static_cast<float>(y) + 0.5f) * inv - 0.5f;
       rgb* row = img.row(y);

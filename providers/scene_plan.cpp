@@ -46,6 +46,8 @@ const word_list city_words{"city", "street", "town", "skyline", "building", "bui
                            "tokyo", "metropolis", "downtown", "urban", "cyberpunk"};
 const word_list space_words{"space", "galaxy", "planet", "planets", "cosmic", "nebula", "cosmos", "universe",
                             "astronaut", "orbit"};
+const word_list meadow_words{"meadow", "meadows", "field", "fields", "grass", "grassy", "hills", "valley",
+                             "flowers", "countryside", "prairie", "garden"};
 const word_list mountain_words{"mountain", "mountains", "peak", "peaks", "alps", "alpine", "cliff", "cliffs",
                                "volcano", "himalaya", "summit"};
 
@@ -71,6 +73,16 @@ bool colour_hue(const std::vector<std::string>& words, float& hue) {
   hue = std::atan2(y, x) / 6.2831853f;
   if (hue < 0.f) hue += 1.f;
   return true;
+}
+
+// Interpolates hues the short way round the colour wheel: from orange
+// towards violet passes red, not green.
+float hue_mix(float a, float b, float t) {
+  float d = b - a;
+  if (d > 0.5f) d -= 1.f;
+  if (d < -0.5f) d += 1.f;
+  const float h = a + d * t;
+  return h < 0.f ? h + 1.f : (h >= 1.f ? h - 1.f : h);
 }
 
 float hue_distance(float a, float b) {
@@ -106,6 +118,7 @@ terrain pick_terrain(const reading& r, rng& g) {
   if (r.has(desert_words)) return terrain::desert;
   if (r.has(snow_words)) return terrain::snow;
   if (r.has(forest_words)) return terrain::forest;
+  if (r.has(meadow_words)) return terrain::meadow;
   constexpr terrain pool[] = {terrain::meadow, terrain::meadow, terrain::forest, terrain::coast,
                               terrain::coast, terrain::desert, terrain::snow};
   return pool[g.below(static_cast<int>(std::size(pool)))];
@@ -115,8 +128,8 @@ void paint_sky(scene_plan& p, rng& g) {
   const float h = p.hue;
   switch (p.time) {
     case time_of_day::day:
-      p.sky_top = hsv(mix(0.6f, h, 0.12f), 0.62f, 0.8f);
-      p.sky_horizon = hsv(mix(0.56f, h, 0.1f), 0.2f, 0.97f);
+      p.sky_top = hsv(hue_mix(0.6f, h, 0.12f), 0.62f, 0.8f);
+      p.sky_horizon = hsv(hue_mix(0.56f, h, 0.1f), 0.2f, 0.97f);
       p.sun = {1.f, 0.97f, 0.86f};
       p.cloud_lit = {1.f, 1.f, 0.98f};
       p.cloud_shade = hsv(0.6f, 0.14f, 0.76f);
@@ -125,18 +138,17 @@ void paint_sky(scene_plan& p, rng& g) {
       p.cloud_cover = g.range(0.2f, 0.6f);
       break;
     case time_of_day::sunset:
-      p.sky_top = hsv(0.7f + (h - 0.5f) * 0.12f, 0.55f, 0.4f);
-      p.sky_horizon = hsv(g.range(0.04f, 0.1f), 0.72f, 1.f);
+      p.sky_top = hsv(hue_mix(0.72f, h, 0.3f), 0.55f, 0.4f);
+      p.sky_horizon = hsv(hue_mix(g.range(0.02f, 0.1f), h, 0.15f), 0.72f, 1.f);
       p.sun = {1.f, 0.88f, 0.6f};
       p.cloud_lit = {1.f, 0.62f, 0.42f};
       p.cloud_shade = hsv(0.8f, 0.35f, 0.42f);
       p.sun_radius = g.range(0.06f, 0.09f);
-      p.sun_y = p.horizon - g.range(0.02f, 0.14f);
       p.cloud_cover = g.range(0.25f, 0.55f);
       break;
     case time_of_day::night:
       p.sky_top = hsv(0.66f, 0.75f, 0.06f);
-      p.sky_horizon = hsv(mix(0.62f, h, 0.2f), 0.55f, 0.26f);
+      p.sky_horizon = hsv(hue_mix(0.62f, h, 0.35f), 0.55f, 0.26f);
       p.sun = {0.95f, 0.95f, 0.86f};
       p.cloud_lit = {0.42f, 0.45f, 0.58f};
       p.cloud_shade = {0.1f, 0.11f, 0.18f};
@@ -158,7 +170,7 @@ void paint_land(scene_plan& p, rng& g, bool mountains) {
   const float h = p.hue;
   rgb ridge_base;
   switch (p.time) {
-    case time_of_day::day: ridge_base = hsv(mix(0.6f, h, 0.3f), 0.35f, 0.45f); break;
+    case time_of_day::day: ridge_base = hsv(hue_mix(0.6f, h, 0.3f), 0.35f, 0.45f); break;
     case time_of_day::sunset: ridge_base = hsv(0.78f, 0.45f, 0.32f); break;
     case time_of_day::night: ridge_base = hsv(0.65f, 0.5f, 0.1f); break;
   }
@@ -237,9 +249,11 @@ scene_plan plan_scene(const render_request& req, uint32_t seed) {
   p.time = pick_time(r, g);
   p.land = pick_terrain(r, g);
   const bool mountains = r.has(mountain_words);
-  p.water = p.land == terrain::coast || (p.land != terrain::desert && p.land != terrain::space && g.chance(0.25f));
+  const float lake = p.land == terrain::city ? 0.5f : (r.has(meadow_words) ? 0.f : 0.25f);
+  p.water = p.land == terrain::coast || (p.land != terrain::desert && p.land != terrain::space && g.chance(lake));
   if (p.land == terrain::city) p.front = skyline::city;
-  else if (p.land == terrain::forest || (p.land == terrain::meadow && g.chance(0.4f))) p.front = skyline::trees;
+  else if (p.land == terrain::forest || r.has(forest_words) || (p.land == terrain::meadow && g.chance(0.4f)))
+    p.front = skyline::trees;
 
   p.horizon = p.land == terrain::space ? g.range(0.7f, 0.8f)
             : p.water ? g.range(0.5f, 0.6f) : g.range(0.56f, 0.68f);
@@ -247,10 +261,12 @@ scene_plan plan_scene(const render_request& req, uint32_t seed) {
   paint_sky(p, g);
   p.ridges = mountains ? 3 + g.below(2) : 2 + g.below(3);
   paint_land(p, g, mountains);
+  // A low sun sits just above (or half behind) the tallest ridge, not hidden by it.
+  if (p.time == time_of_day::sunset) p.sun_y = p.horizon - p.ridge_height * g.range(0.7f, 1.2f);
   if (p.land == terrain::space) p.planets = 1 + g.below(3);
 
   const int steps = req.steps < 1 ? 1 : (req.steps > 100 ? 100 : req.steps);
-  p.octaves = 3 + steps / 34;
+  p.octaves = 4 + steps / 25;
   return p;
 }
 

@@ -23,9 +23,9 @@ enum class skyline : uint8_t { none, trees, city };
 /// Everything `paint_scene` needs; positions are fractions of the image height
 /// (x of the width) so one scene looks alike at any size.
 struct scene_plan {
-  time_of_day time = time_of_day::day;
-  terrain land = terrain::meadow;
-  skyline front = skyline::none;
+  time_of_day time = time_of_day::day;  ///< lighting and palette
+  terrain land = terrain::meadow;       ///< ground below the horizon
+  skyline front = skyline::none;        ///< trees or buildings on the horizon
   bool water = false;            ///< a lake or sea below the horizon instead of ground
   float hue = 0.f;               ///< dominant hue 0..1 (colour words, else the prompt's hash)
 

@@ -32,7 +32,7 @@ void build_trees(const scene_plan& p, const value_noise& noise, rng& g, int widt
   float u = -0.02f;
   while (u < aspect + 0.02f) {
     const float clump = noise.sample(u * 6.f + 91.f, 3.3f);
-    const float h = (0.02f + 0.06f * clump) * g.range(0.7f, 1.15f);
+    const float h = (0.035f + 0.08f * clump) * g.range(0.7f, 1.15f);
     const float half = h * g.range(0.22f, 0.32f);
     const int x0 = std::max(0, static_cast<int>((u - half) / inv));
     const int x1 = std::min(width - 1, static_cast<int>((u + half) / inv) + 1);

@@ -1,0 +1,58 @@
+#include "providers/cancel_token.hpp"
+
+#define BOOST_TEST_MODULE providers_cancel_token
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <future>
+
+using svc::providers::cancel_token;
+using namespace std::chrono_literals;
+
+BOOST_AUTO_TEST_CASE(fresh_token_is_not_cancelled) {
+  cancel_token t;
+  BOOST_TEST(!t.cancelled());
+}
+
+BOOST_AUTO_TEST_CASE(copies_share_the_flag) {
+  cancel_token a;
+  const cancel_token b = a;
+  b.cancel();
+  BOOST_TEST(a.cancelled());
+  BOOST_TEST(b.cancelled());
+  BOOST_TEST(!cancel_token{}.cancelled()); // a new token has its own flag
+}
+
+BOOST_AUTO_TEST_CASE(cancel_is_idempotent) {
+  cancel_token t;
+  t.cancel();
+  t.cancel();
+  BOOST_TEST(t.cancelled());
+}
+
+BOOST_AUTO_TEST_CASE(wait_for_times_out_when_not_cancelled) {
+  cancel_token t;
+  BOOST_TEST(!t.wait_for(1ms));
+}
+
+BOOST_AUTO_TEST_CASE(wait_for_returns_at_once_when_already_cancelled) {
+  cancel_token t;
+  t.cancel();
+  const auto start = std::chrono::steady_clock::now();
+  BOOST_TEST(t.wait_for(10s));
+  BOOST_TEST((std::chrono::steady_clock::now() - start < 5s));
+}
+
+BOOST_AUTO_TEST_CASE(cancel_wakes_a_waiter_from_another_thread) {
+  cancel_token t;
+  auto waiter = std::async(std::launch::async, [t] {
+    const auto start = std::chrono::steady_clock::now();
+    const bool woke = t.wait_for(60s);
+    return std::make_pair(woke, std::chrono::steady_clock::now() - start);
+  });
+  t.cancel();
+  BOOST_REQUIRE(waiter.wait_for(30s) == std::future_status::ready);
+  const auto [woke, waited] = waiter.get();
+  BOOST_TEST(woke);
+  BOOST_TEST((waited < 30s));
+}

@@ -121,7 +121,8 @@ void session::do_write() {
 void session::on_write(beast::error_code ec, std::size_t) {
   writing_ = false;
   write_deadline_ = 0;
-  if (ec) {
+  // An expiry may have emptied the queue after this write completed.
+  if (ec || closed_ || queue_.empty()) {
     close();
     return;
   }
@@ -143,10 +144,9 @@ bool session::overdue(std::chrono::steady_clock::time_point now) const {
 }
 
 void session::expire() {
-  net::post(stream_.get_executor(), [self = shared_from_this()] {
-    self->queue_.clear();
-    self->close();
-  });
+  // Close only: a write in flight may still use its slot's buffers, which the
+  // slots keep alive until the session itself goes away.
+  net::post(stream_.get_executor(), [self = shared_from_this()] { self->close(); });
 }
 
 void session::close_if_done() {

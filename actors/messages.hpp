@@ -33,6 +33,9 @@ using expire_atom = caf::atom_constant<caf::atom("expire")>;
 using credit_atom = caf::atom_constant<caf::atom("credit")>;
 using patch_atom = caf::atom_constant<caf::atom("patch")>;
 using sweep_atom = caf::atom_constant<caf::atom("sweep")>;
+using hold_atom = caf::atom_constant<caf::atom("hold")>;
+using charge_atom = caf::atom_constant<caf::atom("charge")>;
+using refund_atom = caf::atom_constant<caf::atom("refund")>;
 
 // --- message types
 
@@ -146,16 +149,45 @@ using keyring_actor = introspectable_actor::extend<
   /// Internal: a grace deadline passed; deactivates the key.
   caf::reacts_to<expire_atom, std::string>>;
 
-/// Creates and changes team records and balances.
+/// Creates and changes team records (and writes a new team's opening balance).
 using team_directory_actor = introspectable_actor::extend<
   /// Creates a team with an opening balance.
   caf::replies_to<create_atom, new_team>::with<schema::team_record>,
   /// Sets the balance-low threshold.
   caf::replies_to<patch_atom, std::string, int64_t>::with<schema::team_record>,
-  /// Adds (or with a negative amount removes) available credits.
-  caf::replies_to<credit_atom, std::string, int64_t>::with<schema::balance_record>,
   /// Overrides one bucket class for a team.
   caf::replies_to<limits_atom, std::string, schema::bucket_class, schema::bucket_limits>::with<schema::team_record>>;
+
+/// One team's credits: the balance and every job's hold, one change at a time,
+/// each answered only after it is durable.
+using ledger_actor = introspectable_actor::extend<
+  /// Holds credits for a job id: the balance after, or `insufficient_credits` with nothing held.
+  /// A job id already known answers the current balance and holds nothing more.
+  caf::replies_to<hold_atom, std::string, int64_t>::with<schema::balance_record>,
+  /// Charges a job's held credits once; a repeat (or a refunded hold) answers the hold unchanged.
+  caf::replies_to<charge_atom, std::string>::with<schema::hold_record>,
+  /// Returns a job's held credits once; a repeat (or a charged hold) answers the hold unchanged.
+  caf::replies_to<refund_atom, std::string>::with<schema::hold_record>,
+  /// Adds (or with a negative amount removes) available credits: the operator top-up.
+  caf::replies_to<credit_atom, int64_t>::with<schema::balance_record>,
+  /// The current balance.
+  caf::replies_to<caf::get_atom>::with<schema::balance_record>>;
+
+/// Owns the ledger of every team: spawns on first use, restoring it from LMDB.
+/// The team-addressed messages check that the team exists, then delegate.
+using ledger_directory_actor = introspectable_actor::extend<
+  /// The ledger of an existing team.
+  caf::replies_to<resolve_atom, std::string>::with<ledger_actor>,
+  /// `hold` on a team's ledger.
+  caf::replies_to<hold_atom, std::string, std::string, int64_t>::with<schema::balance_record>,
+  /// `charge` on a team's ledger.
+  caf::replies_to<charge_atom, std::string, std::string>::with<schema::hold_record>,
+  /// `refund` on a team's ledger.
+  caf::replies_to<refund_atom, std::string, std::string>::with<schema::hold_record>,
+  /// `credit` on a team's ledger (`POST /admin/teams/{id}/credits`).
+  caf::replies_to<credit_atom, std::string, int64_t>::with<schema::balance_record>,
+  /// `get` on a team's ledger.
+  caf::replies_to<caf::get_atom, std::string>::with<schema::balance_record>>;
 
 /// The LoRA catalogue: seeds the built-ins, adds operator LoRAs.
 using lora_catalogue_actor = introspectable_actor::extend<
@@ -182,6 +214,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::bucket_limits)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::scope)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::team_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::balance_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::hold_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::lora_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_status)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_summary)

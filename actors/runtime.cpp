@@ -3,6 +3,7 @@
 #include "actors/anonymous_bucket.hpp"
 #include "actors/bucket_directory.hpp"
 #include "actors/keyring.hpp"
+#include "actors/ledger_directory.hpp"
 #include "actors/lora_catalogue.hpp"
 #include "actors/registry.hpp"
 #include "actors/store.hpp"
@@ -44,6 +45,7 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   h.anonymous = sys.spawn(anonymous_bucket, ctx);
   h.keyring = sys.spawn(keyring, ctx);
   h.teams = sys.spawn(team_directory, ctx, h.buckets);
+  h.ledgers = sys.spawn(ledger_directory, ctx);
   h.loras = sys.spawn(lora_catalogue, ctx);
   return rt;
 }
@@ -62,6 +64,7 @@ void runtime::stop() {
                                    caf::actor_cast<caf::actor>(handles_.anonymous),
                                    caf::actor_cast<caf::actor>(handles_.keyring),
                                    caf::actor_cast<caf::actor>(handles_.teams),
+                                   caf::actor_cast<caf::actor>(handles_.ledgers),
                                    caf::actor_cast<caf::actor>(handles_.loras),
                                    caf::actor_cast<caf::actor>(handles_.registry)};
     for (auto& a : others) {

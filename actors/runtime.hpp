@@ -18,6 +18,7 @@ struct runtime_handles {
   anonymous_bucket_actor anonymous;
   keyring_actor keyring;
   team_directory_actor teams;
+  ledger_directory_actor ledgers;
   lora_catalogue_actor loras;
 };
 

@@ -1,5 +1,6 @@
 #include "actors/team_directory.hpp"
 
+#include "actors/ledger.hpp"
 #include "core/ids.hpp"
 #include "schema/api_versions.hpp"
 
@@ -8,9 +9,6 @@ namespace {
 
 using self_ptr = team_directory_actor::stateful_pointer<team_directory_state>;
 using schema::error_code;
-
-// Largest credit amount or balance accepted: far past any real use, far from overflow.
-constexpr int64_t max_credits = int64_t{1} << 50;
 
 caf::error invalid(std::string param, std::string detail) {
   return make_domain_error(error_code::invalid_parameter, std::move(param), {{"detail", std::move(detail)}});
@@ -73,18 +71,6 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
       persistence::write_batch batch;
       ctx.tables->teams.put(batch, team->id, *team);
       return commit_then(self, ctx, std::move(batch), *team);
-    },
-    [=](credit_atom, const std::string& team_id, int64_t amount) -> caf::result<schema::balance_record> {
-      if (!ctx.tables->teams.get(team_id))
-        return no_team(team_id);
-      auto balance = ctx.tables->balances.get(team_id).value_or(schema::balance_record{team_id, 0, 0});
-      if (amount < -max_credits || amount > max_credits || balance.available + amount < 0
-          || balance.available + amount > max_credits)
-        return invalid("amount", "would take the available balance out of 0.." + std::to_string(max_credits));
-      balance.available += amount;
-      persistence::write_batch batch;
-      ctx.tables->balances.put(batch, team_id, balance);
-      return commit_then(self, ctx, std::move(batch), balance);
     },
     [=](limits_atom, const std::string& team_id, schema::bucket_class cls,
         schema::bucket_limits limits) -> caf::result<schema::team_record> {

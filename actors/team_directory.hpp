@@ -1,7 +1,8 @@
 #pragma once
-// The team directory actor: creates teams and changes their records and
-// balances one at a time, answering after the change is durable. Bucket
-// overrides are forwarded to the team's live bucket actor.
+// The team directory actor: creates teams (with their opening balance) and
+// changes their records one at a time, answering after the change is durable.
+// Bucket overrides are forwarded to the team's live bucket actor; credits
+// after creation belong to the team's ledger (ledger_directory.hpp).
 
 #include "actors/context.hpp"
 

@@ -18,10 +18,11 @@ enum class table : uint8_t {
   loras,            ///< lora id -> lora_record
   lora_slugs,       ///< slug -> lora id
   buckets,          ///< team id -> bucket_snapshot
+  holds,            ///< team id + '/' + job id -> hold_record
 };
 
 /// Number of tables.
-inline constexpr std::size_t table_count = 9;
+inline constexpr std::size_t table_count = 10;
 
 /// The LMDB database name of a table.
 std::string_view table_name(table t);

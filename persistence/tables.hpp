@@ -16,7 +16,8 @@ struct tables {
       key_hashes{env, table::key_hashes},
       loras{env, table::loras},
       lora_slugs{env, table::lora_slugs},
-      buckets{env, table::buckets} {}
+      buckets{env, table::buckets},
+      holds{env, table::holds} {}
 
   record_table<schema::team_record> teams;
   record_table<schema::balance_record> balances;
@@ -26,6 +27,7 @@ struct tables {
   record_table<schema::lora_record> loras;
   index_table lora_slugs;       ///< slug -> lora id
   record_table<schema::bucket_snapshot> buckets;
+  record_table<schema::hold_record> holds; ///< `team_id/job_id` -> a job's credit hold
 };
 
 } // namespace svc::persistence

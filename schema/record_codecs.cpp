@@ -59,6 +59,43 @@ bool decode(const json::value& v, balance_record& r) {
   return f.ok();
 }
 
+std::string_view to_string(hold_status s) {
+  switch (s) {
+  case hold_status::held: return "held";
+  case hold_status::charged: return "charged";
+  case hold_status::refunded: return "refunded";
+  }
+  return "held";
+}
+
+std::optional<hold_status> hold_status_from_name(std::string_view name) {
+  for (auto s : {hold_status::held, hold_status::charged, hold_status::refunded})
+    if (name == to_string(s))
+      return s;
+  return std::nullopt;
+}
+
+json::value encode(const hold_record& r) {
+  return {{"team_id", r.team_id},
+          {"job_id", r.job_id},
+          {"credits", r.credits},
+          {"status", to_string(r.status)},
+          {"updated_at", ms(r.updated_at)}};
+}
+
+bool decode(const json::value& v, hold_record& r) {
+  json_fields f{v};
+  r.team_id = f.str("team_id");
+  r.job_id = f.str("job_id");
+  r.credits = f.i64("credits");
+  auto status = hold_status_from_name(f.str("status"));
+  r.updated_at = core::from_unix_ms(f.i64("updated_at"));
+  if (!status)
+    return false;
+  r.status = *status;
+  return f.ok();
+}
+
 json::value encode(const api_key_record& r) {
   json::value deactivate = nullptr;
   if (r.deactivate_at)

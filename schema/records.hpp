@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -31,6 +32,24 @@ struct balance_record {
   std::string team_id;
   int64_t available = 0; ///< spendable credits
   int64_t held = 0;      ///< reserved by jobs in flight
+};
+
+/// Where a job's credits stand: held while it runs, then charged or refunded once.
+enum class hold_status : uint8_t { held, charged, refunded };
+
+/// `held`, `charged` or `refunded`.
+std::string_view to_string(hold_status s);
+
+/// The status named `name`, if any.
+std::optional<hold_status> hold_status_from_name(std::string_view name);
+
+/// The credits a team's ledger holds for one job (key `team_id/job_id`).
+struct hold_record {
+  std::string team_id;
+  std::string job_id;
+  int64_t credits = 0;
+  hold_status status = hold_status::held;
+  core::time_point updated_at; ///< last status change
 };
 
 /// An API key. Only the SHA-256 of its secret is stored.

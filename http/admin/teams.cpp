@@ -57,7 +57,7 @@ void add_credits(const context_ptr& ctx) {
     return reply_error(ctx, *f.error);
   auto team_id = ctx->param("id");
   ask<schema::balance_record>(
-    ctx, ctx->svc.actors().teams,
+    ctx, ctx->svc.actors().ledgers,
     [ctx, team_id](schema::balance_record& b) {
       auto team = ctx->svc.tables().teams.get(team_id);
       reply_json(ctx, 200, schema::balance_view(b, team ? team->balance_low_threshold : 0));

@@ -1,0 +1,78 @@
+#include "actors/ledger_directory.hpp"
+
+#include "actors/ledger.hpp"
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = ledger_directory_actor::stateful_pointer<ledger_directory_state>;
+using schema::balance_record;
+using schema::hold_record;
+
+caf::error no_team(const std::string& id) {
+  return make_domain_error(schema::error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
+}
+
+// The team's ledger, spawned on first use; nullptr for a team that does not exist.
+ledger_actor ledger_of(self_ptr self, const context& ctx, const std::string& team_id) {
+  if (auto it = self->state.ledgers.find(team_id); it != self->state.ledgers.end())
+    return it->second;
+  if (!ctx.tables->teams.get(team_id))
+    return {};
+  auto handle = self->spawn<caf::linked>(ledger, ctx, team_id);
+  // A ledger that quits (after a failed commit) is dropped and respawned from LMDB on next use.
+  self->monitor(handle);
+  self->state.ledgers.emplace(team_id, handle);
+  return handle;
+}
+
+} // namespace
+
+ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ctx) {
+  register_actor(self, ctx, "ledger_directory", "ledger_directory", "");
+  self->set_down_handler([self](caf::down_msg& dm) {
+    auto& ledgers = self->state.ledgers;
+    for (auto it = ledgers.begin(); it != ledgers.end(); ++it)
+      if (it->second.address() == dm.source) {
+        ledgers.erase(it);
+        return;
+      }
+  });
+  return {
+    [=](resolve_atom, const std::string& team_id) -> caf::result<ledger_actor> {
+      if (auto l = ledger_of(self, ctx, team_id))
+        return l;
+      return no_team(team_id);
+    },
+    [=](hold_atom, const std::string& team_id, std::string& job_id, int64_t credits) -> caf::result<balance_record> {
+      if (auto l = ledger_of(self, ctx, team_id))
+        return self->delegate(l, hold_atom::value, std::move(job_id), credits);
+      return no_team(team_id);
+    },
+    [=](charge_atom, const std::string& team_id, std::string& job_id) -> caf::result<hold_record> {
+      if (auto l = ledger_of(self, ctx, team_id))
+        return self->delegate(l, charge_atom::value, std::move(job_id));
+      return no_team(team_id);
+    },
+    [=](refund_atom, const std::string& team_id, std::string& job_id) -> caf::result<hold_record> {
+      if (auto l = ledger_of(self, ctx, team_id))
+        return self->delegate(l, refund_atom::value, std::move(job_id));
+      return no_team(team_id);
+    },
+    [=](credit_atom, const std::string& team_id, int64_t amount) -> caf::result<balance_record> {
+      if (auto l = ledger_of(self, ctx, team_id))
+        return self->delegate(l, credit_atom::value, amount);
+      return no_team(team_id);
+    },
+    [=](caf::get_atom, const std::string& team_id) -> caf::result<balance_record> {
+      if (auto l = ledger_of(self, ctx, team_id))
+        return self->delegate(l, caf::get_atom::value);
+      return no_team(team_id);
+    },
+    [=](describe_atom) -> actor_status {
+      return {"teams=" + std::to_string(self->state.ledgers.size()), self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

@@ -1,0 +1,21 @@
+#pragma once
+// The ledger directory: owns every team's ledger actor. A team's ledger is
+// spawned on first use (restoring its balance and open holds from LMDB) and
+// lives, linked to the directory, until shutdown. Messages naming a team are
+// checked against the teams table, then delegated to that team's ledger.
+
+#include <unordered_map>
+
+#include "actors/context.hpp"
+
+namespace svc::actors {
+
+struct ledger_directory_state {
+  std::unordered_map<std::string, ledger_actor> ledgers; ///< live ledgers by team id
+  static inline const char* name = "ledger_directory";
+};
+
+ledger_directory_actor::behavior_type ledger_directory(
+  ledger_directory_actor::stateful_pointer<ledger_directory_state> self, context ctx);
+
+} // namespace svc::actors

@@ -1,10 +1,11 @@
 #define BOOST_TEST_MODULE persistence_blob_store
 #include "persistence/blob_store.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 
 #include <boost/test/unit_test.hpp>
+
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using svc::persistence::file_blob_store;
@@ -12,14 +13,10 @@ using svc::persistence::valid_blob_key;
 
 namespace {
 
+// Blobs live in a subfolder the store creates itself.
 struct store_fixture {
-  std::string root;
-  store_fixture() {
-    auto tmpl = (fs::temp_directory_path() / "svc-blob-test-XXXXXX").string();
-    BOOST_REQUIRE(::mkdtemp(tmpl.data()));
-    root = tmpl + "/blobs";
-  }
-  ~store_fixture() { fs::remove_all(fs::path{root}.parent_path()); }
+  svc::persistence::testing::temp_dir dir;
+  std::string root = dir.path + "/blobs";
 };
 
 } // namespace

@@ -1,0 +1,71 @@
+#include "persistence/data_dir.hpp"
+
+#define BOOST_TEST_MODULE persistence_data_dir
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include <sys/stat.h>
+
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using namespace svc::persistence;
+using svc::persistence::testing::temp_dir;
+
+BOOST_AUTO_TEST_CASE(data_dir_lock_refuses_a_second_lock) {
+  temp_dir dir;
+  auto data = dir.path + "/data"; // created by the lock
+  {
+    std::string e1;
+    data_dir_lock first{data, e1};
+    BOOST_TEST(e1.empty());
+    BOOST_TEST(fs::is_directory(data));
+    std::string e2;
+    data_dir_lock second{data, e2};
+    BOOST_TEST(!e2.empty());
+    BOOST_TEST(e2.find("in use") != std::string::npos);
+  }
+  // Released with the first holder.
+  std::string e3;
+  data_dir_lock third{data, e3};
+  BOOST_TEST(e3.empty());
+}
+
+BOOST_AUTO_TEST_CASE(ensure_admin_token_creates_once) {
+  temp_dir dir;
+  std::string error;
+  auto token = ensure_admin_token(dir.path, error);
+  BOOST_REQUIRE_MESSAGE(token, error);
+  BOOST_TEST(token->size() == 64u);
+  BOOST_TEST(token->find_first_not_of("0123456789abcdef") == std::string::npos);
+
+  struct stat st {};
+  BOOST_REQUIRE(::stat((dir.path + "/admin.token").c_str(), &st) == 0);
+  BOOST_TEST((st.st_mode & 0777) == 0600u);
+  BOOST_TEST(!fs::exists(dir.path + "/admin.token.tmp"));
+
+  auto again = ensure_admin_token(dir.path, error);
+  BOOST_REQUIRE(again);
+  BOOST_TEST(*again == *token);
+  BOOST_TEST((read_admin_token(dir.path) == token));
+}
+
+BOOST_AUTO_TEST_CASE(ensure_admin_token_replaces_a_malformed_one) {
+  temp_dir dir;
+  std::string error;
+  BOOST_REQUIRE(write_file_atomically(dir.path + "/admin.token", "short\n", 0644, error));
+  auto token = ensure_admin_token(dir.path, error);
+  BOOST_REQUIRE(token);
+  BOOST_TEST(token->size() == 64u);
+  BOOST_TEST((read_admin_token(dir.path) == token));
+}
+
+BOOST_AUTO_TEST_CASE(ensure_admin_token_fails_in_a_missing_dir) {
+  temp_dir dir;
+  std::string error;
+  auto token = ensure_admin_token(dir.path + "/missing", error);
+  BOOST_TEST(!token);
+  BOOST_TEST(!error.empty());
+}

@@ -1,9 +1,9 @@
 #include "actors/ledger.hpp"
 
-#include <functional>
 #include <limits>
 
 #include "core/log.hpp"
+#include "core/time_format.hpp"
 
 namespace svc::actors {
 namespace {
@@ -18,27 +18,23 @@ caf::error invalid(std::string param, std::string detail) {
   return make_domain_error(error_code::invalid_parameter, std::move(param), {{"detail", std::move(detail)}});
 }
 
-caf::error no_hold(const std::string& job_id) {
-  return make_domain_error(error_code::resource_not_found, "job_id", {{"kind", "hold"}, {"id", job_id}});
-}
-
-// Commits `batch`, then applies the change to the state and answers with what
-// `apply` returns. Awaiting the store serialises this actor's changes, so the
-// in-memory state is always what LMDB holds and concurrent holds never overdraw.
+// Commits `batch` and answers `answer` once it is durable. The change is
+// already applied in memory, so creates arriving meanwhile see it and several
+// share one group commit. If the commit fails, memory no longer matches LMDB:
+// the ledger quits normally and the directory respawns it from LMDB on next use.
 template <class T>
-caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch,
-                           std::function<T()> apply) {
+caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch, T answer,
+                           std::function<void()> after = {}) {
   auto promise = self->make_response_promise<T>();
   self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
-    .await(
+    .then(
       [=](bool) mutable {
         ++self->state.changes;
-        promise.deliver(apply());
+        if (after)
+          after();
+        promise.deliver(std::move(answer));
       },
       [=](caf::error& err) mutable {
-        // The commit may still land (a slow store) or not at all: memory can no
-        // longer be trusted. Quit normally; the directory respawns this ledger
-        // from LMDB on its next use.
         core::log_error("ledger", "commit for team " + self->state.balance.team_id
                                     + " failed: " + caf::to_string(err) + "; reloading");
         promise.deliver(std::move(err));
@@ -65,89 +61,109 @@ void load(self_ptr self, const context& ctx, const std::string& team_id) {
                                + " but open holds sum to " + std::to_string(held));
 }
 
-// Charges or refunds a job's hold exactly once; anything else answers the hold as it is.
-caf::result<hold_record> settle(self_ptr self, const context& ctx, const std::string& job_id, hold_status to) {
+// The usage row of `date`, from memory or LMDB.
+schema::usage_record& usage_of(self_ptr self, const context& ctx, const std::string& date) {
+  auto& usage = self->state.usage;
+  if (auto it = usage.find(date); it != usage.end())
+    return it->second;
+  auto& team = self->state.balance.team_id;
+  auto stored = ctx.tables->usage.get(usage_key(team, date));
+  if (usage.size() > 8) // only today's and yesterday's rows are ever touched again
+    usage.erase(usage.begin());
+  return usage[date] = stored.value_or(schema::usage_record{team, date, 0, 0, 0});
+}
+
+caf::result<admission_result> admit(self_ptr self, const context& ctx, admission& a) {
   auto& st = self->state;
-  auto it = st.holds.find(job_id);
-  if (it == st.holds.end()) {
-    auto stored = ctx.tables->holds.get(hold_key(st.balance.team_id, job_id));
-    if (!stored)
-      return no_hold(job_id);
-    if (stored->status != to)
-      core::log_warn("ledger", "team " + st.balance.team_id + ": " + (to == hold_status::charged ? "charge" : "refund")
-                                 + " of job " + job_id + " ignored, its hold is already "
-                                 + std::string{schema::to_string(stored->status)});
-    return *stored;
+  if (a.job_id.empty() || a.job_id.size() > 255 || a.job_id.find('/') != std::string::npos)
+    return invalid("job_id", "must be 1 to 255 characters without '/'");
+  if (a.credits < 0 || a.credits > max_credits)
+    return invalid("credits", "must be between 0 and " + std::to_string(max_credits));
+  if (!a.idempotency_key.empty()) {
+    if (st.admitting.count(a.idempotency_key) != 0)
+      return make_domain_error(error_code::idempotency_key_in_use, "Idempotency-Key");
+    // Committed creates are in LMDB by the time they leave `admitting`.
+    if (auto earlier = ctx.tables->idempotency.get(a.idempotency_key);
+        earlier && earlier->expires_at > ctx.clock->now()) {
+      admission_result r;
+      r.replayed = true;
+      r.earlier = std::move(*earlier);
+      r.balance = st.balance;
+      return r;
+    }
   }
-  auto hold = it->second;
-  hold.status = to;
-  hold.updated_at = ctx.clock->now();
-  auto next = st.balance;
-  next.held -= hold.credits;
-  if (to == hold_status::refunded)
-    next.available += hold.credits;
-  persistence::write_batch batch;
-  ctx.tables->balances.put(batch, next.team_id, next);
-  ctx.tables->holds.put(batch, hold_key(next.team_id, job_id), hold);
-  return commit_then<hold_record>(self, ctx, std::move(batch), [self, next, hold] {
-    self->state.balance = next;
-    self->state.holds.erase(hold.job_id);
-    return hold;
-  });
+  if (st.holds.count(a.job_id) != 0)
+    return invalid("job_id", "already holds credits");
+  if (a.credits > st.balance.available)
+    return make_domain_error(error_code::insufficient_credits, "",
+                             {{"required", std::to_string(a.credits)},
+                              {"available", std::to_string(st.balance.available)}});
+  hold_record hold{st.balance.team_id, a.job_id, a.credits, hold_status::held, ctx.clock->now()};
+  st.balance.available -= a.credits;
+  st.balance.held += a.credits;
+  st.holds[a.job_id] = hold;
+  persistence::write_batch batch = std::move(a.writes);
+  ctx.tables->balances.put(batch, st.balance.team_id, st.balance);
+  ctx.tables->holds.put(batch, hold_key(st.balance.team_id, a.job_id), hold);
+  admission_result r;
+  r.balance = st.balance;
+  std::function<void()> after;
+  if (!a.idempotency_key.empty()) {
+    st.admitting.insert(a.idempotency_key);
+    after = [self, key = a.idempotency_key] { self->state.admitting.erase(key); };
+  }
+  return commit_then<admission_result>(self, ctx, std::move(batch), std::move(r), std::move(after));
+}
+
+caf::result<balance_record> settle(self_ptr self, const context& ctx, settlement& s) {
+  auto& st = self->state;
+  if (s.to != hold_status::charged && s.to != hold_status::refunded)
+    return invalid("to", "must be charged or refunded");
+  persistence::write_batch batch = std::move(s.writes);
+  auto it = st.holds.find(s.job_id);
+  if (it == st.holds.end()) {
+    // Only a bug could settle twice: the job's rows still land, the money does not move.
+    core::log_warn("ledger", "team " + st.balance.team_id + ": job " + s.job_id + " has no open hold to settle");
+    return commit_then<balance_record>(self, ctx, std::move(batch), st.balance);
+  }
+  auto credits = it->second.credits;
+  st.holds.erase(it);
+  st.balance.held -= credits;
+  if (s.to == hold_status::refunded) {
+    st.balance.available += credits;
+  } else {
+    auto date = core::format_iso8601(s.at).substr(0, 10);
+    auto& day = usage_of(self, ctx, date);
+    day.credits_charged += credits;
+    (s.kind == schema::job_kind::image ? day.images : day.videos) += s.outputs;
+    ctx.tables->usage.put(batch, usage_key(st.balance.team_id, date), day);
+  }
+  ctx.tables->balances.put(batch, st.balance.team_id, st.balance);
+  ctx.tables->holds.erase(batch, hold_key(st.balance.team_id, s.job_id));
+  return commit_then<balance_record>(self, ctx, std::move(batch), st.balance);
 }
 
 } // namespace
 
 std::string hold_key(const std::string& team_id, const std::string& job_id) { return team_id + "/" + job_id; }
 
+std::string usage_key(const std::string& team_id, const std::string& date) { return team_id + "/" + date; }
+
 ledger_actor::behavior_type ledger(self_ptr self, context ctx, std::string team_id) {
   load(self, ctx, team_id);
   register_actor(self, ctx, "ledger", team_id, team_id);
   return {
-    [=](hold_atom, const std::string& job_id, int64_t credits) -> caf::result<balance_record> {
-      auto& st = self->state;
-      if (job_id.empty() || job_id.size() > 255 || job_id.find('/') != std::string::npos)
-        return invalid("job_id", "must be 1 to 255 characters without '/'");
-      if (credits < 0 || credits > max_credits)
-        return invalid("credits", "must be between 0 and " + std::to_string(max_credits));
-      // A job holds once: a repeat (a retried create, a replay after restart) changes nothing.
-      if (st.holds.count(job_id) != 0 || ctx.tables->holds.get(hold_key(st.balance.team_id, job_id)))
-        return st.balance;
-      if (credits > st.balance.available)
-        return make_domain_error(error_code::insufficient_credits, "",
-                                 {{"required", std::to_string(credits)},
-                                  {"available", std::to_string(st.balance.available)}});
-      hold_record hold{st.balance.team_id, job_id, credits, hold_status::held, ctx.clock->now()};
-      auto next = st.balance;
-      next.available -= credits;
-      next.held += credits;
-      persistence::write_batch batch;
-      ctx.tables->balances.put(batch, next.team_id, next);
-      ctx.tables->holds.put(batch, hold_key(next.team_id, job_id), hold);
-      return commit_then<balance_record>(self, ctx, std::move(batch), [self, next, hold] {
-        self->state.balance = next;
-        self->state.holds[hold.job_id] = hold;
-        return next;
-      });
-    },
-    [=](charge_atom, const std::string& job_id) -> caf::result<hold_record> {
-      return settle(self, ctx, job_id, hold_status::charged);
-    },
-    [=](refund_atom, const std::string& job_id) -> caf::result<hold_record> {
-      return settle(self, ctx, job_id, hold_status::refunded);
-    },
+    [=](admit_atom, admission& a) -> caf::result<admission_result> { return admit(self, ctx, a); },
+    [=](settle_atom, settlement& s) -> caf::result<balance_record> { return settle(self, ctx, s); },
     [=](credit_atom, int64_t amount) -> caf::result<balance_record> {
-      auto next = self->state.balance;
-      if (amount < -max_credits || amount > max_credits || next.available + amount < 0
-          || next.available + amount > max_credits)
+      auto& b = self->state.balance;
+      if (amount < -max_credits || amount > max_credits || b.available + amount < 0
+          || b.available + amount > max_credits)
         return invalid("amount", "would take the available balance out of 0.." + std::to_string(max_credits));
-      next.available += amount;
+      b.available += amount;
       persistence::write_batch batch;
-      ctx.tables->balances.put(batch, next.team_id, next);
-      return commit_then<balance_record>(self, ctx, std::move(batch), [self, next] {
-        self->state.balance = next;
-        return next;
-      });
+      ctx.tables->balances.put(batch, b.team_id, b);
+      return commit_then<balance_record>(self, ctx, std::move(batch), b);
     },
     [=](caf::get_atom) -> balance_record { return self->state.balance; },
     [=](describe_atom) -> actor_status {

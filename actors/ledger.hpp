@@ -1,10 +1,13 @@
 #pragma once
-// The ledger actor: one per team, the only owner of the team's credits. It
-// keeps the balance and the jobs' open holds in memory (loaded once at spawn),
-// makes one change at a time, and answers only after the change (balance and
-// hold record in one batch) is durable, so no hold is lost or settled twice.
+// The ledger actor: one per team, the only owner of the team's credits and
+// the point where its creates are admitted. It keeps the balance, the open
+// holds and the in-flight idempotency keys in memory (loaded at spawn from
+// the balance and the open holds), applies each change at once and answers
+// after the change (balance, hold and the job's rows in one batch) is durable,
+// so no hold is lost or settled twice, also across a crash.
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "actors/context.hpp"
@@ -15,14 +18,19 @@ namespace svc::actors {
 inline constexpr int64_t max_credits = int64_t{1} << 50;
 
 struct ledger_state {
-  schema::balance_record balance;                  ///< as last committed
-  std::map<std::string, schema::hold_record> holds; ///< open (`held`) holds by job id
-  uint64_t changes = 0;                             ///< changes committed since spawn
+  schema::balance_record balance;                   ///< including changes still committing
+  std::map<std::string, schema::hold_record> holds; ///< open holds by job id
+  std::set<std::string> admitting;                  ///< idempotency keys whose create is committing
+  std::map<std::string, schema::usage_record> usage; ///< days touched since spawn, by date
+  uint64_t changes = 0;                              ///< changes committed since spawn
   static inline const char* name = "ledger";
 };
 
 /// The LMDB key of a job's hold: `team_id/job_id`.
 std::string hold_key(const std::string& team_id, const std::string& job_id);
+
+/// The LMDB key of a team's usage on a day: `team_id/YYYY-MM-DD`.
+std::string usage_key(const std::string& team_id, const std::string& date);
 
 /// Spawned by the ledger directory; restores the team's balance and open holds from LMDB.
 ledger_actor::behavior_type ledger(ledger_actor::stateful_pointer<ledger_state> self, context ctx,

@@ -7,7 +7,6 @@ namespace {
 
 using self_ptr = ledger_directory_actor::stateful_pointer<ledger_directory_state>;
 using schema::balance_record;
-using schema::hold_record;
 
 caf::error no_team(const std::string& id) {
   return make_domain_error(schema::error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
@@ -42,21 +41,6 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
     [=](resolve_atom, const std::string& team_id) -> caf::result<ledger_actor> {
       if (auto l = ledger_of(self, ctx, team_id))
         return l;
-      return no_team(team_id);
-    },
-    [=](hold_atom, const std::string& team_id, std::string& job_id, int64_t credits) -> caf::result<balance_record> {
-      if (auto l = ledger_of(self, ctx, team_id))
-        return self->delegate(l, hold_atom::value, std::move(job_id), credits);
-      return no_team(team_id);
-    },
-    [=](charge_atom, const std::string& team_id, std::string& job_id) -> caf::result<hold_record> {
-      if (auto l = ledger_of(self, ctx, team_id))
-        return self->delegate(l, charge_atom::value, std::move(job_id));
-      return no_team(team_id);
-    },
-    [=](refund_atom, const std::string& team_id, std::string& job_id) -> caf::result<hold_record> {
-      if (auto l = ledger_of(self, ctx, team_id))
-        return self->delegate(l, refund_atom::value, std::move(job_id));
       return no_team(team_id);
     },
     [=](credit_atom, const std::string& team_id, int64_t amount) -> caf::result<balance_record> {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "persistence/write_batch.hpp"
 #include "schema/errors.hpp"
 #include "schema/rate_buckets.hpp"
+#include "schema/job_record.hpp"
 #include "schema/records.hpp"
 
 namespace svc::actors {
@@ -33,9 +35,14 @@ using expire_atom = caf::atom_constant<caf::atom("expire")>;
 using credit_atom = caf::atom_constant<caf::atom("credit")>;
 using patch_atom = caf::atom_constant<caf::atom("patch")>;
 using sweep_atom = caf::atom_constant<caf::atom("sweep")>;
-using hold_atom = caf::atom_constant<caf::atom("hold")>;
-using charge_atom = caf::atom_constant<caf::atom("charge")>;
-using refund_atom = caf::atom_constant<caf::atom("refund")>;
+using admit_atom = caf::atom_constant<caf::atom("admit")>;
+using settle_atom = caf::atom_constant<caf::atom("settle")>;
+using cancel_atom = caf::atom_constant<caf::atom("cancel")>;
+using wait_atom = caf::atom_constant<caf::atom("wait")>;
+using started_atom = caf::atom_constant<caf::atom("started")>;
+using progress_atom = caf::atom_constant<caf::atom("progress")>;
+using finished_atom = caf::atom_constant<caf::atom("finished")>;
+using failed_atom = caf::atom_constant<caf::atom("failed")>;
 
 // --- message types
 
@@ -88,6 +95,48 @@ struct issued_key {
 struct new_team {
   std::string name, owner_email;
   int64_t credits = 0;
+};
+
+/// A create for a team's ledger to admit: the hold of the price and the rows
+/// that make the job exist, committed in one transaction, so an acknowledged
+/// create has its job, its hold and its idempotency record, or none of them.
+struct admission {
+  std::string job_id;
+  int64_t credits = 0;
+  persistence::write_batch writes; ///< the job's rows and the idempotency record
+  std::string idempotency_key;     ///< its `idempotency` table key; empty without the header
+};
+
+/// What became of an admission.
+struct admission_result {
+  /// An earlier create holds the idempotency key: nothing was admitted and
+  /// `earlier` is its stored answer (the caller compares request hashes).
+  bool replayed = false;
+  schema::idempotency_record earlier;
+  schema::balance_record balance; ///< after the hold
+};
+
+/// A job's end for its team's ledger: charge or refund the hold, and commit
+/// the job's terminal rows with it, so a job is settled exactly once.
+struct settlement {
+  std::string job_id;
+  schema::hold_status to = schema::hold_status::charged; ///< `charged` or `refunded`
+  schema::job_kind kind = schema::job_kind::image;       ///< for the usage row (when charged)
+  int64_t outputs = 0;                                   ///< images produced (when charged)
+  core::time_point at;                                   ///< the usage day is this UTC day
+  persistence::write_batch writes;                       ///< the job's terminal rows
+};
+
+/// A create for the job directory: the job as it will be stored (`queued`)
+/// and, under an `Idempotency-Key`, the record that replays its answer.
+struct job_admission {
+  schema::job_record job;
+  std::optional<schema::idempotency_record> idempotency;
+};
+
+/// What a render produced, as the worker stored it.
+struct rendered_outputs {
+  std::vector<schema::job_output> outputs;
 };
 
 // --- interfaces
@@ -158,16 +207,17 @@ using team_directory_actor = introspectable_actor::extend<
   /// Overrides one bucket class for a team.
   caf::replies_to<limits_atom, std::string, schema::bucket_class, schema::bucket_limits>::with<schema::team_record>>;
 
-/// One team's credits: the balance and every job's hold, one change at a time,
-/// each answered only after it is durable.
+/// One team's credits: the balance and every running job's hold. A change is
+/// applied in memory at once (so concurrent creates never overdraw) and
+/// answered only after its commit is durable; a failed commit makes the
+/// ledger quit and be reloaded from LMDB.
 using ledger_actor = introspectable_actor::extend<
-  /// Holds credits for a job id: the balance after, or `insufficient_credits` with nothing held.
-  /// A job id already known answers the current balance and holds nothing more.
-  caf::replies_to<hold_atom, std::string, int64_t>::with<schema::balance_record>,
-  /// Charges a job's held credits once; a repeat (or a refunded hold) answers the hold unchanged.
-  caf::replies_to<charge_atom, std::string>::with<schema::hold_record>,
-  /// Returns a job's held credits once; a repeat (or a charged hold) answers the hold unchanged.
-  caf::replies_to<refund_atom, std::string>::with<schema::hold_record>,
+  /// Holds the price and commits the job's rows with it; `insufficient_credits`
+  /// with nothing held, `idempotency_key_in_use` while another create with the
+  /// same key is being committed, `replayed` when one already was.
+  caf::replies_to<admit_atom, admission>::with<admission_result>,
+  /// Charges or refunds a job's hold and commits its terminal rows; the balance after.
+  caf::replies_to<settle_atom, settlement>::with<schema::balance_record>,
   /// Adds (or with a negative amount removes) available credits: the operator top-up.
   caf::replies_to<credit_atom, int64_t>::with<schema::balance_record>,
   /// The current balance.
@@ -178,16 +228,46 @@ using ledger_actor = introspectable_actor::extend<
 using ledger_directory_actor = introspectable_actor::extend<
   /// The ledger of an existing team.
   caf::replies_to<resolve_atom, std::string>::with<ledger_actor>,
-  /// `hold` on a team's ledger.
-  caf::replies_to<hold_atom, std::string, std::string, int64_t>::with<schema::balance_record>,
-  /// `charge` on a team's ledger.
-  caf::replies_to<charge_atom, std::string, std::string>::with<schema::hold_record>,
-  /// `refund` on a team's ledger.
-  caf::replies_to<refund_atom, std::string, std::string>::with<schema::hold_record>,
   /// `credit` on a team's ledger (`POST /admin/teams/{id}/credits`).
   caf::replies_to<credit_atom, std::string, int64_t>::with<schema::balance_record>,
   /// `get` on a team's ledger.
   caf::replies_to<caf::get_atom, std::string>::with<schema::balance_record>>;
+
+/// One generation (image or video) while it is not terminal: it takes a
+/// worker, reports progress, stores outputs and settles its hold; then it exits.
+using job_actor = introspectable_actor::extend<
+  /// Cancels: the record as `cancelled`, or `invalid_state` if already terminal.
+  caf::replies_to<cancel_atom>::with<schema::job_record>,
+  /// Answers with the record once it is terminal (the caller's timeout bounds the wait).
+  caf::replies_to<wait_atom>::with<schema::job_record>,
+  /// From the worker: it took the job (`processing`).
+  caf::reacts_to<started_atom>,
+  /// From the worker: progress 0..1.
+  caf::reacts_to<progress_atom, double>,
+  /// From the worker: outputs rendered and stored.
+  caf::reacts_to<finished_atom, rendered_outputs>,
+  /// From the worker: the back end failed (code, message), or the task was dropped.
+  caf::reacts_to<failed_atom, std::string, std::string>,
+  /// Internal: the queue TTL passed.
+  caf::reacts_to<expire_atom>,
+  /// Internal: retries a settlement that failed.
+  caf::reacts_to<settle_atom>>;
+
+/// Owns every live job: admits creates through the team's ledger and spawns
+/// their actors, respawns non-terminal jobs at start, routes cancels and waits.
+using job_directory_actor = introspectable_actor::extend<
+  /// Admits a create and starts its job; the admission result.
+  caf::replies_to<create_atom, job_admission>::with<admission_result>,
+  /// Cancels a team's job (`resource_not_found` for another team's or an unknown id).
+  caf::replies_to<cancel_atom, std::string, std::string>::with<schema::job_record>,
+  /// A team's job once terminal; at once if it already is.
+  caf::replies_to<wait_atom, std::string, std::string>::with<schema::job_record>>;
+
+/// Deletes what outlives its owner when its stored deadline passes: output
+/// bytes, idempotency records.
+using expiry_sweeper_actor = introspectable_actor::extend<
+  /// Internal: handles every due `expiries` row, then re-arms.
+  caf::reacts_to<sweep_atom>>;
 
 /// The LoRA catalogue: seeds the built-ins, adds operator LoRAs.
 using lora_catalogue_actor = introspectable_actor::extend<
@@ -215,6 +295,12 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::scope)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::team_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::balance_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::hold_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::job_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::admission)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::admission_result)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::settlement)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::job_admission)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::rendered_outputs)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::lora_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_status)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_summary)

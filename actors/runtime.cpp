@@ -2,6 +2,8 @@
 
 #include "actors/anonymous_bucket.hpp"
 #include "actors/bucket_directory.hpp"
+#include "actors/expiry_sweeper.hpp"
+#include "actors/job_directory.hpp"
 #include "actors/keyring.hpp"
 #include "actors/ledger_directory.hpp"
 #include "actors/lora_catalogue.hpp"
@@ -9,6 +11,7 @@
 #include "actors/store.hpp"
 #include "actors/team_directory.hpp"
 #include "core/log.hpp"
+#include "providers/backends.hpp"
 
 namespace svc::actors {
 
@@ -34,8 +37,23 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
     error = "seeding the LoRA catalogue: " + st.message;
     return nullptr;
   }
+  rt->backend_ = providers::make_backend(cfg, error);
+  if (!rt->backend_)
+    return nullptr;
+  if (cfg.moderation_words.empty()) {
+    rt->moderation_ = std::make_unique<providers::moderation_rules>(providers::moderation_rules::defaults());
+  } else {
+    auto loaded = providers::moderation_rules::load(cfg.moderation_words);
+    if (auto* e = std::get_if<providers::moderation_list_error>(&loaded)) {
+      error = "moderation words: " + e->message + (e->line ? " (line " + std::to_string(e->line) + ")" : "");
+      return nullptr;
+    }
+    rt->moderation_ = std::make_unique<providers::moderation_rules>(std::get<providers::moderation_rules>(loaded));
+  }
+  rt->blobs_ = std::make_unique<persistence::file_blob_store>(cfg.data_dir + "/blobs");
+  rt->pool_ = providers::make_worker_pool(cfg);
   auto& h = rt->handles_;
-  h.store = sys.spawn<caf::detached>(store, &env);
+  h.store = sys.spawn<caf::detached>(store, &env, cfg.group_commit);
   h.registry = sys.spawn(registry);
   caf::anon_send(h.registry, register_atom::value, std::string{"store"}, std::string{"store"}, std::string{},
                  h.store.address());
@@ -47,6 +65,9 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   h.teams = sys.spawn(team_directory, ctx, h.buckets);
   h.ledgers = sys.spawn(ledger_directory, ctx);
   h.loras = sys.spawn(lora_catalogue, ctx);
+  h.expiries = sys.spawn<caf::detached>(expiry_sweeper, ctx, rt->blobs_.get());
+  job_services services{rt->backend_.get(), rt->pool_.get(), rt->blobs_.get(), rt->moderation_.get(), h.ledgers};
+  h.jobs = sys.spawn(job_directory, ctx, services);
   return rt;
 }
 
@@ -59,8 +80,13 @@ void runtime::stop() {
     self->request(handles_.buckets, std::chrono::seconds{10}, snapshot_atom::value)
       .receive([](bool ok) { core::log_info("runtime", ok ? "bucket levels saved" : "some bucket levels not saved"); },
                [](caf::error& err) { core::log_warn("runtime", "bucket snapshot failed: " + caf::to_string(err)); });
+    // Running renders stop here; their jobs stay queued or processing in LMDB
+    // and resume at the next start.
+    pool_->shutdown();
     // Everyone but the store first, so their last writes still find it.
-    std::vector<caf::actor> others{caf::actor_cast<caf::actor>(handles_.buckets),
+    std::vector<caf::actor> others{caf::actor_cast<caf::actor>(handles_.jobs),
+                                   caf::actor_cast<caf::actor>(handles_.expiries),
+                                   caf::actor_cast<caf::actor>(handles_.buckets),
                                    caf::actor_cast<caf::actor>(handles_.anonymous),
                                    caf::actor_cast<caf::actor>(handles_.keyring),
                                    caf::actor_cast<caf::actor>(handles_.teams),

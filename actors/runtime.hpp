@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "actors/context.hpp"
+#include "actors/job.hpp"
 #include "persistence/environment.hpp"
 
 namespace svc::actors {
@@ -20,6 +21,8 @@ struct runtime_handles {
   team_directory_actor teams;
   ledger_directory_actor ledgers;
   lora_catalogue_actor loras;
+  job_directory_actor jobs;
+  expiry_sweeper_actor expiries;
 };
 
 /// Applies Svc's scheduler settings and error category to a CAF config.
@@ -32,7 +35,8 @@ public:
                                         std::shared_ptr<const core::clock> clock, persistence::environment& env,
                                         std::string& error);
 
-  /// Persists bucket levels, then stops every actor, the store last. Idempotent.
+  /// Persists bucket levels, stops the workers (their jobs stay queued in LMDB
+  /// for the next start), then stops every actor, the store last. Idempotent.
   void stop();
 
   ~runtime();
@@ -40,6 +44,8 @@ public:
   const runtime_handles& handles() const { return handles_; }
   const context& ctx() const { return ctx_; }
   const persistence::tables& tables() const { return *tables_; }
+  /// Where job outputs are stored.
+  const persistence::blob_store& blobs() const { return *blobs_; }
 
 private:
   runtime(caf::actor_system& sys, persistence::environment& env);
@@ -47,6 +53,10 @@ private:
   caf::actor_system& sys_;
   persistence::environment& env_;
   std::unique_ptr<persistence::tables> tables_;
+  std::unique_ptr<providers::generation_backend> backend_;
+  std::unique_ptr<providers::worker_pool> pool_;
+  std::unique_ptr<persistence::blob_store> blobs_;
+  std::unique_ptr<providers::moderation_rules> moderation_;
   context ctx_;
   runtime_handles handles_;
   bool stopped_ = false;

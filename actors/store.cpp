@@ -5,19 +5,17 @@
 namespace svc::actors {
 namespace {
 
-void flush(store_actor::stateful_pointer<store_state> self, persistence::environment* env) {
-  auto& st = self->state;
-  st.flush_scheduled = false;
-  if (st.pending.empty())
-    return;
-  auto waiting = std::move(st.pending);
-  st.pending.clear();
+using waiting_list = std::vector<store_state::waiting>;
+
+// Commits `waiting` in one transaction and answers each writer.
+void commit_together(store_actor::stateful_pointer<store_state> self, persistence::environment* env,
+                     waiting_list waiting) {
   persistence::write_batch all;
   for (auto& w : waiting)
     all.append(std::move(w.batch));
   auto result = env->commit(all);
-  ++st.commits;
-  st.batches += waiting.size();
+  ++self->state.commits;
+  self->state.batches += waiting.size();
   if (!result.ok()) {
     core::log_error("store", "commit of " + std::to_string(waiting.size()) + " batches failed: " + result.message);
     for (auto& w : waiting)
@@ -28,14 +26,33 @@ void flush(store_actor::stateful_pointer<store_state> self, persistence::environ
     w.promise.deliver(true);
 }
 
+void flush(store_actor::stateful_pointer<store_state> self, persistence::environment* env, bool group_commit) {
+  auto& st = self->state;
+  st.flush_scheduled = false;
+  if (st.pending.empty())
+    return;
+  auto waiting = std::move(st.pending);
+  st.pending.clear();
+  if (group_commit) {
+    commit_together(self, env, std::move(waiting));
+    return;
+  }
+  for (auto& w : waiting) {
+    waiting_list one;
+    one.push_back(std::move(w));
+    commit_together(self, env, std::move(one));
+  }
+}
+
 } // namespace
 
-store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self, persistence::environment* env) {
+store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self, persistence::environment* env,
+                                 bool group_commit) {
   // Whatever is still queued when the actor is told to stop is committed (and
   // answered) first, so a clean shutdown never drops a write in flight. This
   // runs while the state still exists, unlike an attached functor.
-  self->set_exit_handler([self, env](caf::exit_msg& msg) {
-    flush(self, env);
+  self->set_exit_handler([self, env, group_commit](caf::exit_msg& msg) {
+    flush(self, env, group_commit);
     self->quit(msg.reason);
   });
   return {
@@ -50,7 +67,7 @@ store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self
       }
       return promise;
     },
-    [=](flush_atom) { flush(self, env); },
+    [=](flush_atom) { flush(self, env, group_commit); },
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"commits=" + std::to_string(st.commits) + " batches=" + std::to_string(st.batches)

@@ -20,7 +20,10 @@ struct store_state {
   static inline const char* name = "store";
 };
 
-/// Spawn with `sys.spawn<caf::detached>(store, &env)`: fsync blocks its own thread only.
-store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self, persistence::environment* env);
+/// Spawn with `sys.spawn<caf::detached>(store, &env, true)`: fsync blocks its own
+/// thread only. `group_commit` false commits each batch in its own transaction
+/// (`--group-commit off`, the baseline the create benchmark compares against).
+store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self, persistence::environment* env,
+                                 bool group_commit);
 
 } // namespace svc::actors

@@ -26,6 +26,21 @@ config_option duration_option(std::string name, std::string help, duration confi
           }};
 }
 
+// `is_switch`: the bare flag means on (`--webhook-allow-private`); otherwise a value is required.
+config_option on_off_option(std::string name, std::string help, bool config::*field, bool is_switch) {
+  config defaults;
+  return {std::move(name), std::move(help), defaults.*field ? "on" : "off", is_switch,
+          [field](config& c, const std::string& v) {
+            if (v == "true" || v == "1" || v == "on" || v == "yes")
+              c.*field = true;
+            else if (v == "false" || v == "0" || v == "off" || v == "no")
+              c.*field = false;
+            else
+              return false;
+            return true;
+          }};
+}
+
 template <class Int>
 config_option int_option(std::string name, std::string help, Int config::*field, long long min,
                          long long max) {
@@ -76,16 +91,7 @@ std::vector<config_option> make_options() {
                  return t.has_value();
                }});
   o.push_back(text_option("webhook-ca-file", "extra CA bundle to trust for receivers (default: system CAs only)", &config::webhook_ca_file));
-  o.push_back({"webhook-allow-private", "allow receivers on loopback/private addresses", "off", true,
-               [](config& c, const std::string& v) {
-                 if (v == "true" || v == "1" || v == "on" || v == "yes")
-                   c.webhook_allow_private = true;
-                 else if (v == "false" || v == "0" || v == "off" || v == "no")
-                   c.webhook_allow_private = false;
-                 else
-                   return false;
-                 return true;
-               }});
+  o.push_back(on_off_option("webhook-allow-private", "allow receivers on loopback/private addresses", &config::webhook_allow_private, true));
   o.push_back(text_option("smtp", "HOST:PORT of an SMTP relay; without it mail goes to DIR/outbox/", &config::smtp));
   o.push_back({"provider", "procedural (built-in renderer) or remote", "procedural", false,
                [](config& c, const std::string& v) {
@@ -98,6 +104,8 @@ std::vector<config_option> make_options() {
   o.push_back(int_option("workers", "concurrent generations (0: number of cores)", &config::workers, 0, 1024));
   o.back().default_text = "cores";
   o.push_back(duration_option("render-delay", "extra time per generation (simulates slower back ends)", &config::render_delay));
+  o.push_back(text_option("moderation-words", "file of disallowed words and phrases, one per line (default: a built-in list)", &config::moderation_words));
+  o.back().default_text = "built-in";
   o.push_back(int_option("header-limit", "bytes of request line and headers (431 past it)", &config::header_limit, 1024, 1 << 20));
   o.push_back(int_option("body-limit", "bytes of a JSON request body (413 past it)", &config::body_limit, 1024, 64 << 20));
   o.push_back(duration_option("read-timeout", "time to receive a whole request; idle keep-alive connections close after it", &config::read_timeout));
@@ -113,6 +121,7 @@ std::vector<config_option> make_options() {
                  c.actor_policy = v;
                  return true;
                }});
+  o.push_back(on_off_option("group-commit", "on: concurrent writes share one synced LMDB transaction; off: one each (a benchmark baseline)", &config::group_commit, false));
   o.push_back(duration_option("bucket-snapshot-interval", "how often rate-limit buckets are persisted", &config::bucket_snapshot_interval));
   o.push_back({"log-level", "debug, info, warn or error", "info", false,
                [](config& c, const std::string& v) {

@@ -47,6 +47,7 @@ struct config {
   std::string remote_url;              ///< remote back end base URL
   int workers = 0;                     ///< concurrent generations; 0: number of cores
   duration render_delay{0};            ///< simulated extra back-end time per job
+  std::string moderation_words;        ///< disallowed-words file; empty: the built-in list
 
   // --- HTTP server hardening
   std::size_t header_limit = 16 * 1024;   ///< bytes of request line + headers
@@ -60,6 +61,7 @@ struct config {
   int http_threads = 1;                   ///< asio threads for both listeners
   int actor_threads = 2;                  ///< CAF scheduler workers
   std::string actor_policy = "stealing";  ///< CAF scheduler: stealing (idle workers poll, then back off) | sharing (they sleep)
+  bool group_commit = true;               ///< false: one synced transaction per write (benchmark baseline)
   duration bucket_snapshot_interval = std::chrono::seconds{5}; ///< rate-bucket persistence period
   std::string log_level = "info";         ///< debug | info | warn | error
 };

@@ -90,13 +90,29 @@ std::optional<std::string> read_admin_token(const std::string& dir) {
   return text;
 }
 
-std::optional<std::string> ensure_admin_token(const std::string& dir, std::string& error) {
-  if (auto existing = read_admin_token(dir); existing && existing->size() == 64)
-    return existing;
+namespace {
+
+// A 64-hex secret kept in `path` (mode 0600), made at first use.
+std::optional<std::string> ensure_secret_file(const std::string& path, std::string& error) {
+  if (auto existing = read_file(path)) {
+    auto text = existing->substr(0, existing->find_first_of("\r\n"));
+    if (text.size() == 64)
+      return text;
+  }
   auto token = core::random_hex(32);
-  if (!write_file_atomically(dir + "/admin.token", token + "\n", 0600, error))
+  if (!write_file_atomically(path, token + "\n", 0600, error))
     return std::nullopt;
   return token;
+}
+
+} // namespace
+
+std::optional<std::string> ensure_admin_token(const std::string& dir, std::string& error) {
+  return ensure_secret_file(dir + "/admin.token", error);
+}
+
+std::optional<std::string> ensure_url_secret(const std::string& dir, std::string& error) {
+  return ensure_secret_file(dir + "/url.secret", error);
 }
 
 } // namespace svc::persistence

@@ -23,6 +23,10 @@ private:
 /// The admin token of `dir`, creating it (64 hex, mode 0600) at first start.
 std::optional<std::string> ensure_admin_token(const std::string& dir, std::string& error);
 
+/// The key that signs output URLs, `DIR/url.secret` (64 hex, mode 0600),
+/// created at first start; URLs stay valid across restarts.
+std::optional<std::string> ensure_url_secret(const std::string& dir, std::string& error);
+
 /// Reads `DIR/admin.token`; nullopt if missing.
 std::optional<std::string> read_admin_token(const std::string& dir);
 

@@ -12,7 +12,8 @@ namespace svc::persistence {
 
 std::string_view table_name(table t) {
   static constexpr std::array<std::string_view, table_count> names{
-    "meta", "teams", "balances", "api_keys", "api_keys_by_team", "key_hashes", "loras", "lora_slugs", "buckets", "holds"};
+    "meta", "teams", "balances", "api_keys", "api_keys_by_team", "key_hashes", "loras", "lora_slugs", "buckets", "holds",
+    "jobs", "jobs_by_team", "live_jobs", "idempotency", "usage", "expiries"};
   return names[static_cast<std::size_t>(t)];
 }
 

@@ -58,6 +58,9 @@ public:
     batch.put(table_, std::move(key), encode_record(r));
   }
 
+  /// Adds a delete of `key` to `batch` (deleting an absent key is no error).
+  void erase(write_batch& batch, std::string key) const { batch.erase(table_, std::move(key)); }
+
 private:
   const environment& env_;
   table table_;
@@ -89,10 +92,18 @@ public:
     return out;
   }
 
+  /// Visits every key in order until `f` returns false.
+  void for_each_key(const std::function<bool(std::string_view)>& f) const {
+    env_.scan(table_, {}, [&](std::string_view k, std::string_view) { return f(k); });
+  }
+
   /// Adds a put of `key -> id` to `batch`.
   void put(write_batch& batch, std::string key, std::string_view id) const {
     batch.put(table_, std::move(key), encode_text(id));
   }
+
+  /// Adds a delete of `key` to `batch` (deleting an absent key is no error).
+  void erase(write_batch& batch, std::string key) const { batch.erase(table_, std::move(key)); }
 
 private:
   const environment& env_;

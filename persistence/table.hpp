@@ -18,11 +18,17 @@ enum class table : uint8_t {
   loras,            ///< lora id -> lora_record
   lora_slugs,       ///< slug -> lora id
   buckets,          ///< team id -> bucket_snapshot
-  holds,            ///< team id + '/' + job id -> hold_record
+  holds,            ///< team id + '/' + job id -> hold_record (open holds only)
+  jobs,             ///< job id -> job_record
+  jobs_by_team,     ///< team id + '/' + job id -> job id (listing, newest first)
+  live_jobs,        ///< job id -> job id, while the job is not terminal (recovery)
+  idempotency,      ///< team id + '/' + route + '/' + key -> idempotency_record
+  usage,            ///< team id + '/' + YYYY-MM-DD -> usage_record
+  expiries,         ///< 16-digit Unix ms + '/' + kind + '/' + subject -> subject
 };
 
 /// Number of tables.
-inline constexpr std::size_t table_count = 10;
+inline constexpr std::size_t table_count = 16;
 
 /// The LMDB database name of a table.
 std::string_view table_name(table t);

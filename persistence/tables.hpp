@@ -17,7 +17,13 @@ struct tables {
       loras{env, table::loras},
       lora_slugs{env, table::lora_slugs},
       buckets{env, table::buckets},
-      holds{env, table::holds} {}
+      holds{env, table::holds},
+      jobs{env, table::jobs},
+      jobs_by_team{env, table::jobs_by_team},
+      live_jobs{env, table::live_jobs},
+      idempotency{env, table::idempotency},
+      usage{env, table::usage},
+      expiries{env, table::expiries} {}
 
   record_table<schema::team_record> teams;
   record_table<schema::balance_record> balances;
@@ -27,7 +33,13 @@ struct tables {
   record_table<schema::lora_record> loras;
   index_table lora_slugs;       ///< slug -> lora id
   record_table<schema::bucket_snapshot> buckets;
-  record_table<schema::hold_record> holds; ///< `team_id/job_id` -> a job's credit hold
+  record_table<schema::hold_record> holds; ///< `team_id/job_id` -> a job's open credit hold
+  record_table<schema::job_record> jobs;
+  index_table jobs_by_team;  ///< `team_id/job_id` -> job id
+  index_table live_jobs;     ///< job id -> job id while not terminal
+  record_table<schema::idempotency_record> idempotency; ///< `team_id/route/key`
+  record_table<schema::usage_record> usage;             ///< `team_id/YYYY-MM-DD`
+  index_table expiries;      ///< `<16-digit ms>/<kind>/<subject>` -> subject
 };
 
 } // namespace svc::persistence

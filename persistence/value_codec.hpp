@@ -8,6 +8,7 @@
 
 #include <boost/json/value.hpp>
 
+#include "schema/job_codec.hpp"
 #include "schema/record_codecs.hpp"
 
 namespace svc::persistence {

@@ -186,4 +186,48 @@ bool decode(const json::value& v, bucket_snapshot& r) {
   return f.ok();
 }
 
+json::value encode(const idempotency_record& r) {
+  return {{"team_id", r.team_id},
+          {"route", r.route},
+          {"key", r.key},
+          {"request_sha256", r.request_sha256},
+          {"status", r.status},
+          {"body", r.body},
+          {"location", r.location},
+          {"created_at", ms(r.created_at)},
+          {"expires_at", ms(r.expires_at)}};
+}
+
+bool decode(const json::value& v, idempotency_record& r) {
+  json_fields f{v};
+  r.team_id = f.str("team_id");
+  r.route = f.str("route");
+  r.key = f.str("key");
+  r.request_sha256 = f.str("request_sha256");
+  r.status = static_cast<int>(f.i64("status"));
+  r.body = f.str("body");
+  r.location = f.str("location");
+  r.created_at = core::from_unix_ms(f.i64("created_at"));
+  r.expires_at = core::from_unix_ms(f.i64("expires_at"));
+  return f.ok();
+}
+
+json::value encode(const usage_record& r) {
+  return {{"team_id", r.team_id},
+          {"date", r.date},
+          {"credits_charged", r.credits_charged},
+          {"images", r.images},
+          {"videos", r.videos}};
+}
+
+bool decode(const json::value& v, usage_record& r) {
+  json_fields f{v};
+  r.team_id = f.str("team_id");
+  r.date = f.str("date");
+  r.credits_charged = f.i64("credits_charged");
+  r.images = f.i64("images");
+  r.videos = f.i64("videos");
+  return f.ok();
+}
+
 } // namespace svc::schema

@@ -15,6 +15,8 @@ boost::json::value encode(const hold_record& r);
 boost::json::value encode(const api_key_record& r);
 boost::json::value encode(const lora_record& r);
 boost::json::value encode(const bucket_snapshot& r);
+boost::json::value encode(const idempotency_record& r);
+boost::json::value encode(const usage_record& r);
 
 /// Reads a stored record; false (and `r` unspecified) if a field is missing or mistyped.
 bool decode(const boost::json::value& v, team_record& r);
@@ -23,5 +25,7 @@ bool decode(const boost::json::value& v, hold_record& r);
 bool decode(const boost::json::value& v, api_key_record& r);
 bool decode(const boost::json::value& v, lora_record& r);
 bool decode(const boost::json::value& v, bucket_snapshot& r);
+bool decode(const boost::json::value& v, idempotency_record& r);
+bool decode(const boost::json::value& v, usage_record& r);
 
 } // namespace svc::schema

@@ -88,4 +88,27 @@ struct bucket_snapshot {
   std::map<std::string, bucket_level> levels;
 };
 
+/// A create answered under an `Idempotency-Key`: replayed for the same body
+/// until it expires (key `team_id/route/key`).
+struct idempotency_record {
+  std::string team_id;
+  std::string route;          ///< `images`, `videos`
+  std::string key;            ///< the header value
+  std::string request_sha256; ///< hex SHA-256 of the request body as parsed
+  int status = 201;           ///< the stored answer
+  std::string body;
+  std::string location;       ///< its `Location` header
+  core::time_point created_at;
+  core::time_point expires_at;
+};
+
+/// A team's charged usage on one UTC day (key `team_id/YYYY-MM-DD`).
+struct usage_record {
+  std::string team_id;
+  std::string date;           ///< `YYYY-MM-DD`, UTC
+  int64_t credits_charged = 0;
+  int64_t images = 0;         ///< output images of succeeded image jobs
+  int64_t videos = 0;         ///< succeeded video jobs
+};
+
 } // namespace svc::schema

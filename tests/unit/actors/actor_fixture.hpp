@@ -69,7 +69,7 @@ struct actor_fixture {
   std::vector<caf::actor> tracked;
 
   actor_fixture() {
-    store = sys.spawn(actors::store, env.get());
+    store = sys.spawn(actors::store, env.get(), true);
     sched.run();
   }
 

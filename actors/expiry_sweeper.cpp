@@ -1,0 +1,93 @@
+#include "actors/expiry_sweeper.hpp"
+
+#include <algorithm>
+
+#include "core/log.hpp"
+#include "persistence/job_rows.hpp"
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = expiry_sweeper_actor::stateful_pointer<expiry_sweeper_state>;
+
+// Deletes every output file of a job; the record keeps describing them, and
+// their URLs answer 410 from their signed expiry on.
+void delete_outputs(const context& ctx, persistence::blob_store& blobs, const std::string& job_id) {
+  auto job = ctx.tables->jobs.get(job_id);
+  if (!job)
+    return;
+  for (std::size_t i = 0; i < job->outputs.size(); ++i)
+    if (auto st = blobs.remove(schema::output_blob_key(*job, i)); !st.ok())
+      core::log_warn("expiry_sweeper", "deleting output " + std::to_string(i) + " of " + job_id + ": " + st.message);
+}
+
+} // namespace
+
+std::chrono::milliseconds expiry_sweep_interval(const core::config& cfg) {
+  auto shortest = std::min(cfg.output_ttl, cfg.idempotency_ttl);
+  auto tenth = std::chrono::duration_cast<std::chrono::milliseconds>(shortest) / 10;
+  return std::clamp(tenth, std::chrono::milliseconds{10}, std::chrono::milliseconds{1000});
+}
+
+expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, persistence::blob_store* blobs) {
+  register_actor(self, ctx, "expiry_sweeper", "expiry_sweeper", "");
+  self->send(self, sweep_atom::value);
+  return {
+    [=](sweep_atom) {
+      auto now_ms = core::to_unix_ms(ctx.clock->now());
+      std::vector<persistence::expiry_entry> due;
+      std::vector<std::string> keys;
+      bool more = false;
+      ctx.tables->expiries.for_each_key([&](std::string_view key) {
+        persistence::expiry_entry e;
+        if (!persistence::parse_expiry_key(key, e)) {
+          keys.emplace_back(key); // not ours to keep: drop it
+          return true;
+        }
+        if (e.deadline_ms > now_ms)
+          return false;
+        if (due.size() == expiry_sweep_batch) {
+          more = true;
+          return false;
+        }
+        keys.emplace_back(key);
+        due.push_back(std::move(e));
+        return true;
+      });
+      auto next = more ? std::chrono::milliseconds{0} : expiry_sweep_interval(*ctx.cfg);
+      if (keys.empty()) {
+        self->delayed_send(self, next, sweep_atom::value);
+        return;
+      }
+      persistence::write_batch batch;
+      for (auto& e : due) {
+        if (e.kind == persistence::expiry_kind::outputs) {
+          delete_outputs(ctx, *blobs, e.subject);
+          ++self->state.outputs_deleted;
+        } else {
+          // A newer record under the same key (the old one expired) keeps its own row.
+          auto record = ctx.tables->idempotency.get(e.subject);
+          if (record && core::to_unix_ms(record->expires_at) <= now_ms)
+            ctx.tables->idempotency.erase(batch, e.subject);
+          ++self->state.idempotency_deleted;
+        }
+      }
+      for (auto& k : keys)
+        ctx.tables->expiries.erase(batch, std::move(k));
+      self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
+        .then([=](bool) { self->delayed_send(self, next, sweep_atom::value); },
+              [=](caf::error& err) {
+                core::log_warn("expiry_sweeper", "commit failed: " + caf::to_string(err));
+                self->delayed_send(self, expiry_sweep_interval(*ctx.cfg), sweep_atom::value);
+              });
+    },
+    [=](describe_atom) -> actor_status {
+      auto& st = self->state;
+      return {"outputs_deleted=" + std::to_string(st.outputs_deleted)
+                + " idempotency_deleted=" + std::to_string(st.idempotency_deleted),
+              self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

@@ -1,0 +1,28 @@
+#pragma once
+// The expiry sweeper: deletes what outlives the actor that made it once its
+// stored deadline passes: a job's output bytes after `--output-ttl`, an
+// idempotency record after `--idempotency-ttl`. Deadlines are rows of the
+// `expiries` table, ordered by time, so a restart finds every one of them and
+// one overdue during downtime goes at the first sweep. It runs detached,
+// since deleting files blocks.
+
+#include "actors/context.hpp"
+#include "persistence/blob_store.hpp"
+
+namespace svc::actors {
+
+struct expiry_sweeper_state {
+  uint64_t outputs_deleted = 0, idempotency_deleted = 0;
+  static inline const char* name = "expiry_sweeper";
+};
+
+/// Rows handled per sweep, so one sweep's commit stays small.
+inline constexpr std::size_t expiry_sweep_batch = 512;
+
+/// How often the sweeper looks: a tenth of the shortest TTL, between 10 ms and 1 s.
+std::chrono::milliseconds expiry_sweep_interval(const core::config& cfg);
+
+expiry_sweeper_actor::behavior_type expiry_sweeper(expiry_sweeper_actor::stateful_pointer<expiry_sweeper_state> self,
+                                                   context ctx, persistence::blob_store* blobs);
+
+} // namespace svc::actors

@@ -1,0 +1,237 @@
+#include "actors/job.hpp"
+
+#include <cmath>
+
+#include "core/crypto.hpp"
+#include "core/log.hpp"
+#include "persistence/job_rows.hpp"
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = job_actor::stateful_pointer<job_state>;
+using schema::hold_status;
+using schema::job_record;
+using schema::job_status;
+
+// Progress as stored and shown: two decimals, so records do not show 0.30000000000000004.
+double rounded(double p) { return std::round(std::clamp(p, 0.0, 1.0) * 100.0) / 100.0; }
+
+// Writes the current record without waiting: later writes of this job reach
+// the store after it, since one sender's messages arrive in order.
+void persist(self_ptr self, const context& ctx) {
+  persistence::write_batch batch;
+  persistence::put_job(*ctx.tables, batch, self->state.record);
+  self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
+    .then([](bool) {},
+          [self](caf::error& err) {
+            core::log_warn("job", self->state.record.id + ": write failed: " + caf::to_string(err));
+          });
+}
+
+void settle(self_ptr self, const context& ctx, const job_services& services, std::chrono::milliseconds retry);
+
+// Commits the terminal record with its settlement, then answers the waiters and exits.
+void end(self_ptr self, const context& ctx, const job_services& services, job_status status,
+         std::optional<schema::job_failure> failure) {
+  auto& st = self->state;
+  auto& r = st.record;
+  st.ending = true;
+  st.cancel.cancel();
+  r.status = status;
+  r.failure = std::move(failure);
+  r.completed_at = ctx.clock->now();
+  r.cost_status = status == job_status::succeeded ? hold_status::charged : hold_status::refunded;
+  if (status == job_status::succeeded) {
+    r.progress = 1;
+    r.outputs_expire_at = *r.completed_at + ctx.cfg->output_ttl;
+  }
+  settle(self, ctx, services, std::chrono::milliseconds{100});
+}
+
+void settle(self_ptr self, const context& ctx, const job_services& services, std::chrono::milliseconds retry) {
+  auto& r = self->state.record;
+  settlement s;
+  s.job_id = r.id;
+  s.to = r.cost_status;
+  s.kind = r.kind;
+  s.outputs = static_cast<int64_t>(r.outputs.size());
+  s.at = *r.completed_at;
+  persistence::put_job(*ctx.tables, s.writes, r);
+  auto deadline = ctx.cfg->request_deadline;
+  self->request(services.ledgers, deadline, resolve_atom::value, r.team_id)
+    .then(
+      [=](ledger_actor& ledger) {
+        self->request(ledger, deadline, settle_atom::value, std::move(s))
+          .then(
+            [=](schema::balance_record&) {
+              for (auto& w : self->state.waiters)
+                w.deliver(self->state.record);
+              self->state.waiters.clear();
+              self->quit();
+            },
+            [=](caf::error& err) {
+              core::log_error("job", r.id + ": settling failed: " + caf::to_string(err) + "; retrying");
+              self->delayed_send(self, retry, settle_atom::value);
+            });
+      },
+      [=](caf::error& err) {
+        core::log_error("job", r.id + ": no ledger: " + caf::to_string(err) + "; retrying");
+        self->delayed_send(self, retry, settle_atom::value);
+      });
+}
+
+providers::render_request render_request_of(const job_record& r) {
+  providers::render_request req;
+  req.prompt = r.prompt;
+  req.negative_prompt = r.negative_prompt;
+  req.width = r.width;
+  req.height = r.height;
+  req.seed = r.seed;
+  req.steps = r.steps;
+  req.num_outputs = r.num_outputs;
+  for (auto& l : r.loras)
+    req.loras.push_back({l.slug, l.weight});
+  return req;
+}
+
+// Renders on a pool thread and stores the outputs there, so no actor thread
+// blocks on the back end or on fsync; the results come back as messages.
+void submit(self_ptr self, const job_services& services) {
+  auto& r = self->state.record;
+  providers::pool_task task;
+  task.cancel = self->state.cancel;
+  auto me = caf::actor_cast<job_actor>(self);
+  task.run = [me, services, job = r, token = self->state.cancel] {
+    caf::anon_send(me, started_atom::value);
+    if (job.kind != schema::job_kind::image) {
+      caf::anon_send(me, failed_atom::value, std::string{"provider_error"},
+                     std::string{"the " + std::string{services.backend->name()} + " back end does not render videos"});
+      return;
+    }
+    auto outcome = services.backend->render(
+      render_request_of(job), [me](double p) { caf::anon_send(me, progress_atom::value, p); }, token);
+    if (!outcome.ok()) {
+      caf::anon_send(me, failed_atom::value, outcome.error().code, outcome.error().message);
+      return;
+    }
+    auto& result = outcome.value();
+    rendered_outputs stored;
+    for (std::size_t i = 0; i < result.images.size(); ++i) {
+      auto& bytes = result.images[i];
+      if (auto st = services.blobs->put(schema::output_blob_key(job, i), bytes); !st.ok()) {
+        core::log_error("job", job.id + ": storing output " + std::to_string(i) + " failed: " + st.message);
+        caf::anon_send(me, failed_atom::value, std::string{"provider_error"}, std::string{"storing the output failed"});
+        return;
+      }
+      stored.outputs.push_back({"image/png", bytes.size(), result.width, result.height,
+                                core::to_hex(core::sha256(bytes))});
+    }
+    caf::anon_send(me, finished_atom::value, std::move(stored));
+  };
+  services.pool->submit(std::move(task));
+}
+
+void remove_blobs(const job_services& services, const job_record& job, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    services.blobs->remove(schema::output_blob_key(job, i));
+}
+
+} // namespace
+
+job_actor::behavior_type job(self_ptr self, context ctx, job_services services, job_record record) {
+  auto& st = self->state;
+  register_actor(self, ctx, "job", record.id, record.team_id);
+  st.record = std::move(record);
+  auto& r = st.record;
+  if (r.status == job_status::processing) {
+    // Found processing after a restart: its render died with the process.
+    r.status = job_status::queued;
+    r.progress = 0;
+    r.started_at.reset();
+    persist(self, ctx);
+  }
+  st.persisted_progress = r.progress;
+  if (auto rule = services.moderation->check(r.prompt)) {
+    end(self, ctx, services, job_status::moderation_rejected,
+        schema::job_failure{"moderation_rejected", "the prompt breaks the content rules (\"" + rule->rule + "\")"});
+  } else {
+    self->delayed_send(self, until(ctx, r.created_at + ctx.cfg->queue_ttl), expire_atom::value);
+    submit(self, services);
+  }
+
+  return {
+    [=](cancel_atom) -> caf::result<job_record> {
+      auto& st = self->state;
+      if (st.ending)
+        return make_domain_error(schema::error_code::invalid_state, "id",
+                                 {{"id", st.record.id}, {"status", std::string{to_string(st.record.status)}}});
+      auto promise = self->make_response_promise<job_record>();
+      st.waiters.push_back(promise);
+      end(self, ctx, services, job_status::cancelled, std::nullopt);
+      return promise;
+    },
+    [=](wait_atom) -> caf::result<job_record> {
+      auto& st = self->state;
+      if (st.waiters.size() >= max_job_waiters)
+        return st.record;
+      auto promise = self->make_response_promise<job_record>();
+      st.waiters.push_back(promise);
+      return promise;
+    },
+    [=](started_atom) {
+      auto& st = self->state;
+      if (st.ending || st.record.status != job_status::queued)
+        return;
+      st.record.status = job_status::processing;
+      st.record.started_at = ctx.clock->now();
+      persist(self, ctx);
+    },
+    [=](progress_atom, double p) {
+      auto& st = self->state;
+      p = rounded(p);
+      if (st.ending || st.record.status != job_status::processing || p <= st.record.progress || p >= 1.0)
+        return;
+      st.record.progress = p;
+      // A durable write per tenth is plenty for pollers and costs nothing under group commit.
+      if (p - st.persisted_progress >= 0.1 - 1e-9) {
+        st.persisted_progress = p;
+        persist(self, ctx);
+      }
+    },
+    [=](finished_atom, rendered_outputs& out) {
+      auto& st = self->state;
+      if (st.ending) { // cancelled or expired while the worker stored its files
+        remove_blobs(services, st.record, out.outputs.size());
+        return;
+      }
+      st.record.outputs = std::move(out.outputs);
+      end(self, ctx, services, job_status::succeeded, std::nullopt);
+    },
+    [=](failed_atom, std::string& code, std::string& message) {
+      if (self->state.ending)
+        return;
+      end(self, ctx, services, job_status::failed, schema::job_failure{std::move(code), std::move(message)});
+    },
+    [=](expire_atom) {
+      auto& st = self->state;
+      if (st.ending || st.record.status != job_status::queued)
+        return;
+      end(self, ctx, services, job_status::expired,
+          schema::job_failure{"queue_expired", "no worker took the job within the queue TTL"});
+    },
+    [=](settle_atom) {
+      if (self->state.ending) // a settlement that failed: try again
+        settle(self, ctx, services, std::chrono::milliseconds{1000});
+    },
+    [=](describe_atom) -> actor_status {
+      auto& r = self->state.record;
+      char progress[16];
+      std::snprintf(progress, sizeof progress, "%.2f", r.progress);
+      return {std::string{to_string(r.status)} + " progress=" + progress + (self->state.ending ? " ending" : ""),
+              self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

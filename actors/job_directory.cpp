@@ -1,0 +1,134 @@
+#include "actors/job_directory.hpp"
+
+#include "core/log.hpp"
+#include "persistence/job_rows.hpp"
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = job_directory_actor::stateful_pointer<job_directory_state>;
+using schema::job_record;
+
+caf::error not_found(const std::string& id) {
+  return make_domain_error(schema::error_code::resource_not_found, "id", {{"kind", "job"}, {"id", id}});
+}
+
+void start_job(self_ptr self, const context& ctx, const job_services& services, job_record record) {
+  auto id = record.id;
+  auto team = record.team_id;
+  auto handle = self->spawn<caf::linked>(job, ctx, services, std::move(record));
+  self->monitor(handle);
+  self->state.job_ids[handle.address()] = id;
+  self->state.jobs[id] = {handle, team};
+}
+
+void recover(self_ptr self, const context& ctx, const job_services& services) {
+  std::vector<std::string> ids;
+  ctx.tables->live_jobs.for_each_key([&](std::string_view id) {
+    ids.emplace_back(id);
+    return true;
+  });
+  for (auto& id : ids) {
+    auto record = ctx.tables->jobs.get(id);
+    if (!record || schema::is_terminal(record->status)) {
+      core::log_warn("job_directory", "live_jobs lists " + id + " but its record is missing or terminal");
+      continue;
+    }
+    start_job(self, ctx, services, std::move(*record));
+    ++self->state.recovered;
+  }
+  if (!ids.empty())
+    core::log_info("job_directory", "resumed " + std::to_string(self->state.recovered) + " unfinished jobs");
+}
+
+// Admits through the team's ledger, then starts the job.
+void admit(self_ptr self, const context& ctx, const job_services& services, const ledger_actor& ledger,
+           job_admission& a, caf::typed_response_promise<admission_result> promise) {
+  admission adm;
+  adm.job_id = a.job.id;
+  adm.credits = a.job.credits;
+  persistence::put_job(*ctx.tables, adm.writes, a.job);
+  if (a.idempotency) {
+    persistence::put_idempotency(*ctx.tables, adm.writes, *a.idempotency);
+    adm.idempotency_key = persistence::idempotency_key(a.job.team_id, a.idempotency->route, a.idempotency->key);
+  }
+  self->request(ledger, ctx.cfg->request_deadline, admit_atom::value, std::move(adm))
+    .then(
+      [=, job = std::move(a.job)](admission_result& r) mutable {
+        if (!r.replayed) {
+          ++self->state.admitted;
+          start_job(self, ctx, services, std::move(job));
+        }
+        promise.deliver(std::move(r));
+      },
+      [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+}
+
+} // namespace
+
+job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job_services services) {
+  register_actor(self, ctx, "job_directory", "job_directory", "");
+  self->set_down_handler([self](caf::down_msg& dm) {
+    auto& st = self->state;
+    for (auto it = st.ledgers.begin(); it != st.ledgers.end(); ++it)
+      if (it->second.address() == dm.source) {
+        st.ledgers.erase(it);
+        return;
+      }
+    if (auto it = st.job_ids.find(dm.source); it != st.job_ids.end()) {
+      st.jobs.erase(it->second);
+      st.job_ids.erase(it);
+    }
+  });
+  recover(self, ctx, services);
+  return {
+    [=](create_atom, job_admission& a) -> caf::result<admission_result> {
+      auto promise = self->make_response_promise<admission_result>();
+      auto team = a.job.team_id;
+      if (auto it = self->state.ledgers.find(team); it != self->state.ledgers.end()) {
+        admit(self, ctx, services, it->second, a, promise);
+        return promise;
+      }
+      self->request(services.ledgers, ctx.cfg->request_deadline, resolve_atom::value, team)
+        .then(
+          [=, a = std::move(a)](ledger_actor& ledger) mutable {
+            if (self->state.ledgers.emplace(team, ledger).second)
+              self->monitor(ledger);
+            admit(self, ctx, services, ledger, a, promise);
+          },
+          [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+      return promise;
+    },
+    [=](cancel_atom, const std::string& team, const std::string& id) -> caf::result<job_record> {
+      if (auto it = self->state.jobs.find(id); it != self->state.jobs.end()) {
+        if (it->second.team_id != team)
+          return not_found(id);
+        return self->delegate(it->second.handle, cancel_atom::value);
+      }
+      auto record = ctx.tables->jobs.get(id);
+      if (!record || record->team_id != team)
+        return not_found(id);
+      return make_domain_error(schema::error_code::invalid_state, "id",
+                               {{"id", id}, {"status", std::string{to_string(record->status)}}});
+    },
+    [=](wait_atom, const std::string& team, const std::string& id) -> caf::result<job_record> {
+      if (auto it = self->state.jobs.find(id); it != self->state.jobs.end()) {
+        if (it->second.team_id != team)
+          return not_found(id);
+        return self->delegate(it->second.handle, wait_atom::value);
+      }
+      auto record = ctx.tables->jobs.get(id);
+      if (!record || record->team_id != team)
+        return not_found(id);
+      return std::move(*record);
+    },
+    [=](describe_atom) -> actor_status {
+      auto& st = self->state;
+      return {"live=" + std::to_string(st.jobs.size()) + " admitted=" + std::to_string(st.admitted)
+                + " recovered=" + std::to_string(st.recovered),
+              self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

@@ -1,0 +1,69 @@
+#include "persistence/job_rows.hpp"
+
+#include <charconv>
+#include <cstdio>
+
+namespace svc::persistence {
+namespace {
+
+std::string_view kind_name(expiry_kind k) { return k == expiry_kind::outputs ? "outputs" : "idempotency"; }
+
+} // namespace
+
+void put_job(const tables& t, write_batch& batch, const schema::job_record& job) {
+  t.jobs.put(batch, job.id, job);
+  t.jobs_by_team.put(batch, job.team_id + "/" + job.id, job.id);
+  if (schema::is_terminal(job.status))
+    t.live_jobs.erase(batch, job.id);
+  else
+    t.live_jobs.put(batch, job.id, job.id);
+  if (job.status == schema::job_status::succeeded && job.outputs_expire_at)
+    t.expiries.put(batch, expiry_key(*job.outputs_expire_at, expiry_kind::outputs, job.id), job.id);
+}
+
+std::string idempotency_key(std::string_view team_id, std::string_view route, std::string_view key) {
+  std::string k;
+  k.reserve(team_id.size() + route.size() + key.size() + 2);
+  k.append(team_id).append("/").append(route).append("/").append(key);
+  return k;
+}
+
+void put_idempotency(const tables& t, write_batch& batch, const schema::idempotency_record& r) {
+  auto key = idempotency_key(r.team_id, r.route, r.key);
+  t.expiries.put(batch, expiry_key(r.expires_at, expiry_kind::idempotency, key), key);
+  t.idempotency.put(batch, std::move(key), r);
+}
+
+std::string expiry_key(core::time_point deadline, expiry_kind kind, std::string_view subject) {
+  auto ms = core::to_unix_ms(deadline);
+  char digits[24];
+  std::snprintf(digits, sizeof digits, "%016lld", static_cast<long long>(ms < 0 ? 0 : ms));
+  std::string k{digits};
+  k.append("/").append(kind_name(kind)).append("/").append(subject);
+  return k;
+}
+
+bool parse_expiry_key(std::string_view key, expiry_entry& out) {
+  if (key.size() < 18 || key[16] != '/')
+    return false;
+  int64_t ms = 0;
+  auto [end, ec] = std::from_chars(key.data(), key.data() + 16, ms);
+  if (ec != std::errc{} || end != key.data() + 16)
+    return false;
+  auto rest = key.substr(17);
+  auto slash = rest.find('/');
+  if (slash == std::string_view::npos || slash + 1 >= rest.size())
+    return false;
+  auto kind = rest.substr(0, slash);
+  if (kind == "outputs")
+    out.kind = expiry_kind::outputs;
+  else if (kind == "idempotency")
+    out.kind = expiry_kind::idempotency;
+  else
+    return false;
+  out.deadline_ms = ms;
+  out.subject = std::string{rest.substr(slash + 1)};
+  return true;
+}
+
+} // namespace svc::persistence

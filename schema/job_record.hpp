@@ -1,0 +1,94 @@
+#pragma once
+// A generation job (an image or a video) as Svc stores it: the validated
+// request, the resolved adapters, the price, where it stands and what it
+// produced. `job_codec.hpp` is its stored form, `job_view.hpp` its wire form.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "schema/lora_resolution.hpp"
+#include "schema/records.hpp"
+
+namespace svc::schema {
+
+/// Images and videos share one state machine and one record.
+enum class job_kind : uint8_t { image, video };
+
+/// `image` or `video` (the record's `object`).
+std::string_view to_string(job_kind k);
+/// The id prefix of a kind: `img` or `vid`.
+std::string_view id_prefix(job_kind k);
+/// The kind an id names by its prefix, if any.
+std::optional<job_kind> job_kind_of_id(std::string_view id);
+
+/// The statuses of decisions.md; the last five are terminal.
+enum class job_status : uint8_t { queued, processing, succeeded, failed, cancelled, expired, moderation_rejected };
+
+/// The wire name (`moderation_rejected`).
+std::string_view to_string(job_status s);
+/// The status with this wire name, if any.
+std::optional<job_status> job_status_from_name(std::string_view name);
+/// True for every status polling stops at.
+bool is_terminal(job_status s);
+
+/// One stored output file.
+struct job_output {
+  std::string content_type; ///< `image/png`, `video/mp4`
+  uint64_t bytes = 0;
+  int width = 0;
+  int height = 0;
+  std::string sha256;       ///< lowercase hex of the bytes; also the ETag
+};
+
+/// Why a job failed.
+struct job_failure {
+  std::string code;    ///< `provider_error`, `moderation`, `queue_expired`, ...
+  std::string message;
+};
+
+struct job_record {
+  std::string id;        ///< `img_...` or `vid_...`
+  std::string team_id;
+  job_kind kind = job_kind::image;
+  job_status status = job_status::queued;
+
+  // The request, validated.
+  std::string prompt;
+  std::string negative_prompt;
+  int width = 0;
+  int height = 0;
+  int num_outputs = 1;      ///< images; always 1 for a video
+  uint32_t seed = 0;        ///< given or drawn at create, echoed back
+  int steps = 30;           ///< images
+  int duration_seconds = 0; ///< videos
+  int fps = 0;              ///< videos
+  std::vector<resolved_lora> loras;
+  lora_selection selection = lora_selection::none;
+  std::optional<std::string> init_image; ///< a `file_` id
+  std::map<std::string, std::string> metadata;
+  std::string api_version;  ///< pins the price table and the rendering of events
+
+  // The money.
+  int64_t credits = 0;                      ///< the price held at create
+  hold_status cost_status = hold_status::held;
+
+  // Progress and results.
+  double progress = 0;                      ///< 0..1
+  std::vector<job_output> outputs;          ///< index i is output URL i
+  std::optional<core::time_point> outputs_expire_at;
+  std::optional<job_failure> failure;
+
+  core::time_point created_at;
+  std::optional<core::time_point> started_at;
+  std::optional<core::time_point> completed_at;
+};
+
+/// The blob-store key of output `index` of a job (`outputs/img_....0.png`).
+std::string output_blob_key(const job_record& job, std::size_t index);
+
+} // namespace svc::schema

@@ -1,0 +1,23 @@
+#pragma once
+// The wire form of a job, exactly as `GET /v1/images/{id}` answers it and as
+// events carry it. Output URLs are signed here, from the stored expiry, so
+// every read of the same record shows the same URLs.
+
+#include <string_view>
+
+#include <boost/json/value.hpp>
+
+#include "schema/job_record.hpp"
+
+namespace svc::schema {
+
+/// What signing a job's output URLs needs.
+struct output_signer {
+  std::string_view base_url; ///< `http://host:port`, no trailing slash
+  std::string_view secret;   ///< the server's URL-signing secret
+};
+
+/// The image or video record of decisions.md, with `output_urls` and `outputs`.
+boost::json::value job_view(const job_record& r, const output_signer& signer);
+
+} // namespace svc::schema

@@ -139,6 +139,14 @@ void remove_blobs(const job_services& services, const job_record& job, std::size
 
 } // namespace
 
+caf::error not_cancellable(const schema::job_record& r) {
+  return make_domain_error(schema::error_code::invalid_state, "id",
+                           {{"kind", std::string{to_string(r.kind)}},
+                            {"id", r.id},
+                            {"state", std::string{to_string(r.status)}},
+                            {"action", "cancel"}});
+}
+
 job_actor::behavior_type job(self_ptr self, context ctx, job_services services, job_record record) {
   auto& st = self->state;
   register_actor(self, ctx, "job", record.id, record.team_id);
@@ -164,8 +172,7 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
     [=](cancel_atom) -> caf::result<job_record> {
       auto& st = self->state;
       if (st.ending)
-        return make_domain_error(schema::error_code::invalid_state, "id",
-                                 {{"id", st.record.id}, {"status", std::string{to_string(st.record.status)}}});
+        return not_cancellable(st.record);
       auto promise = self->make_response_promise<job_record>();
       st.waiters.push_back(promise);
       end(self, ctx, services, job_status::cancelled, std::nullopt);

@@ -38,6 +38,9 @@ struct job_state {
   static inline const char* name = "job";
 };
 
+/// The 409 `invalid_state` of cancelling a job that is already terminal.
+caf::error not_cancellable(const schema::job_record& r);
+
 /// Spawned by the job directory for a job just admitted (`queued`) or found
 /// non-terminal at start (a `processing` job re-queues).
 job_actor::behavior_type job(job_actor::stateful_pointer<job_state> self, context ctx, job_services services,

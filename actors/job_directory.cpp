@@ -10,7 +10,9 @@ using self_ptr = job_directory_actor::stateful_pointer<job_directory_state>;
 using schema::job_record;
 
 caf::error not_found(const std::string& id) {
-  return make_domain_error(schema::error_code::resource_not_found, "id", {{"kind", "job"}, {"id", id}});
+  auto kind = schema::job_kind_of_id(id);
+  return make_domain_error(schema::error_code::resource_not_found, "id",
+                           {{"kind", kind ? std::string{to_string(*kind)} : "job"}, {"id", id}});
 }
 
 void start_job(self_ptr self, const context& ctx, const job_services& services, job_record record) {
@@ -108,8 +110,7 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
       auto record = ctx.tables->jobs.get(id);
       if (!record || record->team_id != team)
         return not_found(id);
-      return make_domain_error(schema::error_code::invalid_state, "id",
-                               {{"id", id}, {"status", std::string{to_string(record->status)}}});
+      return not_cancellable(*record);
     },
     [=](wait_atom, const std::string& team, const std::string& id) -> caf::result<job_record> {
       if (auto it = self->state.jobs.find(id); it != self->state.jobs.end()) {

@@ -13,20 +13,30 @@
 
 namespace svc::http {
 
-/// Sends `args...` to `target`; `on_result` runs on an asio thread with the answer.
-/// Errors and timeouts (`request_deadline`) answer the request directly.
+/// Sends `args...` to `target` with a `timeout`; `on_result` or `on_error`
+/// (a timeout is `caf::sec::request_timeout`) runs on an asio thread.
 template <class Result, class Handle, class... Args>
-void ask(const context_ptr& ctx, const Handle& target, std::function<void(Result&)> on_result, Args... args) {
-  auto deadline = ctx->svc.cfg.request_deadline;
-  ctx->svc.system.spawn([ctx, target, on_result = std::move(on_result), deadline,
+void ask_within(const context_ptr& ctx, const Handle& target, caf::duration timeout,
+                std::function<void(Result&)> on_result, std::function<void(const caf::error&)> on_error,
+                Args... args) {
+  ctx->svc.system.spawn([ctx, target, timeout, on_result = std::move(on_result), on_error = std::move(on_error),
                          msg = std::make_tuple(std::move(args)...)](caf::event_based_actor* self) mutable {
-    auto req = std::apply([&](auto&... xs) { return self->request(target, deadline, std::move(xs)...); }, msg);
+    auto req = std::apply([&](auto&... xs) { return self->request(target, timeout, std::move(xs)...); }, msg);
     std::move(req).then(
       [ctx, on_result](Result& r) {
         boost::asio::post(ctx->svc.io, [ctx, on_result, r = std::move(r)]() mutable { on_result(r); });
       },
-      [ctx](caf::error& err) { boost::asio::post(ctx->svc.io, [ctx, err] { reply_actor_error(ctx, err); }); });
+      [ctx, on_error](caf::error& err) { boost::asio::post(ctx->svc.io, [on_error, err] { on_error(err); }); });
   });
+}
+
+/// Sends `args...` to `target`; `on_result` runs on an asio thread with the answer.
+/// Errors and timeouts (`request_deadline`) answer the request directly.
+template <class Result, class Handle, class... Args>
+void ask(const context_ptr& ctx, const Handle& target, std::function<void(Result&)> on_result, Args... args) {
+  ask_within<Result>(
+    ctx, target, caf::duration{ctx->svc.cfg.request_deadline}, std::move(on_result),
+    [ctx](const caf::error& err) { reply_actor_error(ctx, err); }, std::move(args)...);
 }
 
 } // namespace svc::http

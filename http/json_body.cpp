@@ -10,7 +10,7 @@ namespace svc::http {
 namespace json = boost::json;
 using schema::error_code;
 
-std::optional<json::object> read_json_object(const context_ptr& ctx, std::initializer_list<std::string_view> allowed) {
+std::optional<json::object> parse_json_object(const context_ptr& ctx) {
   auto& body = ctx->req.body();
   if (body.find_first_not_of(" \t\r\n") == std::string::npos)
     return json::object{};
@@ -31,7 +31,14 @@ std::optional<json::object> read_json_object(const context_ptr& ctx, std::initia
                                             {{"detail", ec ? ec.message() : std::string{"not a JSON object"}}}));
     return std::nullopt;
   }
-  for (auto& [key, value] : v.as_object()) {
+  return std::move(v.as_object());
+}
+
+std::optional<json::object> read_json_object(const context_ptr& ctx, std::initializer_list<std::string_view> allowed) {
+  auto v = parse_json_object(ctx);
+  if (!v)
+    return v;
+  for (auto& [key, value] : *v) {
     bool known = false;
     for (auto a : allowed)
       known = known || a == std::string_view{key};
@@ -40,7 +47,7 @@ std::optional<json::object> read_json_object(const context_ptr& ctx, std::initia
       return std::nullopt;
     }
   }
-  return std::move(v.as_object());
+  return v;
 }
 
 const json::value* body_fields::find(std::string_view name, bool required) {

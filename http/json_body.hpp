@@ -16,6 +16,10 @@
 
 namespace svc::http {
 
+/// The body as a JSON object (an empty body is `{}`), for callers that check
+/// the fields themselves; nullopt after answering 400 `invalid_body` or 415.
+std::optional<boost::json::object> parse_json_object(const context_ptr& ctx);
+
 /// The body as a JSON object with only `allowed` fields (an empty body is `{}`);
 /// nullopt after answering 400 `invalid_body`/`unknown_parameter` or 415.
 std::optional<boost::json::object> read_json_object(const context_ptr& ctx,

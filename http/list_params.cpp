@@ -1,12 +1,15 @@
 #include "http/list_params.hpp"
 
+#include <algorithm>
+
 #include "core/ids.hpp"
 #include "http/respond.hpp"
 
 namespace svc::http {
 using schema::error_code;
 
-std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_view id_prefix) {
+std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_view id_prefix,
+                                            std::initializer_list<std::string_view> filters) {
   list_params out;
   for (auto& [name, value] : ctx->query) {
     if (name == "limit") {
@@ -26,6 +29,8 @@ std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_
         return std::nullopt;
       }
       out.starting_after = value;
+    } else if (std::find(filters.begin(), filters.end(), name) != filters.end()) {
+      out.filters[name] = value;
     } else {
       reply_error(ctx, schema::make_api_error(error_code::unknown_parameter, {}, name.substr(0, 100)));
       return std::nullopt;

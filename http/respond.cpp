@@ -47,7 +47,8 @@ void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::
   for (auto& [name, value] : extra)
     field(name, value);
   field("Content-Length", std::to_string(body.size()));
-  res.body = std::move(body);
+  if (ctx->req.method() != bhttp::verb::head)
+    res.body = std::move(body);
   res.keep_alive = ctx->req.keep_alive() && !ctx->svc.draining.load(std::memory_order_relaxed);
   ctx->svc.metrics.count(status);
   if (status >= 500)

@@ -36,7 +36,8 @@ route_match router::match(boost::beast::http::verb method, std::string_view path
   for (auto& r : routes_) {
     if (!match_template(r.path, path, params))
       continue;
-    if (r.method == method) {
+    // HEAD is GET without the body (RFC 9110): the reply drops the body.
+    if (r.method == method || (method == boost::beast::http::verb::head && r.method == boost::beast::http::verb::get)) {
       out.matched = &r;
       out.params = std::move(params);
       out.allow.clear();

@@ -53,7 +53,8 @@ int run_server(const core::config& cfg) {
     return 1;
   }
   auto admin_token = persistence::ensure_admin_token(cfg.data_dir, error);
-  auto env = admin_token ? persistence::environment::open(cfg.data_dir, error) : nullptr;
+  auto url_secret = admin_token ? persistence::ensure_url_secret(cfg.data_dir, error) : std::nullopt;
+  auto env = url_secret ? persistence::environment::open(cfg.data_dir, error) : nullptr;
   if (!env) {
     core::log_error("svcd", error);
     return 1;
@@ -71,6 +72,7 @@ int run_server(const core::config& cfg) {
     // Declared after the actor system: destroyed first, releasing actor handles in queued handlers.
     net::io_context ioc{cfg.http_threads};
     services svc{sys, cfg, core::make_system_clock(), *env, *rt, ioc, cfg.base_url, *admin_token};
+    svc.url_secret = *url_secret;
     api_pipeline api{svc};
     admin_pipeline admin{svc};
     std::vector<std::shared_ptr<listener>> listeners;

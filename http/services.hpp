@@ -12,6 +12,7 @@
 
 #include "actors/runtime.hpp"
 #include "http/key_cache.hpp"
+#include "http/lora_cache.hpp"
 
 namespace svc::http {
 
@@ -52,10 +53,12 @@ struct services {
   boost::asio::io_context& io;
   std::string base_url;    ///< public base URL, for doc links
   std::string admin_token; ///< bearer token of the admin listener
+  std::string url_secret;  ///< signs output URLs (`DIR/url.secret`)
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::atomic<bool> draining{false};
   team_bucket_cache buckets;
   key_cache keys;
+  lora_cache loras;
   http_metrics metrics;
 
   const persistence::tables& tables() const { return runtime.tables(); }

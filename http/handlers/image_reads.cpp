@@ -1,0 +1,136 @@
+// GET /v1/images/{id} (with `Prefer: wait=N`) and GET /v1/images.
+#include <charconv>
+
+#include <boost/json.hpp>
+
+#include "core/ids.hpp"
+#include "http/actor_call.hpp"
+#include "http/handlers/handlers.hpp"
+#include "http/json_body.hpp"
+#include "http/list_params.hpp"
+#include "schema/job_view.hpp"
+#include "schema/views.hpp"
+
+namespace svc::http {
+namespace {
+
+/// Longest `Prefer: wait` honoured, in seconds (decisions.md).
+constexpr int max_wait_seconds = 60;
+
+// The `wait=N` preference (RFC 7240), capped at 60 s; 0 when absent or malformed,
+// since a preference the server cannot honour is ignored, not an error.
+int preferred_wait(const context_ptr& ctx) {
+  auto it = ctx->req.find("Prefer");
+  if (it == ctx->req.end())
+    return 0;
+  std::string_view v = it->value();
+  for (std::size_t pos = 0; pos < v.size();) {
+    auto end = v.find_first_of(",;", pos);
+    auto token = v.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    while (!token.empty() && token.front() == ' ')
+      token.remove_prefix(1);
+    while (!token.empty() && token.back() == ' ')
+      token.remove_suffix(1);
+    if (token.size() > 5 && token.substr(0, 5) == "wait=") {
+      int n = 0;
+      auto digits = token.substr(5);
+      auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+      if (ec == std::errc{} && p == digits.data() + digits.size() && n > 0)
+        return std::min(n, max_wait_seconds);
+      if (ec == std::errc::result_out_of_range)
+        return max_wait_seconds;
+      return 0;
+    }
+    if (end == std::string_view::npos)
+      break;
+    pos = end + 1;
+  }
+  return 0;
+}
+
+void reply_job(const context_ptr& ctx, const schema::job_record& job, header_list extra = {}) {
+  reply_json(ctx, 200, schema::job_view(job, {ctx->svc.base_url, ctx->svc.url_secret}), std::move(extra));
+}
+
+void reply_not_found(const context_ptr& ctx, std::string_view kind, const std::string& id) {
+  reply_error(ctx, schema::make_api_error(schema::error_code::resource_not_found,
+                                          {{"kind", std::string{kind}}, {"id", id.substr(0, 64)}}, "id"));
+}
+
+} // namespace
+
+void get_image(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  auto job = core::has_id_shape(id, "img") ? ctx->svc.tables().jobs.get(id) : std::nullopt;
+  if (!job || job->team_id != ctx->team->id)
+    return reply_not_found(ctx, "image", id);
+  auto wait = preferred_wait(ctx);
+  if (wait == 0 || schema::is_terminal(job->status))
+    return reply_job(ctx, *job);
+  // Held by the job actor until terminal; when the wait runs out, the row as it is then.
+  header_list applied{{"Preference-Applied", "wait=" + std::to_string(wait)}};
+  ask_within<schema::job_record>(
+    ctx, ctx->svc.actors().jobs, caf::duration{std::chrono::seconds{wait}},
+    [ctx, applied](schema::job_record& done) { reply_job(ctx, done, applied); },
+    [ctx, applied, id](const caf::error&) {
+      if (auto now = ctx->svc.tables().jobs.get(id))
+        return reply_job(ctx, *now, applied);
+      reply_not_found(ctx, "image", id);
+    },
+    actors::wait_atom::value, ctx->team->id, id);
+}
+
+void list_images(const context_ptr& ctx) {
+  auto params = read_list_params(ctx, "img", {"status"});
+  if (!params)
+    return;
+  std::optional<schema::job_status> status;
+  if (auto it = params->filters.find("status"); it != params->filters.end()) {
+    status = schema::job_status_from_name(it->second);
+    if (!status)
+      return reply_error(ctx, schema::make_api_error(
+                                schema::error_code::invalid_parameter,
+                                {{"detail", "must be one of queued, processing, succeeded, failed, cancelled, "
+                                            "expired, moderation_rejected"}},
+                                "status"));
+  }
+  auto& tables = ctx->svc.tables();
+  auto team_prefix = ctx->team->id + "/";
+  persistence::scan_range range{team_prefix + "img_",
+                                params->starting_after.empty() ? "" : team_prefix + params->starting_after, true};
+  boost::json::array data;
+  bool more = false;
+  // Without a filter one page of keys is the answer; with one, pages are read
+  // until enough jobs match (one past the limit tells whether more exist).
+  while (true) {
+    bool keys_more = false;
+    auto keys = tables.jobs_by_team.keys(range, 100, keys_more);
+    for (auto& key : keys) {
+      auto job = tables.jobs.get(std::string_view{key}.substr(team_prefix.size()));
+      if (!job || (status && job->status != *status))
+        continue;
+      if (data.size() == params->limit) {
+        more = true;
+        break;
+      }
+      data.push_back(schema::job_view(*job, {ctx->svc.base_url, ctx->svc.url_secret}));
+    }
+    if (more || !keys_more || keys.empty())
+      break;
+    range.start_after = keys.back();
+  }
+  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+}
+
+void cancel_job(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  if (!core::has_id_shape(id, "img") && !core::has_id_shape(id, "vid"))
+    return reply_not_found(ctx, "image", id);
+  if (!read_json_object(ctx, {}))
+    return;
+  ask<schema::job_record>(
+    ctx, ctx->svc.actors().jobs, [ctx](schema::job_record& job) { reply_job(ctx, job); }, actors::cancel_atom::value,
+    ctx->team->id, id);
+}
+
+} // namespace svc::http

@@ -1,0 +1,37 @@
+#include "http/handlers/priced_request.hpp"
+
+#include "http/json_body.hpp"
+#include "http/respond.hpp"
+
+namespace svc::http {
+
+std::optional<priced_image> read_priced_image(const context_ptr& ctx) {
+  auto body = parse_json_object(ctx);
+  if (!body)
+    return std::nullopt;
+  auto request = schema::validate_image_request(*body);
+  if (!request) {
+    reply_error(ctx, request.error());
+    return std::nullopt;
+  }
+  auto catalogue = ctx->svc.loras.get(ctx->svc.env, ctx->svc.tables());
+  auto loras = schema::resolve_loras(request.value(), *catalogue);
+  if (!loras) {
+    reply_error(ctx, loras.error());
+    return std::nullopt;
+  }
+  if (request.value().init_image) {
+    // No upload can exist yet: files arrive with `POST /v1/files`.
+    reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
+                                            {{"detail", "no file with this id"}}, "init_image"));
+    return std::nullopt;
+  }
+  priced_image out;
+  out.body = std::move(*body);
+  out.request = std::move(request.value());
+  out.loras = std::move(loras.value());
+  out.price = schema::price_image(out.request, out.loras.loras.size(), schema::pricing_for(ctx->version));
+  return out;
+}
+
+} // namespace svc::http

@@ -1,0 +1,50 @@
+#include "http/idempotency.hpp"
+
+#include <boost/json.hpp>
+
+#include "core/crypto.hpp"
+#include "http/respond.hpp"
+#include "persistence/job_rows.hpp"
+
+namespace svc::http {
+
+std::optional<idempotency_claim> read_idempotency_claim(const context_ptr& ctx, const boost::json::object& body,
+                                                        bool& ok) {
+  ok = true;
+  auto it = ctx->req.find("Idempotency-Key");
+  if (it == ctx->req.end())
+    return std::nullopt;
+  std::string_view key = it->value();
+  bool printable = !key.empty() && key.size() <= 255;
+  for (unsigned char c : key)
+    printable = printable && c >= 0x20 && c <= 0x7e;
+  if (!printable) {
+    ok = false;
+    reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
+                                            {{"detail", "must be 1 to 255 printable ASCII characters"}},
+                                            "Idempotency-Key"));
+    return std::nullopt;
+  }
+  // Parsed and re-serialised, so whitespace does not make a retry a different request.
+  return idempotency_claim{std::string{key}, core::to_hex(core::sha256(boost::json::serialize(body)))};
+}
+
+void reply_replay(const context_ptr& ctx, const schema::idempotency_record& earlier, const idempotency_claim& claim) {
+  if (earlier.request_sha256 != claim.request_sha256)
+    return reply_error(ctx, schema::make_api_error(schema::error_code::idempotency_key_reused, {},
+                                                   "Idempotency-Key"));
+  header_list headers{{"Idempotent-Replayed", "true"}};
+  if (!earlier.location.empty())
+    headers.emplace_back("Location", earlier.location);
+  reply_body(ctx, static_cast<unsigned>(earlier.status), earlier.body, "application/json", std::move(headers));
+}
+
+std::optional<schema::idempotency_record> find_idempotency_record(const context_ptr& ctx, std::string_view route,
+                                                                  const idempotency_claim& claim) {
+  auto record = ctx->svc.tables().idempotency.get(persistence::idempotency_key(ctx->team->id, route, claim.key));
+  if (record && record->expires_at > ctx->svc.clock->now())
+    return record;
+  return std::nullopt;
+}
+
+} // namespace svc::http

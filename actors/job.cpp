@@ -164,7 +164,6 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
     end(self, ctx, services, job_status::moderation_rejected,
         schema::job_failure{"moderation_rejected", "the prompt breaks the content rules (\"" + rule->rule + "\")"});
   } else {
-    self->delayed_send(self, until(ctx, r.created_at + ctx.cfg->queue_ttl), expire_atom::value);
     submit(self, services);
   }
 

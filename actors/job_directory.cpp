@@ -15,9 +15,29 @@ caf::error not_found(const std::string& id) {
                            {{"kind", kind ? std::string{to_string(*kind)} : "job"}, {"id", id}});
 }
 
+void arm_queue_deadline(self_ptr self, const context& ctx) {
+  auto& st = self->state;
+  if (st.deadline_armed || st.queue_deadlines.empty())
+    return;
+  st.deadline_armed = true;
+  self->delayed_send(self, until(ctx, st.queue_deadlines.front().first), expire_atom::value);
+}
+
+void add_queue_deadline(self_ptr self, const context& ctx, core::time_point deadline, const std::string& id) {
+  auto& q = self->state.queue_deadlines;
+  auto pos = q.end();
+  while (pos != q.begin() && std::prev(pos)->first > deadline)
+    --pos;
+  q.insert(pos, {deadline, id});
+  // A deadline earlier than the armed one waits for that timer: only a clock
+  // step back can cause it, and it fires late, never early.
+  arm_queue_deadline(self, ctx);
+}
+
 void start_job(self_ptr self, const context& ctx, const job_services& services, job_record record) {
   auto id = record.id;
   auto team = record.team_id;
+  add_queue_deadline(self, ctx, record.created_at + ctx.cfg->queue_ttl, id);
   auto handle = self->spawn<caf::linked>(job, ctx, services, std::move(record));
   self->monitor(handle);
   self->state.job_ids[handle.address()] = id;
@@ -122,6 +142,17 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
       if (!record || record->team_id != team)
         return not_found(id);
       return std::move(*record);
+    },
+    [=](expire_atom) {
+      auto& st = self->state;
+      st.deadline_armed = false;
+      auto now = ctx.clock->now();
+      while (!st.queue_deadlines.empty() && st.queue_deadlines.front().first <= now) {
+        if (auto it = st.jobs.find(st.queue_deadlines.front().second); it != st.jobs.end())
+          self->send(it->second.handle, expire_atom::value);
+        st.queue_deadlines.pop_front();
+      }
+      arm_queue_deadline(self, ctx);
     },
     [=](describe_atom) -> actor_status {
       auto& st = self->state;

@@ -3,7 +3,11 @@
 // creates through the team's ledger (the hold and the job's rows commit
 // together) and then spawns the job actor; at start it respawns every job
 // the `live_jobs` index lists, so a restart resumes all non-terminal work.
+// It also keeps the jobs' queue deadlines (creation + `--queue-ttl`, so
+// nearly always in creation order) behind one timer, instead of one timer
+// per job, and tells a job when its deadline passes.
 
+#include <deque>
 #include <string>
 #include <unordered_map>
 
@@ -19,6 +23,9 @@ struct job_directory_state {
   std::unordered_map<std::string, live_job> jobs;            ///< by job id
   std::unordered_map<caf::actor_addr, std::string> job_ids;  ///< job id by actor, for down messages
   std::unordered_map<std::string, ledger_actor> ledgers;     ///< by team id, resolved once
+  /// Queue deadlines of live jobs, earliest first.
+  std::deque<std::pair<core::time_point, std::string>> queue_deadlines;
+  bool deadline_armed = false; ///< a timer for the front deadline is pending
   uint64_t admitted = 0, recovered = 0;
   static inline const char* name = "job_directory";
 };

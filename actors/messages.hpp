@@ -248,7 +248,7 @@ using job_actor = introspectable_actor::extend<
   caf::reacts_to<finished_atom, rendered_outputs>,
   /// From the worker: the back end failed (code, message), or the task was dropped.
   caf::reacts_to<failed_atom, std::string, std::string>,
-  /// Internal: the queue TTL passed.
+  /// From the job directory: the queue TTL passed (expires the job if still queued).
   caf::reacts_to<expire_atom>,
   /// Internal: retries a settlement that failed.
   caf::reacts_to<settle_atom>>;
@@ -261,7 +261,9 @@ using job_directory_actor = introspectable_actor::extend<
   /// Cancels a team's job (`resource_not_found` for another team's or an unknown id).
   caf::replies_to<cancel_atom, std::string, std::string>::with<schema::job_record>,
   /// A team's job once terminal; at once if it already is.
-  caf::replies_to<wait_atom, std::string, std::string>::with<schema::job_record>>;
+  caf::replies_to<wait_atom, std::string, std::string>::with<schema::job_record>,
+  /// Internal: the earliest queue deadline passed.
+  caf::reacts_to<expire_atom>>;
 
 /// Deletes what outlives its owner when its stored deadline passes: output
 /// bytes, idempotency records.

@@ -215,7 +215,9 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
       end(self, ctx, services, job_status::succeeded, std::nullopt);
     },
     [=](failed_atom, std::string& code, std::string& message) {
-      if (self->state.ending)
+      // A render cancelled by someone else than this job is the worker pool
+      // shutting down: the job stays as it is in LMDB and resumes at the next start.
+      if (self->state.ending || code == "cancelled")
         return;
       end(self, ctx, services, job_status::failed, schema::job_failure{std::move(code), std::move(message)});
     },

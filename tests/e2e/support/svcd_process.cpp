@@ -128,6 +128,8 @@ int svcd_process::restart() {
   return status;
 }
 
+void svcd_process::set_extra_args(std::vector<std::string> extra_args) { extra_args_ = std::move(extra_args); }
+
 bool svcd_process::running() const { return pid_ > 0; }
 
 pid_t svcd_process::pid() const { return pid_; }

@@ -1,7 +1,8 @@
 #pragma once
 // One svcd under test: a fresh data directory, ephemeral ports on 127.0.0.1,
-// its log in DIR/svcd.log, stop by SIGTERM with the exit status, restart on
-// the same data directory, and cleanup when it goes out of scope.
+// its log in DIR/svcd.log, stop by SIGTERM with the exit status (or SIGKILL),
+// restart on the same data directory (optionally with other options), and
+// cleanup when it goes out of scope.
 
 #include <string>
 #include <sys/types.h>
@@ -39,6 +40,9 @@ public:
   int restart();
   /// Starts it when stopped; throws like the constructor.
   void start();
+  /// Replaces the arguments after the listener options for the next start
+  /// (a restart with other options on the same data directory).
+  void set_extra_args(std::vector<std::string> extra_args);
 
   /// Whether the process is running (not yet reaped).
   bool running() const;

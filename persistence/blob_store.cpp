@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -79,6 +81,21 @@ bool valid_blob_key(std::string_view key) {
 
 file_blob_store::file_blob_store(std::string root) : root_{std::move(root)} {
   ::mkdir(root_.c_str(), 0700);
+  remove_abandoned_temp_files();
+}
+
+// A crash between writing a temp file and renaming it leaves the temp file;
+// no write is in progress while the store is being built, so any left is garbage.
+void file_blob_store::remove_abandoned_temp_files() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<fs::path> abandoned;
+  for (auto it = fs::recursive_directory_iterator{root_, ec}; !ec && it != fs::recursive_directory_iterator{};
+       it.increment(ec))
+    if (it->is_regular_file(ec) && it->path().filename().string().find(".tmp-") != std::string::npos)
+      abandoned.push_back(it->path());
+  for (auto& p : abandoned)
+    fs::remove(p, ec);
 }
 
 status file_blob_store::put(std::string_view key, std::string_view bytes) {

@@ -34,7 +34,8 @@ public:
 /// '.' allowed inside a segment but never a whole `.`/`..` segment).
 bool valid_blob_key(std::string_view key);
 
-/// Blobs as files under `root` (created if needed).
+/// Blobs as files under `root` (created if needed; temp files a crash left
+/// behind are removed).
 class file_blob_store final : public blob_store {
 public:
   explicit file_blob_store(std::string root);
@@ -46,6 +47,7 @@ public:
 
 private:
   std::string path_of(std::string_view key) const { return root_ + "/" + std::string{key}; }
+  void remove_abandoned_temp_files();
   std::string root_;
 };
 

@@ -2,6 +2,7 @@
 #include "persistence/blob_store.hpp"
 
 #include <filesystem>
+#include <fstream>
 
 #include <boost/test/unit_test.hpp>
 
@@ -63,4 +64,16 @@ BOOST_FIXTURE_TEST_CASE(invalid_keys_are_refused_and_absent_blobs_read_as_absent
   BOOST_TEST(!store.get("missing/0.png"));
   BOOST_TEST(!store.size("../etc/passwd"));
   BOOST_TEST(!store.read_range("missing", 0, 1));
+}
+
+BOOST_FIXTURE_TEST_CASE(temp_files_a_crash_left_are_removed_at_open, store_fixture) {
+  {
+    file_blob_store store{root};
+    BOOST_TEST(store.put("outputs/img_01ABC.0.png", "kept").ok());
+  }
+  // What a kill between write and rename leaves behind.
+  std::ofstream{root + "/outputs/img_01ABC.1.png.tmp-01ABCDEF"} << "partial";
+  file_blob_store reopened{root};
+  BOOST_TEST(!fs::exists(root + "/outputs/img_01ABC.1.png.tmp-01ABCDEF"));
+  BOOST_TEST((reopened.get("outputs/img_01ABC.0.png") == std::optional<std::string>{"kept"}));
 }

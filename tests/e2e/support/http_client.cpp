@@ -156,6 +156,8 @@ struct http_client::impl {
     exchange_result r;
     http::response_parser<http::string_body> parser;
     parser.body_limit(max_body);
+    // A response to HEAD carries the GET's Content-Length but no body.
+    parser.skip(req.method() == http::verb::head);
     stream->expires_after(timeout);
     http::async_write(*stream, req, [&](error_code e, std::size_t) {
       r.write_ec = e;

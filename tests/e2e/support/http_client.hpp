@@ -61,8 +61,8 @@ public:
   http_client(http_client&&) noexcept;
   http_client& operator=(http_client&&) noexcept;
 
-  /// Sends one request and reads its response. A reused connection that the
-  /// server closed while idle is reopened once. Throws std::runtime_error on
+  /// Sends one request and reads its response (for HEAD, headers only). A
+  /// reused connection that the server closed while idle is reopened once. Throws std::runtime_error on
   /// transport failure or timeout.
   response request(std::string_view method, std::string_view target, const header_map& headers = {},
                    std::string body = {});

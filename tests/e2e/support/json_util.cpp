@@ -38,6 +38,13 @@ std::optional<std::int64_t> json_int(const boost::json::value& v, std::string_vi
   return std::nullopt;
 }
 
+std::optional<bool> json_bool(const boost::json::value& v, std::string_view path) {
+  auto* p = json_at(v, path);
+  if (p && p->is_bool())
+    return p->as_bool();
+  return std::nullopt;
+}
+
 bool json_is_null(const boost::json::value& v, std::string_view path) {
   auto* p = json_at(v, path);
   return p && p->is_null();

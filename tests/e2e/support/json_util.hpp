@@ -18,6 +18,8 @@ const boost::json::value* json_at(const boost::json::value& v, std::string_view 
 std::string json_str(const boost::json::value& v, std::string_view path);
 /// The integer at `path`, if it is one.
 std::optional<std::int64_t> json_int(const boost::json::value& v, std::string_view path);
+/// The boolean at `path`, if it is one.
+std::optional<bool> json_bool(const boost::json::value& v, std::string_view path);
 /// Whether `path` exists and holds JSON null.
 bool json_is_null(const boost::json::value& v, std::string_view path);
 /// The number of elements of the array at `path`; -1 when it is no array.

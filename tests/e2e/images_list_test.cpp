@@ -1,0 +1,156 @@
+// GET /v1/images: newest first, cursor paging with limit / starting_after /
+// has_more / next_cursor, the `status` filter (also across pages), and 400s
+// for out-of-range limits and unknown parameters.
+#define BOOST_TEST_MODULE e2e_images_list
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "support/image_jobs.hpp"
+#include "support/json_util.hpp"
+#include "support/server_fixture.hpp"
+
+using namespace svc::e2e;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::vector<std::string> ids_of(const boost::json::value& list) {
+  std::vector<std::string> ids;
+  for (long i = 0; i < json_size(list, "data"); ++i)
+    ids.push_back(json_str(list, "data." + std::to_string(i) + ".id"));
+  return ids;
+}
+
+// Creates `n` images and returns their ids newest first.
+std::vector<std::string> create_images(http_client& c, const std::string& key, int n) {
+  std::vector<std::string> ids;
+  for (int i = 0; i < n; ++i)
+    ids.insert(ids.begin(), json_str(create_image_ok(c, key, image_body("picture " + std::to_string(i))), "id"));
+  return ids;
+}
+
+// Follows next_cursor from the first page of `query` to the end.
+std::vector<std::string> all_pages(http_client& c, const std::string& key, const std::string& query) {
+  std::vector<std::string> ids;
+  std::string cursor;
+  for (int page = 0; page < 50; ++page) {
+    auto r = c.get("/v1/images?" + query + (cursor.empty() ? "" : "&starting_after=" + cursor), with_key(key));
+    BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+    auto list = r.json();
+    auto page_ids = ids_of(list);
+    ids.insert(ids.end(), page_ids.begin(), page_ids.end());
+    if (json_bool(list, "has_more") != true) {
+      BOOST_TEST(json_is_null(list, "next_cursor"));
+      return ids;
+    }
+    cursor = json_str(list, "next_cursor");
+    BOOST_TEST(cursor == page_ids.back());
+  }
+  BOOST_FAIL("more than 50 pages");
+  return ids;
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(images_list, server_fixture)
+
+BOOST_AUTO_TEST_CASE(pages_newest_first_by_cursor) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  auto empty = c.get("/v1/images", with_key(t.read.key)).json();
+  BOOST_TEST(json_str(empty, "object") == "list");
+  BOOST_TEST(json_size(empty, "data") == 0);
+  BOOST_TEST(json_bool(empty, "has_more") == false);
+  BOOST_TEST(json_is_null(empty, "next_cursor"));
+
+  auto newest_first = create_images(c, t.write.key, 5);
+  BOOST_TEST(ids_of(c.get("/v1/images", with_key(t.read.key)).json()) == newest_first, "default limit 20");
+
+  auto first = c.get("/v1/images?limit=2", with_key(t.read.key)).json();
+  BOOST_TEST(ids_of(first) == std::vector<std::string>(newest_first.begin(), newest_first.begin() + 2));
+  BOOST_TEST(json_bool(first, "has_more") == true);
+  BOOST_TEST(json_str(first, "next_cursor") == newest_first[1]);
+  BOOST_TEST(json_str(first, "data.0.object") == "image", "entries are full records");
+
+  auto second = c.get("/v1/images?limit=2&starting_after=" + newest_first[1], with_key(t.read.key)).json();
+  BOOST_TEST(ids_of(second) == std::vector<std::string>(newest_first.begin() + 2, newest_first.begin() + 4));
+  BOOST_TEST(json_bool(second, "has_more") == true);
+  BOOST_TEST(json_str(second, "next_cursor") == newest_first[3]);
+
+  auto last = c.get("/v1/images?starting_after=" + newest_first[3] + "&limit=2", with_key(t.read.key)).json();
+  BOOST_TEST(ids_of(last) == std::vector<std::string>{newest_first[4]});
+  BOOST_TEST(json_bool(last, "has_more") == false);
+  BOOST_TEST(json_is_null(last, "next_cursor"));
+
+  auto exact = c.get("/v1/images?limit=5", with_key(t.read.key)).json();
+  BOOST_TEST(ids_of(exact) == newest_first);
+  BOOST_TEST(json_bool(exact, "has_more") == false, "a full last page has nothing more");
+  BOOST_TEST(all_pages(c, t.read.key, "limit=1") == newest_first);
+  BOOST_TEST(ids_of(c.get("/v1/images?starting_after=" + newest_first[4], with_key(t.read.key)).json()).empty());
+
+  // Another team sees none of them, even with a cursor from this team.
+  auto other = create_team_with_keys();
+  BOOST_TEST(list_image_ids(c, other.read.key).empty());
+  BOOST_TEST(ids_of(c.get("/v1/images?starting_after=" + newest_first[0], with_key(other.read.key)).json()).empty());
+}
+
+BOOST_AUTO_TEST_CASE(status_filter_selects_and_pages) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  auto made = create_images(c, t.write.key, 4);
+  for (auto& id : made)
+    BOOST_REQUIRE(json_str(wait_terminal(c, t.read.key, id), "status") == "succeeded");
+  // The built-in moderation list rejects this before generation.
+  auto rejected = json_str(create_image_ok(c, t.write.key, image_body("a gore scene")), "id");
+  BOOST_REQUIRE(json_str(wait_terminal(c, t.read.key, rejected), "status") == "moderation_rejected");
+
+  BOOST_TEST(list_image_ids(c, t.read.key, "status=succeeded") == made);
+  BOOST_TEST(list_image_ids(c, t.read.key, "status=moderation_rejected") == std::vector<std::string>{rejected});
+  BOOST_TEST(list_image_ids(c, t.read.key, "status=queued").empty());
+  BOOST_TEST(list_image_ids(c, t.read.key, "status=cancelled").empty());
+  BOOST_TEST(list_image_ids(c, t.read.key).size() == 5u);
+
+  auto page = c.get("/v1/images?status=succeeded&limit=3", with_key(t.read.key)).json();
+  BOOST_TEST(ids_of(page) == std::vector<std::string>(made.begin(), made.begin() + 3));
+  BOOST_TEST(json_bool(page, "has_more") == true);
+  BOOST_TEST(all_pages(c, t.read.key, "status=succeeded&limit=1") == made);
+  // The rejected job is the newest: a cursor past it still finds the older successes.
+  BOOST_TEST(all_pages(c, t.read.key, "status=succeeded&limit=2&starting_after=" + rejected) == made);
+  auto only = c.get("/v1/images?status=moderation_rejected&limit=1", with_key(t.read.key)).json();
+  BOOST_TEST(json_bool(only, "has_more") == false, "no further match, however many rows follow");
+}
+
+BOOST_AUTO_TEST_CASE(bad_parameters_are_400) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  struct {
+    std::string query, code, param;
+  } cases[] = {
+    {"limit=0", "invalid_parameter", "limit"},
+    {"limit=101", "invalid_parameter", "limit"},
+    {"limit=-1", "invalid_parameter", "limit"},
+    {"limit=abc", "invalid_parameter", "limit"},
+    {"limit=", "invalid_parameter", "limit"},
+    {"status=done", "invalid_parameter", "status"},
+    {"starting_after=vid_00000000000000000000000000", "invalid_parameter", "starting_after"},
+    {"starting_after=nope", "invalid_parameter", "starting_after"},
+    {"colour=red", "unknown_parameter", "colour"},
+  };
+  for (auto& k : cases) {
+    BOOST_TEST_CONTEXT(k.query) {
+      auto r = c.get("/v1/images?" + k.query, with_key(t.read.key));
+      BOOST_TEST(is_error(r, 400, k.code), r.summary());
+      BOOST_TEST(json_str(r.json(), "error.param") == k.param);
+      BOOST_TEST(json_str(r.json(), "error.type") == "invalid_request");
+    }
+  }
+  for (std::string ok : {"limit=1", "limit=100"}) {
+    auto r = c.get("/v1/images?" + ok, with_key(t.read.key));
+    BOOST_TEST(r.status == 200, ok << " -> " << r.summary());
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,120 @@
+// GET /v1/images/{id} with `Prefer: wait=N`: held until the job is terminal
+// (one call instead of a polling loop) or N seconds pass, answered with
+// `Preference-Applied`; N is capped at 60 and a malformed preference is ignored.
+#define BOOST_TEST_MODULE e2e_images_wait
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <string>
+
+#include "support/image_jobs.hpp"
+#include "support/json_util.hpp"
+#include "support/server_fixture.hpp"
+
+using namespace svc::e2e;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Renders take 2 s, so a GET right after the create finds the job unfinished.
+struct render_2s : server_fixture {
+  render_2s() : server_fixture({"--render-delay", "2s"}) {}
+};
+
+struct render_8s : server_fixture {
+  render_8s() : server_fixture({"--render-delay", "8s"}) {}
+};
+
+struct timed_response {
+  response r;
+  std::chrono::milliseconds took;
+};
+
+timed_response timed_get(http_client& c, const std::string& target, const header_map& headers) {
+  auto start = std::chrono::steady_clock::now();
+  auto r = c.get(target, headers);
+  return {std::move(r),
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)};
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_CASE(wait_30_returns_the_terminal_record_in_one_call, render_2s) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  c.set_timeout(45s);
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  auto got = timed_get(c, "/v1/images/" + id, with_key(t.read.key, {{"Prefer", "wait=30"}}));
+  BOOST_REQUIRE_MESSAGE(got.r.status == 200, got.r.summary());
+  auto job = got.r.json();
+  BOOST_TEST(json_str(job, "status") == "succeeded", job);
+  BOOST_TEST(json_size(job, "output_urls") == 1);
+  BOOST_TEST(json_str(job, "cost.status") == "charged");
+  BOOST_TEST(got.r.header_or_empty("Preference-Applied") == "wait=30");
+  BOOST_TEST(got.took >= 1000ms, "answered before the 2 s render could finish");
+  BOOST_TEST(got.took < 20s);
+  // The held answer is the stored record.
+  BOOST_TEST(get_image(c, t.read.key, id) == job);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_wait_that_runs_out_returns_the_live_record, render_8s) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  auto got = timed_get(c, "/v1/images/" + id, with_key(t.read.key, {{"Prefer", "wait=1"}}));
+  BOOST_REQUIRE_MESSAGE(got.r.status == 200, got.r.summary());
+  auto status = json_str(got.r.json(), "status");
+  BOOST_TEST((status == "queued" || status == "processing"), status);
+  BOOST_TEST(got.r.header_or_empty("Preference-Applied") == "wait=1");
+  BOOST_TEST(got.took >= 900ms);
+  BOOST_TEST(got.took < 5s);
+  c.request("POST", "/v1/images/" + id + "/cancel", with_key(t.write.key));
+}
+
+BOOST_FIXTURE_TEST_CASE(malformed_preferences_are_ignored, render_8s) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  for (std::string prefer : {"wait=abc", "wait=-3", "wait=0", "wait=", "respond-async"}) {
+    BOOST_TEST_CONTEXT("Prefer: " << prefer) {
+      auto got = timed_get(c, "/v1/images/" + id, with_key(t.read.key, {{"Prefer", prefer}}));
+      BOOST_TEST(got.r.status == 200, got.r.summary());
+      BOOST_TEST(!is_terminal_status(json_str(got.r.json(), "status")));
+      BOOST_TEST(got.r.header_or_empty("Preference-Applied").empty());
+      BOOST_TEST(got.took < 900ms, "answered at once");
+    }
+  }
+  c.request("POST", "/v1/images/" + id + "/cancel", with_key(t.write.key));
+}
+
+BOOST_FIXTURE_TEST_CASE(waits_are_capped_at_60_seconds, render_2s) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  c.set_timeout(75s);
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  auto got = timed_get(c, "/v1/images/" + id, with_key(t.read.key, {{"Prefer", "handling=lenient, wait=3600"}}));
+  BOOST_REQUIRE_MESSAGE(got.r.status == 200, got.r.summary());
+  BOOST_TEST(json_str(got.r.json(), "status") == "succeeded");
+  BOOST_TEST(got.r.header_or_empty("Preference-Applied") == "wait=60");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_terminal_job_is_answered_at_once, server_fixture) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  BOOST_REQUIRE(json_str(wait_terminal(c, t.read.key, id), "status") == "succeeded");
+  auto got = timed_get(c, "/v1/images/" + id, with_key(t.read.key, {{"Prefer", "wait=30"}}));
+  BOOST_TEST(got.r.status == 200, got.r.summary());
+  BOOST_TEST(json_str(got.r.json(), "status") == "succeeded");
+  BOOST_TEST(got.took < 2s);
+}
+
+BOOST_FIXTURE_TEST_CASE(waiting_on_another_teams_job_is_404, render_2s) {
+  auto mine = create_team_with_keys();
+  auto other = create_team_with_keys();
+  auto c = api();
+  auto id = json_str(create_image_ok(c, mine.write.key, image_body()), "id");
+  auto got = timed_get(c, "/v1/images/" + id, with_key(other.read.key, {{"Prefer", "wait=30"}}));
+  BOOST_TEST(is_error(got.r, 404, "resource_not_found"), got.r.summary());
+  BOOST_TEST(got.took < 1s, "no wait on a record the caller cannot see");
+}

@@ -22,7 +22,7 @@ double rounded(double p) { return std::round(std::clamp(p, 0.0, 1.0) * 100.0) / 
 void persist(self_ptr self, const context& ctx) {
   persistence::write_batch batch;
   persistence::put_job(*ctx.tables, batch, self->state.record);
-  self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
+  self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
     .then([](bool) {},
           [self](caf::error& err) {
             core::log_warn("job", self->state.record.id + ": write failed: " + caf::to_string(err));
@@ -62,7 +62,7 @@ void settle(self_ptr self, const context& ctx, const job_services& services, std
   self->request(services.ledgers, deadline, resolve_atom::value, r.team_id)
     .then(
       [=](ledger_actor& ledger) {
-        self->request(ledger, deadline, settle_atom::value, std::move(s))
+        self->request(ledger, caf::infinite, settle_atom::value, std::move(s))
           .then(
             [=](schema::balance_record&) {
               for (auto& w : self->state.waiters)
@@ -95,6 +95,11 @@ providers::render_request render_request_of(const job_record& r) {
   return req;
 }
 
+void remove_blobs(const job_services& services, const job_record& job, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    services.blobs->remove(schema::output_blob_key(job, i));
+}
+
 // Renders on a pool thread and stores the outputs there, so no actor thread
 // blocks on the back end or on fsync; the results come back as messages.
 void submit(self_ptr self, const job_services& services) {
@@ -116,25 +121,29 @@ void submit(self_ptr self, const job_services& services) {
       return;
     }
     auto& result = outcome.value();
+    // A render that completed although its job was cancelled: the job is
+    // ending or gone and would never delete files stored now.
+    if (token.cancelled())
+      return;
     rendered_outputs stored;
     for (std::size_t i = 0; i < result.images.size(); ++i) {
       auto& bytes = result.images[i];
       if (auto st = services.blobs->put(schema::output_blob_key(job, i), bytes); !st.ok()) {
         core::log_error("job", job.id + ": storing output " + std::to_string(i) + " failed: " + st.message);
+        remove_blobs(services, job, i);
         caf::anon_send(me, failed_atom::value, std::string{"provider_error"}, std::string{"storing the output failed"});
         return;
       }
       stored.outputs.push_back({"image/png", bytes.size(), result.width, result.height,
                                 core::to_hex(core::sha256(bytes))});
     }
+    if (token.cancelled()) { // cancelled while storing
+      remove_blobs(services, job, stored.outputs.size());
+      return;
+    }
     caf::anon_send(me, finished_atom::value, std::move(stored));
   };
   services.pool->submit(std::move(task));
-}
-
-void remove_blobs(const job_services& services, const job_record& job, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i)
-    services.blobs->remove(schema::output_blob_key(job, i));
 }
 
 } // namespace

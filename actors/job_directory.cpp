@@ -74,7 +74,8 @@ void admit(self_ptr self, const context& ctx, const job_services& services, cons
     persistence::put_idempotency(*ctx.tables, adm.writes, *a.idempotency);
     adm.idempotency_key = persistence::idempotency_key(a.job.team_id, a.idempotency->route, a.idempotency->key);
   }
-  self->request(ledger, ctx.cfg->request_deadline, admit_atom::value, std::move(adm))
+  // The HTTP side's request carries the deadline; an internal timer here would only cost.
+  self->request(ledger, caf::infinite, admit_atom::value, std::move(adm))
     .then(
       [=, job = std::move(a.job)](admission_result& r) mutable {
         if (!r.replayed) {

@@ -26,7 +26,9 @@ template <class T>
 caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch, T answer,
                            std::function<void()> after = {}) {
   auto promise = self->make_response_promise<T>();
-  self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
+  // No timeout of its own: the local store always answers (or is gone, which
+  // CAF reports as an error); the caller's request carries the deadline.
+  self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
     .then(
       [=](bool) mutable {
         ++self->state.changes;

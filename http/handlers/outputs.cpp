@@ -25,7 +25,9 @@ void get_output(const context_ptr& ctx) {
   auto& index_text = ctx->param("index");
   uint32_t index = 0;
   auto [end, ec] = std::from_chars(index_text.data(), index_text.data() + index_text.size(), index);
-  if (ec != std::errc{} || end != index_text.data() + index_text.size() || index_text.size() > 2)
+  // Only the canonical decimal that was signed: `00` or `+0` name nothing.
+  if (ec != std::errc{} || end != index_text.data() + index_text.size() || index_text.size() > 2
+      || (index_text.size() > 1 && index_text[0] == '0'))
     return reply_missing(ctx, id);
   auto exp = query_value(ctx->query, "exp").value_or("");
   auto sig = query_value(ctx->query, "sig").value_or("");

@@ -3,10 +3,14 @@
 // (virtual time), a fresh LMDB environment in a temp dir, an offset clock moved
 // together with virtual time, the store actor and a scoped actor for replies.
 // Every actor spawned through `track` is sent an exit before the fixture ends.
+// Messages from other threads (a worker pool) reach their actors when the
+// test thread runs `run_pending` (as `ask`, `stop` and `advance` do) or `run_until`.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +27,7 @@
 #include "core/config.hpp"
 #include "persistence/environment.hpp"
 #include "persistence/tables.hpp"
+#include "thread_safe_coordinator.hpp"
 
 namespace svc::test {
 
@@ -62,7 +67,7 @@ struct actor_fixture {
 
   caf::actor_system_config caf_cfg;
   caf::actor_system sys{init(caf_cfg)};
-  caf::scheduler::test_coordinator& sched = dynamic_cast<caf::scheduler::test_coordinator&>(sys.scheduler());
+  thread_safe_coordinator& sched = dynamic_cast<thread_safe_coordinator&>(sys.scheduler());
   // Declared after `sys`: destroyed first (a live scoped actor blocks shutdown).
   caf::scoped_actor self{sys};
   actors::store_actor store;
@@ -73,12 +78,14 @@ struct actor_fixture {
     sched.run();
   }
 
+  // Other threads must be done sending by now (a derived fixture stops its pool first).
   ~actor_fixture() {
+    run_pending();
     for (auto& a : tracked)
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
-    sched.run();
+    run_pending();
     caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
-    sched.run();
+    run_pending();
   }
 
   static std::unique_ptr<persistence::environment> open_env(const std::string& path) {
@@ -99,6 +106,7 @@ struct actor_fixture {
 
   static caf::actor_system_config& init(caf::actor_system_config& c) {
     c.set("scheduler.policy", caf::atom("testing"));
+    thread_safe_coordinator::install(c);
     c.set("logger.verbosity", caf::atom("quiet"));
     actors::add_domain_error_category(c);
     return c;
@@ -120,15 +128,44 @@ struct actor_fixture {
   template <class Handle>
   void stop(const Handle& h) {
     caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
-    sched.run();
+    run_pending();
   }
 
   /// Moves wall time and virtual time by `d` together; returns the timers fired.
   std::size_t advance(std::chrono::milliseconds d) {
     clock->advance(d);
     auto fired = sched.advance_time(d);
-    sched.run();
+    run_pending();
     return fired;
+  }
+
+  /// Runs the actors until none has work, including actors that other
+  /// threads woke meanwhile; returns the jobs run.
+  std::size_t run_pending() {
+    sched.take_incoming();
+    auto n = sched.run();
+    while (sched.take_incoming() > 0)
+      n += sched.run();
+    return n;
+  }
+
+  /// Runs the actors, including what other threads sent them, until `done`
+  /// holds or `limit` (real time) passes; returns whether `done` holds.
+  /// Between runs it waits for a message from another thread, and looks at
+  /// `done` again every few milliseconds, since other threads may make it
+  /// true without sending anything (a worker going idle).
+  bool run_until(const std::function<bool()>& done, std::chrono::milliseconds limit = std::chrono::seconds{20}) {
+    using steady = std::chrono::steady_clock;
+    auto deadline = steady::now() + limit;
+    for (;;) {
+      run_pending();
+      if (done())
+        return true;
+      auto now = steady::now();
+      if (now >= deadline)
+        return false;
+      sched.wait_incoming(std::min(deadline, now + std::chrono::milliseconds{2}));
+    }
   }
 
   /// The state of a stateful actor (safe: the test thread runs every actor).
@@ -142,7 +179,7 @@ struct actor_fixture {
   template <class T, class Handle, class... Ts>
   reply<T> ask(const Handle& h, Ts&&... xs) {
     self->send(h, std::forward<Ts>(xs)...);
-    sched.run();
+    run_pending();
     return receive<T>();
   }
 

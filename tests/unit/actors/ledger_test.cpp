@@ -5,198 +5,330 @@
 
 #include <string>
 
-#include "actor_fixture.hpp"
-#include "actors/ledger_directory.hpp"
+#include "actors/store.hpp"
+#include "core/time_format.hpp"
+#include "ledger_fixture.hpp"
 
 namespace {
 
-using svc::actors::charge_atom;
+using svc::actors::admission_result;
+using svc::actors::admit_atom;
 using svc::actors::credit_atom;
-using svc::actors::hold_atom;
-using svc::actors::ledger_actor;
-using svc::actors::ledger_directory_actor;
 using svc::actors::ledger_state;
-using svc::actors::refund_atom;
+using svc::actors::settle_atom;
+using svc::actors::store_state;
 using svc::schema::balance_record;
 using svc::schema::error_code;
-using svc::schema::hold_record;
 using svc::schema::hold_status;
+using svc::schema::job_status;
+using svc::test::same;
 
-const std::string team = "team_1";
-
-struct ledger_fixture : svc::test::actor_fixture {
-  /// Stores `team`'s record and opening balance, as the team directory does.
-  void open_team(int64_t available, const std::string& id = team) {
-    svc::persistence::write_batch batch;
-    svc::schema::team_record t;
-    t.id = id;
-    t.name = "Acme";
-    tables.teams.put(batch, id, t);
-    tables.balances.put(batch, id, balance_record{id, available, 0});
-    auto ok = ask<bool>(store, svc::actors::commit_atom::value, std::move(batch));
-    BOOST_REQUIRE(ok.value && *ok.value);
-  }
-
-  ledger_actor spawn_ledger() {
-    auto h = track(sys.spawn(svc::actors::ledger, ctx(), team));
-    sched.run();
-    return h;
-  }
-
-  balance_record balance(const ledger_actor& l) {
-    auto r = ask<balance_record>(l, caf::get_atom::value);
-    BOOST_REQUIRE(r.value);
-    return *r.value;
-  }
-
-  balance_record stored_balance() {
-    auto b = tables.balances.get(team);
-    BOOST_REQUIRE(b);
-    return *b;
-  }
-
-  hold_record stored_hold(const std::string& job) {
-    auto h = tables.holds.get(svc::actors::hold_key(team, job));
-    BOOST_REQUIRE(h);
-    return *h;
-  }
-
-  static error_code code_of(const caf::error& err) { return svc::actors::to_api_error(err).code; }
-};
-
-bool same(const balance_record& a, int64_t available, int64_t held) {
-  return a.available == available && a.held == held;
-}
+svc::core::time_point at(const char* iso) { return *svc::core::parse_iso8601(iso); }
 
 } // namespace
 
-BOOST_FIXTURE_TEST_SUITE(ledger_suite, ledger_fixture)
+BOOST_FIXTURE_TEST_SUITE(ledger_suite, svc::test::ledger_fixture)
 
-BOOST_AUTO_TEST_CASE(hold_moves_credits_to_held_durably) {
+BOOST_AUTO_TEST_CASE(admit_holds_and_commits_the_job_rows_in_one_batch) {
   open_team(100);
   auto l = spawn_ledger();
-  auto r = ask<balance_record>(l, hold_atom::value, std::string{"img_1"}, int64_t{30});
+  auto batches_before = state_of<store_state>(store).batches;
+  self->send(l, admit_atom::value, admit_job("img_1", 30, "k1"));
+  run_all_but_store();
+  // Applied in memory at once, but nothing is durable (or answered) before the commit.
+  BOOST_TEST(same(state_of<ledger_state>(l).balance, 70, 30));
+  BOOST_TEST(!receive<admission_result>().answered);
+  BOOST_TEST(!tables.jobs.get("img_1"));
+  BOOST_TEST(!stored_hold("img_1"));
+  BOOST_TEST(same(stored_balance(), 100, 0));
+  BOOST_TEST(!tables.idempotency.get(idempotency_key_of("k1")));
+
+  sched.run();
+  auto r = receive<admission_result>();
   BOOST_REQUIRE(r.value);
-  BOOST_TEST(same(*r.value, 70, 30));
+  BOOST_TEST(!r.value->replayed);
+  BOOST_TEST(same(r.value->balance, 70, 30));
+  BOOST_TEST(state_of<store_state>(store).batches == batches_before + 1);
   BOOST_TEST(same(stored_balance(), 70, 30));
   auto h = stored_hold("img_1");
-  BOOST_TEST(h.credits == 30);
-  BOOST_TEST(h.team_id == team);
-  BOOST_TEST((h.status == hold_status::held));
+  BOOST_REQUIRE(h);
+  BOOST_TEST(h->credits == 30);
+  BOOST_TEST(h->team_id == team);
+  BOOST_TEST((h->status == hold_status::held));
+  auto job = tables.jobs.get("img_1");
+  BOOST_REQUIRE(job);
+  BOOST_TEST((job->status == job_status::queued));
+  BOOST_TEST(tables.live_jobs.get("img_1").has_value());
+  BOOST_TEST(tables.idempotency.get(idempotency_key_of("k1")).has_value());
   BOOST_TEST(state_of<ledger_state>(l).holds.size() == 1u);
+  BOOST_TEST(state_of<ledger_state>(l).admitting.empty());
 }
 
-BOOST_AUTO_TEST_CASE(insufficient_credits_holds_nothing) {
+BOOST_AUTO_TEST_CASE(insufficient_credits_holds_nothing_and_writes_nothing) {
   open_team(20);
   auto l = spawn_ledger();
-  auto r = ask<balance_record>(l, hold_atom::value, std::string{"img_1"}, int64_t{21});
+  auto r = ask<admission_result>(l, admit_atom::value, admit_job("img_1", 21, "k1"));
   BOOST_TEST(!r.value);
   BOOST_TEST((code_of(r.error) == error_code::insufficient_credits));
+  BOOST_TEST(svc::schema::info(code_of(r.error)).status == 402);
   BOOST_REQUIRE((r.error.context().match_elements<std::string, svc::schema::message_args>()));
   auto args = r.error.context().get_as<svc::schema::message_args>(1);
   BOOST_TEST(args["required"] == "21");
   BOOST_TEST(args["available"] == "20");
   BOOST_TEST(same(balance(l), 20, 0));
   BOOST_TEST(same(stored_balance(), 20, 0));
-  BOOST_TEST(!tables.holds.get(svc::actors::hold_key(team, "img_1")));
+  BOOST_TEST(!stored_hold("img_1"));
+  BOOST_TEST(!tables.jobs.get("img_1"));
+  BOOST_TEST(!tables.live_jobs.get("img_1"));
+  BOOST_TEST(!tables.idempotency.get(idempotency_key_of("k1")));
+  BOOST_TEST(state_of<ledger_state>(l).holds.empty());
+  BOOST_TEST(state_of<ledger_state>(l).admitting.empty());
+}
+
+BOOST_AUTO_TEST_CASE(bad_admissions_are_invalid_parameters) {
+  open_team(100);
+  auto l = spawn_ledger();
+  BOOST_TEST((code_of(ask<admission_result>(l, admit_atom::value, admit_job("", 10)).error)
+              == error_code::invalid_parameter));
+  BOOST_TEST((code_of(ask<admission_result>(l, admit_atom::value, admit_job("img/1", 10)).error)
+              == error_code::invalid_parameter));
+  BOOST_TEST((code_of(ask<admission_result>(l, admit_atom::value, admit_job("img_1", -1)).error)
+              == error_code::invalid_parameter));
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("img_1", 10)).value);
+  // A job holds once.
+  auto again = ask<admission_result>(l, admit_atom::value, admit_job("img_1", 10));
+  BOOST_TEST((code_of(again.error) == error_code::invalid_parameter));
+  BOOST_TEST(same(balance(l), 90, 10));
+  BOOST_TEST(same(stored_balance(), 90, 10));
+}
+
+BOOST_AUTO_TEST_CASE(same_key_while_committing_is_in_use_then_replays) {
+  open_team(100);
+  auto l = spawn_ledger();
+  self->send(l, admit_atom::value, admit_job("img_1", 30, "k1"));
+  run_all_but_store(); // the first create's commit waits at the store
+  self->send(l, admit_atom::value, admit_job("img_2", 30, "k1"));
+  run_all_but_store();
+  auto second = receive<admission_result>();
+  BOOST_REQUIRE(second.answered);
+  BOOST_TEST(!second.value);
+  BOOST_TEST((code_of(second.error) == error_code::idempotency_key_in_use));
+  BOOST_TEST(svc::schema::info(code_of(second.error)).status == 409);
+  BOOST_TEST(same(state_of<ledger_state>(l).balance, 70, 30));
+
+  sched.run();
+  auto first = receive<admission_result>();
+  BOOST_REQUIRE(first.value);
+  BOOST_TEST(!first.value->replayed);
+  BOOST_TEST(state_of<ledger_state>(l).admitting.empty());
+
+  // Once committed, the same key replays the stored answer and holds nothing.
+  auto third = ask<admission_result>(l, admit_atom::value, admit_job("img_3", 30, "k1"));
+  BOOST_REQUIRE(third.value);
+  BOOST_TEST(third.value->replayed);
+  BOOST_TEST(third.value->earlier.body == "img_1");
+  BOOST_TEST(third.value->earlier.location == "/v1/images/img_1");
+  BOOST_TEST(third.value->earlier.key == "k1");
+  BOOST_TEST(third.value->earlier.status == 201);
+  BOOST_TEST(same(third.value->balance, 70, 30));
+  BOOST_TEST(same(stored_balance(), 70, 30));
+  BOOST_TEST(!stored_hold("img_2"));
+  BOOST_TEST(!stored_hold("img_3"));
+  BOOST_TEST(!tables.jobs.get("img_2"));
+  BOOST_TEST(!tables.jobs.get("img_3"));
+  BOOST_TEST(tables.idempotency.get(idempotency_key_of("k1"))->body == "img_1");
+  // Another key is independent.
+  auto other = ask<admission_result>(l, admit_atom::value, admit_job("img_4", 30, "k2"));
+  BOOST_REQUIRE(other.value);
+  BOOST_TEST(!other.value->replayed);
+  BOOST_TEST(same(other.value->balance, 40, 60));
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_create_frees_its_key) {
+  open_team(10);
+  auto l = spawn_ledger();
+  auto refused = ask<admission_result>(l, admit_atom::value, admit_job("img_1", 30, "k1"));
+  BOOST_TEST((code_of(refused.error) == error_code::insufficient_credits));
+  auto retried = ask<admission_result>(l, admit_atom::value, admit_job("img_2", 10, "k1"));
+  BOOST_REQUIRE(retried.value);
+  BOOST_TEST(!retried.value->replayed);
+}
+
+BOOST_AUTO_TEST_CASE(an_expired_record_does_not_replay) {
+  open_team(100);
+  auto l = spawn_ledger();
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("img_1", 30, "k1")).value);
+  advance(std::chrono::duration_cast<std::chrono::milliseconds>(cfg.idempotency_ttl) - std::chrono::minutes{1});
+  auto replay = ask<admission_result>(l, admit_atom::value, admit_job("img_2", 30, "k1"));
+  BOOST_REQUIRE(replay.value);
+  BOOST_TEST(replay.value->replayed);
+
+  advance(std::chrono::minutes{1} + std::chrono::milliseconds{1});
+  auto fresh = ask<admission_result>(l, admit_atom::value, admit_job("img_3", 30, "k1"));
+  BOOST_REQUIRE(fresh.value);
+  BOOST_TEST(!fresh.value->replayed);
+  BOOST_TEST(same(fresh.value->balance, 40, 60));
+  BOOST_TEST(stored_hold("img_3").has_value());
+  BOOST_TEST(tables.jobs.get("img_3").has_value());
+  auto record = tables.idempotency.get(idempotency_key_of("k1"));
+  BOOST_REQUIRE(record);
+  BOOST_TEST(record->body == "img_3");
+  BOOST_TEST((record->expires_at > clock->now()));
+}
+
+BOOST_AUTO_TEST_CASE(settle_charged_moves_held_to_charged_and_counts_usage) {
+  open_team(100);
+  auto l = spawn_ledger();
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("img_1", 30)).value);
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("img_2", 20)).value);
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("img_3", 10)).value);
+
+  auto c = ask<balance_record>(l, settle_atom::value,
+                               settle_job("img_1", hold_status::charged, 2, at("2026-03-04T23:59:59Z")));
+  BOOST_REQUIRE(c.value);
+  BOOST_TEST(same(*c.value, 40, 30));
+  BOOST_TEST(same(stored_balance(), 40, 30));
+  BOOST_TEST(!stored_hold("img_1"));
+  auto job = tables.jobs.get("img_1");
+  BOOST_REQUIRE(job);
+  BOOST_TEST((job->status == job_status::succeeded));
+  BOOST_TEST(!tables.live_jobs.get("img_1"));
+  auto day = stored_usage("2026-03-04");
+  BOOST_REQUIRE(day);
+  BOOST_TEST(day->credits_charged == 30);
+  BOOST_TEST(day->images == 2);
+  BOOST_TEST(day->videos == 0);
+  BOOST_TEST(day->date == "2026-03-04");
+
+  // The same UTC day adds up; the next day has its own row.
+  BOOST_REQUIRE(ask<balance_record>(l, settle_atom::value,
+                                    settle_job("img_2", hold_status::charged, 1, at("2026-03-04T00:00:00Z")))
+                  .value);
+  BOOST_REQUIRE(ask<balance_record>(l, settle_atom::value,
+                                    settle_job("img_3", hold_status::charged, 4, at("2026-03-05T00:00:00Z")))
+                  .value);
+  day = stored_usage("2026-03-04");
+  BOOST_REQUIRE(day);
+  BOOST_TEST(day->credits_charged == 50);
+  BOOST_TEST(day->images == 3);
+  auto next = stored_usage("2026-03-05");
+  BOOST_REQUIRE(next);
+  BOOST_TEST(next->credits_charged == 10);
+  BOOST_TEST(next->images == 4);
+  BOOST_TEST(same(balance(l), 40, 0));
+  BOOST_TEST(same(stored_balance(), 40, 0));
   BOOST_TEST(state_of<ledger_state>(l).holds.empty());
 }
 
-BOOST_AUTO_TEST_CASE(second_hold_for_a_job_holds_nothing_more) {
+BOOST_AUTO_TEST_CASE(settle_counts_a_video_as_one_video) {
   open_team(100);
   auto l = spawn_ledger();
-  ask<balance_record>(l, hold_atom::value, std::string{"img_1"}, int64_t{30});
-  auto again = ask<balance_record>(l, hold_atom::value, std::string{"img_1"}, int64_t{30});
-  BOOST_REQUIRE(again.value);
-  BOOST_TEST(same(*again.value, 70, 30));
-  auto other_amount = ask<balance_record>(l, hold_atom::value, std::string{"img_1"}, int64_t{50});
-  BOOST_REQUIRE(other_amount.value);
-  BOOST_TEST(same(*other_amount.value, 70, 30));
-  BOOST_TEST(same(stored_balance(), 70, 30));
-  BOOST_TEST(stored_hold("img_1").credits == 30);
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("vid_1", 40)).value);
+  auto s = settle_job("vid_1", hold_status::charged, 1, at("2026-03-04T12:00:00Z"));
+  s.kind = svc::schema::job_kind::video;
+  BOOST_REQUIRE(ask<balance_record>(l, settle_atom::value, std::move(s)).value);
+  auto day = stored_usage("2026-03-04");
+  BOOST_REQUIRE(day);
+  BOOST_TEST(day->credits_charged == 40);
+  BOOST_TEST(day->videos == 1);
+  BOOST_TEST(day->images == 0);
 }
 
-BOOST_AUTO_TEST_CASE(charge_settles_once) {
+BOOST_AUTO_TEST_CASE(settle_refunded_returns_the_credits) {
   open_team(100);
   auto l = spawn_ledger();
-  ask<balance_record>(l, hold_atom::value, std::string{"img_1"}, int64_t{30});
-  auto c = ask<hold_record>(l, charge_atom::value, std::string{"img_1"});
-  BOOST_REQUIRE(c.value);
-  BOOST_TEST((c.value->status == hold_status::charged));
-  BOOST_TEST(same(balance(l), 70, 0));
-  BOOST_TEST(same(stored_balance(), 70, 0));
-  BOOST_TEST((stored_hold("img_1").status == hold_status::charged));
-  auto again = ask<hold_record>(l, charge_atom::value, std::string{"img_1"});
-  BOOST_REQUIRE(again.value);
-  BOOST_TEST((again.value->status == hold_status::charged));
-  auto refund = ask<hold_record>(l, refund_atom::value, std::string{"img_1"});
-  BOOST_REQUIRE(refund.value);
-  BOOST_TEST((refund.value->status == hold_status::charged));
-  BOOST_TEST(same(balance(l), 70, 0));
-  BOOST_TEST(same(stored_balance(), 70, 0));
-}
-
-BOOST_AUTO_TEST_CASE(refund_settles_once) {
-  open_team(100);
-  auto l = spawn_ledger();
-  ask<balance_record>(l, hold_atom::value, std::string{"img_1"}, int64_t{30});
-  auto r = ask<hold_record>(l, refund_atom::value, std::string{"img_1"});
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("img_1", 30)).value);
+  auto r = ask<balance_record>(l, settle_atom::value,
+                               settle_job("img_1", hold_status::refunded, 0, at("2026-03-04T12:00:00Z")));
   BOOST_REQUIRE(r.value);
-  BOOST_TEST((r.value->status == hold_status::refunded));
-  BOOST_TEST(same(balance(l), 100, 0));
-  auto again = ask<hold_record>(l, refund_atom::value, std::string{"img_1"});
-  BOOST_REQUIRE(again.value);
-  BOOST_TEST((again.value->status == hold_status::refunded));
-  auto charge = ask<hold_record>(l, charge_atom::value, std::string{"img_1"});
-  BOOST_REQUIRE(charge.value);
-  BOOST_TEST((charge.value->status == hold_status::refunded));
-  BOOST_TEST(same(balance(l), 100, 0));
+  BOOST_TEST(same(*r.value, 100, 0));
   BOOST_TEST(same(stored_balance(), 100, 0));
-  BOOST_TEST((stored_hold("img_1").status == hold_status::refunded));
-  // A settled job id cannot be held again.
-  auto rehold = ask<balance_record>(l, hold_atom::value, std::string{"img_1"}, int64_t{30});
-  BOOST_REQUIRE(rehold.value);
-  BOOST_TEST(same(*rehold.value, 100, 0));
+  BOOST_TEST(!stored_hold("img_1"));
+  BOOST_TEST(!stored_usage("2026-03-04"));
+  auto job = tables.jobs.get("img_1");
+  BOOST_REQUIRE(job);
+  BOOST_TEST((job->status == job_status::failed));
+  BOOST_TEST((job->cost_status == hold_status::refunded));
 }
 
-BOOST_AUTO_TEST_CASE(unknown_job_is_not_found) {
+BOOST_AUTO_TEST_CASE(settle_to_held_is_invalid) {
   open_team(100);
   auto l = spawn_ledger();
-  auto c = ask<hold_record>(l, charge_atom::value, std::string{"img_x"});
-  BOOST_TEST(!c.value);
-  BOOST_TEST((code_of(c.error) == error_code::resource_not_found));
-  auto r = ask<hold_record>(l, refund_atom::value, std::string{"img_x"});
-  BOOST_TEST((code_of(r.error) == error_code::resource_not_found));
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("img_1", 30)).value);
+  auto s = settle_job("img_1", hold_status::charged, 1, clock->now());
+  s.to = hold_status::held;
+  BOOST_TEST((code_of(ask<balance_record>(l, settle_atom::value, std::move(s)).error)
+              == error_code::invalid_parameter));
+  BOOST_TEST(same(balance(l), 70, 30));
+  BOOST_TEST(stored_hold("img_1").has_value());
 }
 
-BOOST_AUTO_TEST_CASE(restarted_ledger_restores_balance_and_holds) {
+BOOST_AUTO_TEST_CASE(a_second_settle_moves_no_money) {
   open_team(100);
+  auto l = spawn_ledger();
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("img_1", 30)).value);
+  BOOST_REQUIRE(ask<admission_result>(l, admit_atom::value, admit_job("img_2", 20)).value);
+  auto when = at("2026-03-04T12:00:00Z");
+  BOOST_REQUIRE(ask<balance_record>(l, settle_atom::value, settle_job("img_1", hold_status::charged, 1, when)).value);
+  BOOST_REQUIRE(ask<balance_record>(l, settle_atom::value, settle_job("img_2", hold_status::refunded, 0, when)).value);
+  BOOST_TEST(same(stored_balance(), 70, 0));
+
+  for (auto to : {hold_status::charged, hold_status::refunded}) {
+    for (auto job : {"img_1", "img_2"}) {
+      auto again = ask<balance_record>(l, settle_atom::value, settle_job(job, to, 1, when));
+      BOOST_REQUIRE(again.value);
+      BOOST_TEST(same(*again.value, 70, 0));
+    }
+  }
+  BOOST_TEST(same(stored_balance(), 70, 0));
+  auto day = stored_usage("2026-03-04");
+  BOOST_REQUIRE(day);
+  BOOST_TEST(day->credits_charged == 30);
+  BOOST_TEST(day->images == 1);
+  // A job that never held anything moves no money either.
+  auto unknown = ask<balance_record>(l, settle_atom::value, settle_job("img_x", hold_status::refunded, 0, when));
+  BOOST_REQUIRE(unknown.value);
+  BOOST_TEST(same(*unknown.value, 70, 0));
+}
+
+BOOST_AUTO_TEST_CASE(a_respawned_ledger_restores_balance_and_open_holds) {
+  open_team(100);
+  auto when = at("2026-03-04T12:00:00Z");
   auto first = spawn_ledger();
-  ask<balance_record>(first, hold_atom::value, std::string{"img_1"}, int64_t{30});
-  ask<balance_record>(first, hold_atom::value, std::string{"img_2"}, int64_t{20});
-  ask<hold_record>(first, refund_atom::value, std::string{"img_1"});
+  BOOST_REQUIRE(ask<admission_result>(first, admit_atom::value, admit_job("img_1", 30)).value);
+  BOOST_REQUIRE(ask<admission_result>(first, admit_atom::value, admit_job("img_2", 20)).value);
+  BOOST_REQUIRE(
+    ask<balance_record>(first, settle_atom::value, settle_job("img_1", hold_status::refunded, 0, when)).value);
   stop(first);
 
   auto second = spawn_ledger(); // a restart: same LMDB, fresh actor
   BOOST_TEST(same(balance(second), 80, 20));
-  BOOST_TEST(state_of<ledger_state>(second).holds.size() == 1u);
-  auto again = ask<hold_record>(second, refund_atom::value, std::string{"img_1"});
+  auto& holds = state_of<ledger_state>(second).holds;
+  BOOST_TEST(holds.size() == 1u);
+  BOOST_TEST(holds.count("img_2") == 1u);
+  BOOST_TEST(holds.count("img_1") == 0u); // erased on settle, not reloaded
+  auto again = ask<balance_record>(second, settle_atom::value, settle_job("img_1", hold_status::refunded, 0, when));
   BOOST_REQUIRE(again.value);
-  BOOST_TEST((again.value->status == hold_status::refunded));
-  BOOST_TEST(same(balance(second), 80, 20));
-  auto c = ask<hold_record>(second, charge_atom::value, std::string{"img_2"});
+  BOOST_TEST(same(*again.value, 80, 20));
+  auto c = ask<balance_record>(second, settle_atom::value, settle_job("img_2", hold_status::charged, 1, when));
   BOOST_REQUIRE(c.value);
-  BOOST_TEST((c.value->status == hold_status::charged));
-  BOOST_TEST(same(balance(second), 80, 0));
+  BOOST_TEST(same(*c.value, 80, 0));
   BOOST_TEST(same(stored_balance(), 80, 0));
   stop(second);
 
   auto third = spawn_ledger();
-  auto refund = ask<hold_record>(third, refund_atom::value, std::string{"img_2"});
-  BOOST_REQUIRE(refund.value);
-  BOOST_TEST((refund.value->status == hold_status::charged));
   BOOST_TEST(same(balance(third), 80, 0));
   BOOST_TEST(state_of<ledger_state>(third).holds.empty());
+  auto refund = ask<balance_record>(third, settle_atom::value, settle_job("img_2", hold_status::refunded, 0, when));
+  BOOST_REQUIRE(refund.value);
+  BOOST_TEST(same(*refund.value, 80, 0));
+  // Usage rows survive a respawn and keep adding up.
+  BOOST_REQUIRE(ask<admission_result>(third, admit_atom::value, admit_job("img_3", 5)).value);
+  BOOST_REQUIRE(ask<balance_record>(third, settle_atom::value, settle_job("img_3", hold_status::charged, 2, when)).value);
+  auto day = stored_usage("2026-03-04");
+  BOOST_REQUIRE(day);
+  BOOST_TEST(day->credits_charged == 25);
+  BOOST_TEST(day->images == 3);
 }
 
 BOOST_AUTO_TEST_CASE(credit_may_remove_down_to_zero) {
@@ -217,49 +349,34 @@ BOOST_AUTO_TEST_CASE(credit_may_remove_down_to_zero) {
   BOOST_TEST((code_of(over.error) == error_code::invalid_parameter));
 }
 
-BOOST_AUTO_TEST_CASE(holds_sent_together_never_overdraw) {
+BOOST_AUTO_TEST_CASE(admits_sent_together_never_overdraw) {
   open_team(100);
   auto l = spawn_ledger();
   constexpr int n = 25;
   for (int i = 0; i < n; ++i)
-    self->send(l, hold_atom::value, "img_" + std::to_string(i), int64_t{10});
+    self->send(l, admit_atom::value, admit_job("img_" + std::to_string(i), 10, "k" + std::to_string(i)));
   sched.run();
-  int held = 0, refused = 0;
+  int admitted = 0, refused = 0;
   for (int i = 0; i < n; ++i) {
-    auto r = receive<balance_record>();
+    auto r = receive<admission_result>();
     BOOST_REQUIRE(r.answered);
     if (r.value)
-      ++held;
+      ++admitted;
     else if (code_of(r.error) == error_code::insufficient_credits)
       ++refused;
   }
-  BOOST_TEST(held == 10);
+  BOOST_TEST(admitted == 10);
   BOOST_TEST(refused == n - 10);
   BOOST_TEST(same(balance(l), 0, 100));
   BOOST_TEST(same(stored_balance(), 0, 100));
   BOOST_TEST(state_of<ledger_state>(l).holds.size() == 10u);
-}
-
-BOOST_AUTO_TEST_CASE(directory_checks_the_team_and_delegates) {
-  open_team(100);
-  auto dir = track(sys.spawn(svc::actors::ledger_directory, ctx()));
-  sched.run();
-  auto unknown = ask<balance_record>(dir, credit_atom::value, std::string{"team_nope"}, int64_t{5});
-  BOOST_TEST(!unknown.value);
-  BOOST_TEST((code_of(unknown.error) == error_code::resource_not_found));
-  auto credited = ask<balance_record>(dir, credit_atom::value, team, int64_t{5});
-  BOOST_REQUIRE(credited.value);
-  BOOST_TEST(same(*credited.value, 105, 0));
-  auto held = ask<balance_record>(dir, hold_atom::value, team, std::string{"img_1"}, int64_t{5});
-  BOOST_REQUIRE(held.value);
-  BOOST_TEST(same(*held.value, 100, 5));
-  auto charged = ask<hold_record>(dir, charge_atom::value, team, std::string{"img_1"});
-  BOOST_REQUIRE(charged.value);
-  BOOST_TEST((charged.value->status == hold_status::charged));
-  auto got = ask<balance_record>(dir, caf::get_atom::value, team);
-  BOOST_REQUIRE(got.value);
-  BOOST_TEST(same(*got.value, 100, 0));
-  BOOST_TEST(state_of<svc::actors::ledger_directory_state>(dir).ledgers.size() == 1u);
+  bool more = false;
+  svc::persistence::scan_range all;
+  all.prefix = team + "/";
+  BOOST_TEST(tables.holds.page(all, 100, more).size() == 10u);
+  int jobs = 0;
+  tables.live_jobs.for_each_key([&](std::string_view) { return ++jobs, true; });
+  BOOST_TEST(jobs == 10);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -78,10 +78,12 @@ std::string dump(const config& c) {
     << "\nevent_retention=" << c.event_retention.count()
     << "\nlegacy_sunset=" << svc::core::to_unix_ms(c.legacy_sunset) << "\nprovider=" << c.provider
     << "\nremote_url=" << c.remote_url << "\nworkers=" << c.workers << "\nrender_delay=" << c.render_delay.count()
+    << "\nmoderation_words=" << c.moderation_words
     << "\nheader_limit=" << c.header_limit << "\nbody_limit=" << c.body_limit
     << "\nread_timeout=" << c.read_timeout.count() << "\npipeline_limit=" << c.pipeline_limit
     << "\nmax_connections=" << c.max_connections << "\nrequest_deadline=" << c.request_deadline.count()
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
+    << "\ngroup_commit=" << c.group_commit
     << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level
     << "\n";
   return o.str();
@@ -114,6 +116,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"remote-url", "http://127.0.0.1:9999"},
     {"workers", "3"},
     {"render-delay", "250ms"},
+    {"moderation-words", "/etc/svc/words.txt"},
     {"header-limit", "2048"},
     {"body-limit", "4096"},
     {"read-timeout", "1s"},
@@ -124,6 +127,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"actor-threads", "3"},
     {"bucket-snapshot-interval", "1s"},
     {"actor-policy", "sharing"},
+    {"group-commit", "off"},
     {"log-level", "debug"},
   };
   return samples;

@@ -1,0 +1,124 @@
+#include "actors/job_directory.hpp"
+
+#define BOOST_TEST_MODULE actors_job_directory
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "job_fixture.hpp"
+#include "persistence/job_rows.hpp"
+
+// The job directory: routing cancels and waits by team, answering for jobs
+// that are no longer live from LMDB, and resuming live jobs at start.
+
+namespace {
+
+using svc::actors::cancel_atom;
+using svc::actors::job_directory_state;
+using svc::actors::wait_atom;
+using svc::schema::balance_record;
+using svc::schema::error_code;
+using svc::schema::hold_status;
+using svc::schema::job_record;
+using svc::schema::job_status;
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(job_directory_suite, svc::test::job_fixture)
+
+BOOST_AUTO_TEST_CASE(cancelling_a_terminal_job_is_invalid_state) {
+  start(scripted);
+  auto j = create(make_job("a lighthouse"));
+  BOOST_REQUIRE((finish(j.id).status == job_status::succeeded));
+  auto c = ask<job_record>(jobs, cancel_atom::value, team, j.id);
+  BOOST_REQUIRE(c.answered);
+  BOOST_TEST(!c.value);
+  BOOST_TEST((code_of(c.error) == error_code::invalid_state));
+  BOOST_TEST(svc::actors::to_api_error(c.error).message == "The image '" + j.id + "' is succeeded; cancel is not possible.");
+  BOOST_TEST((stored(j.id).status == job_status::succeeded));
+  BOOST_TEST(balance_is(opening - 40, 0));
+  // Another team's job and an unknown id are not found.
+  auto other = ask<job_record>(jobs, cancel_atom::value, std::string{"team_2"}, j.id);
+  BOOST_TEST((code_of(other.error) == error_code::resource_not_found));
+  auto unknown = ask<job_record>(jobs, cancel_atom::value, team, std::string{"img_nope"});
+  BOOST_TEST((code_of(unknown.error) == error_code::resource_not_found));
+}
+
+BOOST_AUTO_TEST_CASE(a_live_job_of_another_team_is_not_found) {
+  start(scripted);
+  auto j = create(make_job("a lighthouse [hold]"));
+  auto c = ask<job_record>(jobs, cancel_atom::value, std::string{"team_2"}, j.id);
+  BOOST_TEST((code_of(c.error) == error_code::resource_not_found));
+  auto w = ask<job_record>(jobs, wait_atom::value, std::string{"team_2"}, j.id);
+  BOOST_TEST((code_of(w.error) == error_code::resource_not_found));
+  BOOST_TEST(!svc::schema::is_terminal(stored(j.id).status));
+}
+
+BOOST_AUTO_TEST_CASE(wait_answers_once_the_job_is_terminal) {
+  start(scripted);
+  auto j = create(make_job("a lighthouse [hold]"));
+  BOOST_REQUIRE(reaches(j.id, job_status::processing));
+  self->send(jobs, wait_atom::value, team, j.id);
+  self->send(jobs, wait_atom::value, team, j.id);
+  run_pending();
+  BOOST_TEST(!receive<job_record>().answered);
+
+  scripted.release();
+  finish(j.id);
+  for (int i = 0; i < 2; ++i) {
+    auto w = receive<job_record>();
+    BOOST_REQUIRE(w.value);
+    BOOST_TEST((w.value->status == job_status::succeeded));
+    BOOST_TEST(w.value->outputs.size() == 1u);
+  }
+  // A terminal job is answered at once, from LMDB.
+  auto again = ask<job_record>(jobs, wait_atom::value, team, j.id);
+  BOOST_REQUIRE(again.value);
+  BOOST_TEST((again.value->status == job_status::succeeded));
+  auto unknown = ask<job_record>(jobs, wait_atom::value, team, std::string{"img_nope"});
+  BOOST_TEST((code_of(unknown.error) == error_code::resource_not_found));
+}
+
+BOOST_AUTO_TEST_CASE(jobs_found_live_at_start_are_resumed) {
+  // As a crash would leave them: one job queued, one processing, both holding
+  // credits, and a live row whose job is already terminal.
+  auto first = make_job("a lighthouse [hold]", 40);
+  auto second = make_job("a harbour", 30);
+  second.status = job_status::processing;
+  second.started_at = clock->now();
+  second.progress = 0.4;
+  auto done = make_job("a bridge", 10);
+  done.status = job_status::succeeded;
+  svc::persistence::write_batch batch;
+  svc::persistence::put_job(tables, batch, first);
+  svc::persistence::put_job(tables, batch, second);
+  svc::persistence::put_job(tables, batch, done);
+  tables.live_jobs.put(batch, done.id, done.id);
+  for (auto* j : {&first, &second})
+    tables.holds.put(batch, svc::actors::hold_key(team, j->id),
+                     svc::schema::hold_record{team, j->id, j->credits, hold_status::held, clock->now()});
+  tables.balances.put(batch, team, balance_record{team, opening - 70, 70});
+  BOOST_REQUIRE(*ask<bool>(store, svc::actors::commit_atom::value, std::move(batch)).value);
+
+  start(scripted, 1); // one worker: the first job holds it, the second waits
+  BOOST_TEST(state_of<job_directory_state>(jobs).recovered == 2u);
+  BOOST_REQUIRE(reaches(first.id, job_status::processing));
+  // The processing job's render died with the process: it is queued again.
+  auto requeued = stored(second.id);
+  BOOST_TEST((requeued.status == job_status::queued));
+  BOOST_TEST(requeued.progress == 0.0);
+  BOOST_TEST(!requeued.started_at);
+  BOOST_TEST(tables.live_jobs.get(second.id).has_value());
+  BOOST_TEST(pool->queued() == 1u);
+
+  BOOST_REQUIRE(ask<job_record>(jobs, cancel_atom::value, team, first.id).value);
+  auto r = finish(second.id);
+  BOOST_TEST((r.status == job_status::succeeded));
+  BOOST_TEST((r.cost_status == hold_status::charged));
+  BOOST_TEST(r.outputs.size() == 1u);
+  BOOST_TEST(balance_is(opening - 30, 0));
+  BOOST_TEST(!tables.live_jobs.get(second.id));
+  BOOST_TEST((stored(done.id).status == job_status::succeeded)); // left as it was
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,207 @@
+#include "actors/job.hpp"
+
+#define BOOST_TEST_MODULE actors_job
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "core/crypto.hpp"
+#include "job_fixture.hpp"
+#include "persistence/job_rows.hpp"
+
+// The job actor's state machine, driven through the job directory as svcd
+// drives it: real renders on a real worker pool, the queue TTL on virtual time.
+
+namespace {
+
+using svc::actors::cancel_atom;
+using svc::actors::job_directory_state;
+using svc::schema::hold_status;
+using svc::schema::job_record;
+using svc::schema::job_status;
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(job_suite, svc::test::job_fixture)
+
+BOOST_AUTO_TEST_CASE(a_job_runs_from_queued_through_processing_to_succeeded) {
+  start(scripted);
+  auto j = create(make_job("a lighthouse at dusk [hold]", 40, 2));
+  // Admitted: the job, its hold and its live row are durable before the answer.
+  auto queued = stored(j.id);
+  BOOST_TEST((queued.status == job_status::queued || queued.status == job_status::processing));
+  BOOST_TEST(tables.live_jobs.get(j.id).has_value());
+  BOOST_TEST((tables.jobs_by_team.get(team + "/" + j.id) == std::optional<std::string>{j.id}));
+  BOOST_TEST(holds(j.id));
+  BOOST_TEST(balance_is(opening - 40, 40));
+
+  BOOST_REQUIRE(run_until([&] {
+    auto r = tables.jobs.get(j.id);
+    return r && r->status == job_status::processing && r->progress == 0.5;
+  }));
+  auto processing = stored(j.id);
+  BOOST_TEST(processing.started_at.has_value());
+  BOOST_TEST(!processing.completed_at);
+
+  scripted.release();
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::succeeded));
+  BOOST_TEST(r.progress == 1.0);
+  BOOST_TEST(!r.failure);
+  BOOST_REQUIRE(r.completed_at.has_value());
+  BOOST_TEST((*r.completed_at >= *r.started_at));
+  // Outputs stored, each with the hash of its bytes.
+  BOOST_REQUIRE(r.outputs.size() == 2u);
+  for (std::size_t i = 0; i < r.outputs.size(); ++i) {
+    auto bytes = blobs.get(svc::schema::output_blob_key(r, i));
+    BOOST_REQUIRE(bytes);
+    BOOST_TEST(r.outputs[i].sha256 == svc::core::to_hex(svc::core::sha256(*bytes)));
+    BOOST_TEST(r.outputs[i].bytes == bytes->size());
+    BOOST_TEST(r.outputs[i].content_type == "image/png");
+    BOOST_TEST(r.outputs[i].width == 256);
+    BOOST_TEST(r.outputs[i].height == 256);
+  }
+  // Charged: the hold is gone and the day's usage counts the job.
+  BOOST_TEST((r.cost_status == hold_status::charged));
+  BOOST_TEST(balance_is(opening - 40, 0));
+  BOOST_TEST(!holds(j.id));
+  auto day = usage_of(*r.completed_at);
+  BOOST_REQUIRE(day);
+  BOOST_TEST(day->credits_charged == 40);
+  BOOST_TEST(day->images == 2);
+  // No longer live; its outputs expire after the output TTL.
+  BOOST_TEST(!tables.live_jobs.get(j.id));
+  BOOST_REQUIRE(r.outputs_expire_at.has_value());
+  BOOST_TEST((*r.outputs_expire_at == *r.completed_at + cfg.output_ttl));
+  auto expiry = svc::persistence::expiry_key(*r.outputs_expire_at, svc::persistence::expiry_kind::outputs, j.id);
+  BOOST_TEST((tables.expiries.get(expiry) == std::optional<std::string>{j.id}));
+  BOOST_TEST(state_of<job_directory_state>(jobs).admitted == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(the_procedural_backend_renders_a_small_job) {
+  start(procedural);
+  auto j = create(make_job("a quiet harbour under snow", 25));
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::succeeded));
+  BOOST_REQUIRE(r.outputs.size() == 1u);
+  auto bytes = blobs.get(svc::schema::output_blob_key(r, 0));
+  BOOST_REQUIRE(bytes);
+  BOOST_TEST(bytes->substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
+  BOOST_TEST(r.outputs[0].sha256 == svc::core::to_hex(svc::core::sha256(*bytes)));
+  BOOST_TEST(r.outputs[0].width == 256);
+  BOOST_TEST(balance_is(opening - 25, 0));
+}
+
+BOOST_AUTO_TEST_CASE(a_provider_failure_fails_the_job_and_refunds) {
+  start(scripted);
+  auto j = create(make_job("a lighthouse [fail]"));
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::failed));
+  BOOST_REQUIRE(r.failure.has_value());
+  BOOST_TEST(r.failure->code == "provider_error");
+  BOOST_TEST(r.failure->message == "the test back end failed");
+  check_refunded(r);
+  BOOST_TEST(balance_is(opening, 0));
+  bool more = false;
+  BOOST_TEST(tables.expiries.keys({}, 10, more).empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_output_that_cannot_be_stored_fails_the_job_and_leaves_no_files) {
+  start(scripted);
+  faulty.fail_on = ".1.png";
+  auto j = create(make_job("a lighthouse", 40, 3));
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::failed));
+  BOOST_REQUIRE(r.failure.has_value());
+  BOOST_TEST(r.failure->code == "provider_error");
+  BOOST_TEST(r.failure->message == "storing the output failed");
+  check_refunded(r); // output 0 was stored before output 1 failed: removed again
+  for (std::size_t i = 1; i < 3; ++i)
+    BOOST_TEST(!blobs.get(svc::schema::output_blob_key(r, i)));
+  BOOST_TEST(balance_is(opening, 0));
+}
+
+BOOST_AUTO_TEST_CASE(cancel_while_processing_stops_the_render_and_refunds) {
+  start(scripted);
+  auto j = create(make_job("a lighthouse [hold]"));
+  BOOST_REQUIRE(reaches(j.id, job_status::processing));
+  BOOST_TEST(scripted.started() == 1);
+
+  auto c = ask<job_record>(jobs, cancel_atom::value, team, j.id);
+  BOOST_REQUIRE(c.value);
+  BOOST_TEST((c.value->status == job_status::cancelled));
+  BOOST_TEST((c.value->cost_status == hold_status::refunded));
+  BOOST_TEST(balance_is(opening, 0));
+  // The render saw the cancel and returned without output.
+  BOOST_REQUIRE(run_until([&] { return scripted.cancelled() == 1 && pool->running() == 0; }));
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::cancelled));
+  BOOST_TEST(!r.failure);
+  check_refunded(r);
+}
+
+BOOST_AUTO_TEST_CASE(a_render_finishing_after_the_cancel_leaves_no_files) {
+  start(scripted);
+  auto j = create(make_job("a lighthouse [late]", 40, 2));
+  BOOST_REQUIRE(reaches(j.id, job_status::processing));
+  auto c = ask<job_record>(jobs, cancel_atom::value, team, j.id);
+  BOOST_REQUIRE(c.value);
+  BOOST_TEST((c.value->status == job_status::cancelled));
+  scripted.release(); // the back end completes the render anyway
+  BOOST_REQUIRE(pool_idle());
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::cancelled));
+  check_refunded(r);
+  BOOST_TEST(!blobs.get(svc::schema::output_blob_key(r, 1)));
+  BOOST_TEST(balance_is(opening, 0));
+}
+
+BOOST_AUTO_TEST_CASE(a_prompt_breaking_a_moderation_rule_is_rejected_without_rendering) {
+  start(scripted);
+  auto j = create(make_job("a gory battlefield at noon"));
+  // Settled during the create itself: nothing reached the pool.
+  auto r = stored(j.id);
+  BOOST_TEST((r.status == job_status::moderation_rejected));
+  BOOST_REQUIRE(r.failure.has_value());
+  BOOST_TEST(r.failure->code == "moderation_rejected");
+  BOOST_TEST(r.failure->message.find("gory") != std::string::npos);
+  check_refunded(r);
+  BOOST_TEST(balance_is(opening, 0));
+  BOOST_TEST(pool->queued() == 0u);
+  BOOST_TEST(pool->running() == 0u);
+  BOOST_TEST(scripted.started() == 0);
+  // The negative prompt names what to avoid: no rejection.
+  auto ok = make_job("a battlefield at noon");
+  ok.negative_prompt = "gore";
+  create(ok);
+  BOOST_TEST((finish(ok.id).status == job_status::succeeded));
+}
+
+BOOST_AUTO_TEST_CASE(a_job_no_worker_takes_within_the_queue_ttl_expires) {
+  start(scripted, 1);
+  auto busy = create(make_job("a lighthouse [hold]"));
+  BOOST_REQUIRE(reaches(busy.id, job_status::processing));
+  auto waiting = create(make_job("a harbour", 30));
+  BOOST_TEST(pool->queued() == 1u);
+  BOOST_TEST((stored(waiting.id).status == job_status::queued));
+
+  advance(std::chrono::duration_cast<std::chrono::milliseconds>(cfg.queue_ttl) - std::chrono::seconds{1});
+  BOOST_TEST((stored(waiting.id).status == job_status::queued));
+  advance(std::chrono::seconds{1});
+  auto r = finish(waiting.id);
+  BOOST_TEST((r.status == job_status::expired));
+  BOOST_REQUIRE(r.failure.has_value());
+  BOOST_TEST(r.failure->code == "queue_expired");
+  check_refunded(r);
+  // The job being rendered is past its deadline too, but it is not queued.
+  BOOST_TEST((stored(busy.id).status == job_status::processing));
+  BOOST_TEST(balance_is(opening - 40, 40));
+
+  // Once the worker is free, the expired job's task is dropped unrendered.
+  BOOST_REQUIRE(ask<job_record>(jobs, cancel_atom::value, team, busy.id).value);
+  BOOST_REQUIRE(pool_idle());
+  BOOST_TEST(scripted.started() == 1);
+  BOOST_TEST(balance_is(opening, 0));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,83 @@
+#include "actors/ledger_directory.hpp"
+
+#define BOOST_TEST_MODULE actors_ledger_directory
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "ledger_fixture.hpp"
+
+namespace {
+
+using svc::actors::admission_result;
+using svc::actors::admit_atom;
+using svc::actors::credit_atom;
+using svc::actors::ledger_actor;
+using svc::actors::resolve_atom;
+using svc::actors::settle_atom;
+using svc::schema::balance_record;
+using svc::schema::error_code;
+using svc::schema::hold_status;
+using svc::test::same;
+
+} // namespace
+
+BOOST_FIXTURE_TEST_SUITE(ledger_directory_suite, svc::test::ledger_fixture)
+
+BOOST_AUTO_TEST_CASE(directory_checks_the_team_and_delegates) {
+  open_team(100);
+  auto dir = track(sys.spawn(svc::actors::ledger_directory, ctx()));
+  sched.run();
+  auto unknown = ask<balance_record>(dir, credit_atom::value, std::string{"team_nope"}, int64_t{5});
+  BOOST_TEST(!unknown.value);
+  BOOST_TEST((code_of(unknown.error) == error_code::resource_not_found));
+  auto no_ledger = ask<ledger_actor>(dir, resolve_atom::value, std::string{"team_nope"});
+  BOOST_TEST((code_of(no_ledger.error) == error_code::resource_not_found));
+  auto credited = ask<balance_record>(dir, credit_atom::value, team, int64_t{5});
+  BOOST_REQUIRE(credited.value);
+  BOOST_TEST(same(*credited.value, 105, 0));
+
+  auto resolved = ask<ledger_actor>(dir, resolve_atom::value, team);
+  BOOST_REQUIRE(resolved.value);
+  auto again = ask<ledger_actor>(dir, resolve_atom::value, team);
+  BOOST_REQUIRE(again.value);
+  BOOST_TEST((*again.value == *resolved.value)); // one ledger per team
+  auto admitted = ask<admission_result>(*resolved.value, admit_atom::value, admit_job("img_1", 5));
+  BOOST_REQUIRE(admitted.value);
+  BOOST_TEST(same(admitted.value->balance, 100, 5));
+  auto charged = ask<balance_record>(*resolved.value, settle_atom::value,
+                                     settle_job("img_1", hold_status::charged, 1, clock->now()));
+  BOOST_REQUIRE(charged.value);
+  auto got = ask<balance_record>(dir, caf::get_atom::value, team);
+  BOOST_REQUIRE(got.value);
+  BOOST_TEST(same(*got.value, 100, 0));
+  BOOST_TEST(state_of<svc::actors::ledger_directory_state>(dir).ledgers.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_ledger_whose_commit_failed_is_respawned_from_lmdb) {
+  open_team(100);
+  auto dir = track(sys.spawn(svc::actors::ledger_directory, ctx()));
+  sched.run();
+  auto first = ask<ledger_actor>(dir, resolve_atom::value, team);
+  BOOST_REQUIRE(first.value);
+  BOOST_REQUIRE(ask<admission_result>(*first.value, admit_atom::value, admit_job("img_1", 30)).value);
+  auto doomed = admit_job("img_2", 20);
+  doomed.writes.put(svc::persistence::table::jobs, std::string(600, 'k'), "x"); // past LMDB's key limit
+  auto failed = ask<admission_result>(*first.value, admit_atom::value, std::move(doomed));
+  BOOST_REQUIRE(failed.answered);
+  BOOST_TEST((code_of(failed.error) == error_code::internal_error));
+  // The ledger quit with its memory ahead of LMDB; the next use reloads it.
+  BOOST_TEST(state_of<svc::actors::ledger_directory_state>(dir).ledgers.empty());
+  auto got = ask<balance_record>(dir, caf::get_atom::value, team);
+  BOOST_REQUIRE(got.value);
+  BOOST_TEST(same(*got.value, 70, 30));
+  auto second = ask<ledger_actor>(dir, resolve_atom::value, team);
+  BOOST_REQUIRE(second.value);
+  BOOST_TEST((*second.value != *first.value));
+  auto& holds = state_of<svc::actors::ledger_state>(*second.value).holds;
+  BOOST_TEST(holds.count("img_1") == 1u);
+  BOOST_TEST(holds.count("img_2") == 0u);
+  BOOST_TEST(!tables.jobs.get("img_2"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

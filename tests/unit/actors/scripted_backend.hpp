@@ -1,0 +1,95 @@
+#pragma once
+// A generation back end for job tests whose behaviour the prompt picks:
+// `[fail]` fails with provider_error, `[hold]` blocks until `release()` or
+// until the job's cancel token fires, `[late]` blocks until `release()` and
+// then succeeds even if cancelled (a cancel that came too late to stop it);
+// anything else succeeds at once with one small flat-coloured PNG per output
+// (made with the providers' PNG writer).
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "providers/generation_backend.hpp"
+#include "providers/image.hpp"
+#include "providers/png_writer.hpp"
+
+namespace svc::test {
+
+class scripted_backend final : public providers::generation_backend {
+public:
+  providers::render_outcome render(const providers::render_request& req, const providers::progress_fn& progress,
+                                   const providers::cancel_token& cancel) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++started_;
+    }
+    changed_.notify_all();
+    if (progress)
+      progress(0.5);
+    if (req.prompt.find("[fail]") != std::string::npos)
+      return providers::provider_error::failed("the test back end failed");
+    if (req.prompt.find("[late]") != std::string::npos) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [this] { return released_; });
+    }
+    if (req.prompt.find("[hold]") != std::string::npos) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      // The token has its own condition variable, so look at it every few ms.
+      while (!released_ && !cancel.cancelled())
+        changed_.wait_for(lock, std::chrono::milliseconds{5});
+      if (cancel.cancelled()) {
+        ++cancelled_;
+        return providers::provider_error::cancelled();
+      }
+    }
+    providers::render_result out;
+    out.width = req.width;
+    out.height = req.height;
+    for (int i = 0; i < req.num_outputs; ++i) {
+      providers::image img(req.width, req.height);
+      auto shade = static_cast<float>((req.seed + static_cast<uint32_t>(i)) % 7) / 7.0f;
+      for (auto& px : img.px)
+        px = {shade, 0.5f, 1.0f - shade};
+      std::string png, error;
+      if (!providers::encode_png(img, {}, png, error))
+        return providers::provider_error::failed(error);
+      out.images.push_back(std::move(png));
+    }
+    return out;
+  }
+
+  std::string_view name() const override { return "scripted"; }
+
+  /// Lets every `[hold]` render, now and later, succeed.
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      released_ = true;
+    }
+    changed_.notify_all();
+  }
+
+  /// Renders begun so far.
+  int started() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return started_;
+  }
+
+  /// `[hold]` renders that stopped because their token was cancelled.
+  int cancelled() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return cancelled_;
+  }
+
+private:
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  int started_ = 0;
+  int cancelled_ = 0;
+  bool released_ = false;
+};
+
+} // namespace svc::test

@@ -1,5 +1,7 @@
 #include "actors/job_directory.hpp"
 
+#include <algorithm>
+
 #include "core/log.hpp"
 #include "persistence/job_rows.hpp"
 
@@ -37,7 +39,12 @@ void add_queue_deadline(self_ptr self, const context& ctx, core::time_point dead
 void start_job(self_ptr self, const context& ctx, const job_services& services, job_record record) {
   auto id = record.id;
   auto team = record.team_id;
-  add_queue_deadline(self, ctx, record.created_at + ctx.cfg->queue_ttl, id);
+  auto deadline = record.created_at + ctx.cfg->queue_ttl;
+  // A worker had taken it before the restart: it goes back to the queue with
+  // a full TTL from now, not expired for time the server was down.
+  if (record.status == schema::job_status::processing)
+    deadline = std::max(deadline, ctx.clock->now() + ctx.cfg->queue_ttl);
+  add_queue_deadline(self, ctx, deadline, id);
   auto handle = self->spawn<caf::linked>(job, ctx, services, std::move(record));
   self->monitor(handle);
   self->state.job_ids[handle.address()] = id;

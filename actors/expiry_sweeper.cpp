@@ -16,9 +16,7 @@ void delete_outputs(const context& ctx, persistence::blob_store& blobs, const st
   auto job = ctx.tables->jobs.get(job_id);
   if (!job)
     return;
-  for (std::size_t i = 0; i < job->outputs.size(); ++i)
-    if (auto st = blobs.remove(schema::output_blob_key(*job, i)); !st.ok())
-      core::log_warn("expiry_sweeper", "deleting output " + std::to_string(i) + " of " + job_id + ": " + st.message);
+  persistence::remove_job_outputs(blobs, *job, job->outputs.size(), "expiry_sweeper");
 }
 
 } // namespace

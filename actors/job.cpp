@@ -95,11 +95,6 @@ providers::render_request render_request_of(const job_record& r) {
   return req;
 }
 
-void remove_blobs(const job_services& services, const job_record& job, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i)
-    services.blobs->remove(schema::output_blob_key(job, i));
-}
-
 // Renders on a pool thread and stores the outputs there, so no actor thread
 // blocks on the back end or on fsync; the results come back as messages.
 void submit(self_ptr self, const job_services& services) {
@@ -130,7 +125,7 @@ void submit(self_ptr self, const job_services& services) {
       auto& bytes = result.images[i];
       if (auto st = services.blobs->put(schema::output_blob_key(job, i), bytes); !st.ok()) {
         core::log_error("job", job.id + ": storing output " + std::to_string(i) + " failed: " + st.message);
-        remove_blobs(services, job, i);
+        persistence::remove_job_outputs(*services.blobs, job, i, "job");
         caf::anon_send(me, failed_atom::value, std::string{"provider_error"}, std::string{"storing the output failed"});
         return;
       }
@@ -138,7 +133,7 @@ void submit(self_ptr self, const job_services& services) {
                                 core::to_hex(core::sha256(bytes))});
     }
     if (token.cancelled()) { // cancelled while storing
-      remove_blobs(services, job, stored.outputs.size());
+      persistence::remove_job_outputs(*services.blobs, job, stored.outputs.size(), "job");
       return;
     }
     caf::anon_send(me, finished_atom::value, std::move(stored));
@@ -217,7 +212,7 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
     [=](finished_atom, rendered_outputs& out) {
       auto& st = self->state;
       if (st.ending) { // cancelled or expired while the worker stored its files
-        remove_blobs(services, st.record, out.outputs.size());
+        persistence::remove_job_outputs(*services.blobs, st.record, out.outputs.size(), "job");
         return;
       }
       st.record.outputs = std::move(out.outputs);

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "core/log.hpp"
+
 namespace svc::persistence {
 namespace {
 
@@ -19,6 +21,13 @@ void put_job(const tables& t, write_batch& batch, const schema::job_record& job)
     t.live_jobs.put(batch, job.id, job.id);
   if (job.status == schema::job_status::succeeded && job.outputs_expire_at)
     t.expiries.put(batch, expiry_key(*job.outputs_expire_at, expiry_kind::outputs, job.id), job.id);
+}
+
+void remove_job_outputs(blob_store& blobs, const schema::job_record& job, std::size_t count,
+                        std::string_view component) {
+  for (std::size_t i = 0; i < count; ++i)
+    if (auto st = blobs.remove(schema::output_blob_key(job, i)); !st.ok())
+      core::log_warn(component, "deleting output " + std::to_string(i) + " of " + job.id + ": " + st.message);
 }
 
 std::string idempotency_key(std::string_view team_id, std::string_view route, std::string_view key) {

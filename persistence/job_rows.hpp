@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/clock.hpp"
+#include "persistence/blob_store.hpp"
 #include "persistence/tables.hpp"
 #include "schema/job_record.hpp"
 
@@ -15,6 +16,11 @@ namespace svc::persistence {
 /// A job's current row, its team-listing row, and its `live_jobs` row while it
 /// is not terminal (erased once it is).
 void put_job(const tables& t, write_batch& batch, const schema::job_record& job);
+
+/// Deletes output files 0..count-1 of a job (absent ones are no error);
+/// failures are logged under `component`.
+void remove_job_outputs(blob_store& blobs, const schema::job_record& job, std::size_t count,
+                        std::string_view component);
 
 /// The `idempotency` key of a create: `team_id/route/key`.
 std::string idempotency_key(std::string_view team_id, std::string_view route, std::string_view key);

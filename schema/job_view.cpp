@@ -4,6 +4,7 @@
 
 #include "core/time_format.hpp"
 #include "schema/output_url.hpp"
+#include "schema/views.hpp"
 
 namespace svc::schema {
 namespace json = boost::json;
@@ -13,19 +14,12 @@ json::value optional_time(const std::optional<core::time_point>& t) {
   return t ? json::value(core::format_iso8601(*t)) : json::value(nullptr);
 }
 
-// Whole numbers as JSON integers (`1`, not `1E0`); fractions stay doubles.
-json::value number(double w) {
-  if (w == static_cast<double>(static_cast<int64_t>(w)))
-    return json::value(static_cast<int64_t>(w));
-  return json::value(w);
-}
-
 } // namespace
 
 json::value job_view(const job_record& r, const output_signer& signer) {
   json::array loras;
   for (auto& l : r.loras)
-    loras.push_back(json::object{{"lora", l.lora_id}, {"slug", l.slug}, {"weight", number(l.weight)}});
+    loras.push_back(json::object{{"lora", l.lora_id}, {"slug", l.slug}, {"weight", json_number(l.weight)}});
   json::array urls, outputs;
   if (r.status == job_status::succeeded && r.outputs_expire_at) {
     auto exp = core::to_unix_ms(*r.outputs_expire_at) / 1000;
@@ -67,7 +61,7 @@ json::value job_view(const job_record& r, const output_signer& signer) {
   o["loras"] = std::move(loras);
   o["lora_selection"] = to_string(r.selection);
   o["init_image"] = r.init_image ? json::value(*r.init_image) : json::value(nullptr);
-  o["progress"] = number(r.progress);
+  o["progress"] = json_number(r.progress);
   o["output_urls"] = std::move(urls);
   o["outputs"] = std::move(outputs);
   o["outputs_expire_at"] = r.status == job_status::succeeded ? optional_time(r.outputs_expire_at) : nullptr;

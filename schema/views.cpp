@@ -6,21 +6,16 @@
 
 namespace svc::schema {
 namespace json = boost::json;
-namespace {
-
-// Whole numbers as JSON integers (`50`, not `5E1`); fractions stay doubles.
-json::value number(double d) {
+json::value json_number(double d) {
   if (d == static_cast<double>(static_cast<int64_t>(d)) && d < 9.0e15 && d > -9.0e15)
     return json::value(static_cast<int64_t>(d));
   return json::value(d);
 }
 
-} // namespace
-
 json::value team_view(const team_record& t) {
   json::object overrides;
   for (auto& [name, l] : t.rate_limit_overrides)
-    overrides[name] = {{"capacity", number(l.capacity)}, {"per_minute", number(l.per_minute)}};
+    overrides[name] = {{"capacity", json_number(l.capacity)}, {"per_minute", json_number(l.per_minute)}};
   return {{"id", t.id},
           {"object", "team"},
           {"name", t.name},

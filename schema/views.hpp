@@ -11,6 +11,10 @@
 
 namespace svc::schema {
 
+/// A number as the wire shows it: whole values as JSON integers (`50`, not
+/// `5E1`), fractions as doubles.
+boost::json::value json_number(double d);
+
 /// `GET /v1/team`.
 boost::json::value team_view(const team_record& t);
 

@@ -10,23 +10,19 @@
 
 #include <chrono>
 #include <cstdint>
-#include <ctime>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <set>
-#include <stdexcept>
 #include <string>
-#include <string_view>
 #include <sys/stat.h>
-#include <utility>
 #include <vector>
 
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
-#include <openssl/sha.h>
 
+#include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
+#include "support/output_bytes.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
@@ -58,96 +54,6 @@ std::int64_t now_ms() {
 bool file_exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
-}
-
-// The image helpers this suite needs, on the public API only.
-
-boost::json::object image_body(std::string prompt, int width = 256, int height = 256) {
-  return {{"prompt", std::move(prompt)}, {"width", width}, {"height", height}};
-}
-
-boost::json::value create_image_ok(http_client& c, const std::string& key, const boost::json::value& body) {
-  auto r = c.request("POST", "/v1/images", with_key(key), boost::json::serialize(body));
-  if (r.status != 201)
-    throw std::runtime_error("POST /v1/images " + boost::json::serialize(body) + " -> " + r.summary());
-  return r.json();
-}
-
-boost::json::value get_image(http_client& c, const std::string& key, const std::string& id) {
-  return c.get("/v1/images/" + id, with_key(key)).json();
-}
-
-bool is_terminal_status(std::string_view status) {
-  return status == "succeeded" || status == "failed" || status == "cancelled" || status == "expired"
-         || status == "moderation_rejected";
-}
-
-// Polls GET /v1/images/{id} until terminal; returns the last record read.
-boost::json::value wait_terminal(http_client& c, const std::string& key, const std::string& id) {
-  boost::json::value last;
-  wait_until(
-    [&] {
-      last = get_image(c, key, id);
-      return is_terminal_status(json_str(last, "status"));
-    },
-    30s, 20ms);
-  return last;
-}
-
-struct balance_view {
-  std::int64_t available = -1;
-  std::int64_t held = -1;
-};
-
-// GET /v1/balance; -1 fields unless 200.
-balance_view get_balance(http_client& c, const std::string& key) {
-  auto r = c.get("/v1/balance", with_key(key));
-  if (r.status != 200)
-    return {};
-  auto b = r.json();
-  return {json_int(b, "available").value_or(-1), json_int(b, "held").value_or(-1)};
-}
-
-// `http://h:p/v1/x?y` -> `/v1/x?y`.
-std::string target_of(const std::string& url) {
-  auto scheme = url.find("://");
-  auto slash = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-  return slash == std::string::npos ? "/" : url.substr(slash);
-}
-
-std::string utc_today() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
-
-std::string sha256_hex(std::string_view bytes) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char d : digest) {
-    out += hex[d >> 4];
-    out += hex[d & 15];
-  }
-  return out;
-}
-
-// Width and height from the IHDR of a PNG; nothing when `bytes` is no PNG.
-std::optional<std::pair<std::int64_t, std::int64_t>> png_size(std::string_view bytes) {
-  static constexpr std::string_view signature{"\x89PNG\r\n\x1a\n", 8};
-  auto be32 = [&](std::size_t at) {
-    std::int64_t v = 0;
-    for (std::size_t i = 0; i < 4; ++i)
-      v = v << 8 | static_cast<unsigned char>(bytes[at + i]);
-    return v;
-  };
-  if (bytes.size() < 24 || bytes.substr(0, 8) != signature || be32(8) != 13 || bytes.substr(12, 4) != "IHDR")
-    return std::nullopt;
-  return std::pair{be32(16), be32(20)};
 }
 
 // Small, mixed create bodies; every third asks for two outputs.
@@ -371,7 +277,7 @@ BOOST_FIXTURE_TEST_CASE(jobs_in_flight_finish_exactly_once_after_sigkill, two_sl
   BOOST_TEST(s.held == 0);
   BOOST_TEST(s.available + charged == granted);
   BOOST_TEST(s.charged == charged);
-  auto today = utc_today();
+  auto today = utc_date();
   auto usage = c2.get("/v1/usage?start=" + charged_by_day.begin()->first + "&end=" + today, with_key(t.read.key));
   BOOST_REQUIRE_MESSAGE(usage.status == 200, usage.summary());
   auto u = usage.json();
@@ -400,10 +306,10 @@ BOOST_FIXTURE_TEST_CASE(jobs_in_flight_finish_exactly_once_after_sigkill, two_sl
       BOOST_TEST_CONTEXT(j.id << " output " << i) {
         auto got = anonymous.get(target_of(json_str(r, "output_urls." + n)));
         BOOST_TEST_REQUIRE(got.status == 200, got.summary());
-        auto size = png_size(got.body);
+        auto size = png_dimensions(got.body);
         BOOST_TEST_REQUIRE(size.has_value(), "not a PNG");
-        BOOST_TEST(size->first == json_int(r, "width").value_or(-1));
-        BOOST_TEST(size->second == json_int(r, "height").value_or(-1));
+        BOOST_TEST(size->width == json_int(r, "width").value_or(-1));
+        BOOST_TEST(size->height == json_int(r, "height").value_or(-1));
         BOOST_TEST(sha256_hex(got.body) == json_str(r, "outputs." + n + ".sha256"));
       }
     }

@@ -110,4 +110,20 @@ BOOST_AUTO_TEST_CASE(exit_with_queued_batches_still_commits_them) {
   BOOST_TEST(env->get(table::meta, "last").has_value());
 }
 
+BOOST_AUTO_TEST_CASE(without_group_commit_each_batch_is_its_own_transaction) {
+  // `--group-commit off`, the create benchmark's baseline.
+  auto single = sys.spawn(svc::actors::store, env.get(), false);
+  for (auto key : {"x", "y", "z"})
+    self->send(single, commit_atom::value, text_batch(table::meta, key, "1"));
+  sched.run();
+  for (int i = 0; i < 3; ++i)
+    BOOST_TEST((receive<bool>().value == std::optional<bool>{true}));
+  auto& st = state_of<store_state>(single);
+  BOOST_TEST(st.commits == 3u);
+  BOOST_TEST(st.batches == 3u);
+  BOOST_TEST(env->count(table::meta) == 4u); // x, y, z and the format version
+  caf::anon_send_exit(single, caf::exit_reason::user_shutdown);
+  sched.run();
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -12,12 +12,21 @@
 
 namespace svc::actors {
 
+/// What renders output URLs outside a request (event payloads): the public
+/// base URL (known once the listener is bound) and the URL-signing secret.
+struct public_urls {
+  std::string base_url;
+  std::string url_secret;
+};
+
 struct context {
   const core::config* cfg = nullptr;             ///< outlives every actor
   std::shared_ptr<const core::clock> clock;      ///< wall time for records and deadlines
   const persistence::tables* tables = nullptr;   ///< lock-free reads
   store_actor store;                             ///< the one writer
   registry_actor registry;                       ///< the live-actor list
+  std::shared_ptr<const public_urls> urls;       ///< for event payloads
+  webhook_directory_actor webhooks;              ///< where committed events are published
 };
 
 /// Tells the registry about a newly spawned actor.

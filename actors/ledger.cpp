@@ -47,7 +47,7 @@ caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write
 
 void load(self_ptr self, const context& ctx, const std::string& team_id) {
   auto& st = self->state;
-  st.balance = ctx.tables->balances.get(team_id).value_or(balance_record{team_id, 0, 0});
+  st.balance = ctx.tables->balances.get(team_id).value_or(balance_record{team_id, 0, 0, {}});
   bool more = false;
   persistence::scan_range range;
   range.prefix = team_id + "/";

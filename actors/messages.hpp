@@ -16,6 +16,9 @@
 #include "schema/rate_buckets.hpp"
 #include "schema/job_record.hpp"
 #include "schema/records.hpp"
+#include "schema/webhook_records.hpp"
+#include "actors/webhook_transport.hpp"
+#include "core/mail.hpp"
 
 namespace svc::actors {
 
@@ -43,6 +46,17 @@ using started_atom = caf::atom_constant<caf::atom("started")>;
 using progress_atom = caf::atom_constant<caf::atom("progress")>;
 using finished_atom = caf::atom_constant<caf::atom("finished")>;
 using failed_atom = caf::atom_constant<caf::atom("failed")>;
+using publish_atom = caf::atom_constant<caf::atom("publish")>;
+using deliver_atom = caf::atom_constant<caf::atom("deliver")>;
+using attempted_atom = caf::atom_constant<caf::atom("attempted")>;
+using retry_atom = caf::atom_constant<caf::atom("retry")>;
+using test_atom = caf::atom_constant<caf::atom("testfire")>;
+using replay_atom = caf::atom_constant<caf::atom("replay")>;
+using delete_atom = caf::atom_constant<caf::atom("delete")>;
+using changed_atom = caf::atom_constant<caf::atom("changed")>;
+using send_atom = caf::atom_constant<caf::atom("send")>;
+using window_atom = caf::atom_constant<caf::atom("window")>;
+using grace_atom = caf::atom_constant<caf::atom("grace")>;
 
 // --- message types
 
@@ -137,6 +151,35 @@ struct job_admission {
 /// What a render produced, as the worker stored it.
 struct rendered_outputs {
   std::vector<schema::job_output> outputs;
+};
+
+/// A new webhook endpoint, complete (id, secret, times), and under an
+/// `Idempotency-Key` the record that replays the create's answer.
+struct endpoint_creation {
+  schema::webhook_endpoint_record endpoint;
+  std::optional<schema::idempotency_record> idempotency;
+};
+
+/// What became of a creation: `replayed` with the earlier answer, or created.
+struct endpoint_created {
+  bool replayed = false;
+  schema::idempotency_record earlier;
+  schema::webhook_endpoint_record endpoint;
+};
+
+/// A PATCH of an endpoint: only the fields present change (validated by the caller).
+struct endpoint_patch {
+  std::optional<std::string> url;
+  std::optional<std::vector<std::string>> events; ///< `["*"]` already expanded
+  std::optional<std::map<std::string, std::string>> metadata;
+  std::optional<bool> is_active;                   ///< true re-enables and resets the failure count
+};
+
+/// The answer to a test fire.
+struct test_fire {
+  std::string endpoint_id;
+  std::string event_id;
+  bool enqueued = false; ///< false when the endpoint is disabled
 };
 
 // --- interfaces
@@ -271,6 +314,62 @@ using expiry_sweeper_actor = introspectable_actor::extend<
   /// Internal: handles every due `expiries` row, then re-arms.
   caf::reacts_to<sweep_atom>>;
 
+/// One webhook endpoint: the only writer of its record. It keeps its
+/// pending delivery tasks, attempts up to a few at once, writes one delivery
+/// row per attempt, retries on the configured schedule, counts failures and
+/// disables itself by the contract's rule, and drops the previous secret when
+/// its grace ends. Every timer is a deadline stored in LMDB.
+using endpoint_actor = introspectable_actor::extend<
+  /// Applies a PATCH; the record after it.
+  caf::replies_to<patch_atom, endpoint_patch>::with<schema::webhook_endpoint_record>,
+  /// New secret; the previous one kept for `--secret-grace`. The record (with the plaintext).
+  caf::replies_to<rotate_atom>::with<schema::webhook_endpoint_record>,
+  /// Deletes the endpoint and its pending tasks, then exits.
+  caf::replies_to<delete_atom>::with<bool>,
+  /// Enqueues a signed synthetic event of a type (test fire).
+  caf::replies_to<test_atom, std::string>::with<test_fire>,
+  /// Enqueues every event since a time that the endpoint subscribes to and never received; the count.
+  caf::replies_to<replay_atom, core::time_point>::with<int64_t>,
+  /// A committed delivery task to attempt (at once or at its due time).
+  caf::reacts_to<deliver_atom, schema::delivery_task>,
+  /// From the transport: how the attempt of a task ended.
+  caf::reacts_to<attempted_atom, std::string, webhook_answer>,
+  /// Internal: a task's retry is due.
+  caf::reacts_to<retry_atom, std::string>,
+  /// Internal: the previous secret's grace (ending at that time) is over.
+  caf::reacts_to<grace_atom, core::time_point>,
+  /// Internal: the disable window of the last success has passed; disables if still failing.
+  caf::reacts_to<window_atom>>;
+
+/// Owns every webhook endpoint actor and fans events out to them: an event
+/// committed with a `pending_events` row becomes one delivery task per active
+/// subscribed endpoint of its team, committed in one batch, then handed over.
+/// At start it spawns every endpoint and fans out what a crash left pending.
+/// The endpoint-addressed messages check the team, then delegate.
+using webhook_directory_actor = introspectable_actor::extend<
+  /// Commits a new endpoint (and its idempotency record) and spawns its actor.
+  caf::replies_to<create_atom, endpoint_creation>::with<endpoint_created>,
+  /// `patch` on a team's endpoint (`resource_not_found` for another team's).
+  caf::replies_to<patch_atom, std::string, std::string, endpoint_patch>::with<schema::webhook_endpoint_record>,
+  /// `rotate` on a team's endpoint.
+  caf::replies_to<rotate_atom, std::string, std::string>::with<schema::webhook_endpoint_record>,
+  /// `delete` on a team's endpoint.
+  caf::replies_to<delete_atom, std::string, std::string>::with<bool>,
+  /// `test` on a team's endpoint with an event type.
+  caf::replies_to<test_atom, std::string, std::string, std::string>::with<test_fire>,
+  /// `replay` on a team's endpoint since a time.
+  caf::replies_to<replay_atom, std::string, std::string, core::time_point>::with<int64_t>,
+  /// An event committed with its `pending_events` row: fan it out.
+  caf::reacts_to<publish_atom, schema::event_record>,
+  /// From an endpoint: its committed record changed (`true`: it was deleted).
+  caf::reacts_to<changed_atom, schema::webhook_endpoint_record, bool>>;
+
+/// Sends e-mail (SMTP relay or outbox file) off the actor threads; retries a
+/// relay that fails, then falls back to the outbox.
+using mailer_actor = introspectable_actor::extend<
+  /// Sends a message; nobody waits for it.
+  caf::reacts_to<send_atom, core::mail_message>>;
+
 /// The LoRA catalogue: seeds the built-ins, adds operator LoRAs.
 using lora_catalogue_actor = introspectable_actor::extend<
   /// Adds a LoRA (slug unique).
@@ -313,3 +412,12 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::take_callback)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::issued_key)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::new_team)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::bucket_overrides)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_creation)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_created)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_patch)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::test_fire)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::webhook_answer)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::webhook_endpoint_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::event_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::delivery_task)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::core::mail_message)

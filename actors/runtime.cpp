@@ -57,7 +57,11 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   h.registry = sys.spawn(registry);
   caf::anon_send(h.registry, register_atom::value, std::string{"store"}, std::string{"store"}, std::string{},
                  h.store.address());
-  rt->ctx_ = context{&cfg, std::move(clock), rt->tables_.get(), h.store, h.registry};
+  rt->ctx_.cfg = &cfg;
+  rt->ctx_.clock = std::move(clock);
+  rt->ctx_.tables = rt->tables_.get();
+  rt->ctx_.store = h.store;
+  rt->ctx_.registry = h.registry;
   auto& ctx = rt->ctx_;
   h.buckets = sys.spawn(bucket_directory, ctx);
   h.anonymous = sys.spawn(anonymous_bucket, ctx);

@@ -57,7 +57,7 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
       team.created_at = ctx.clock->now();
       persistence::write_batch batch;
       ctx.tables->teams.put(batch, team.id, team);
-      ctx.tables->balances.put(batch, team.id, schema::balance_record{team.id, req.credits, 0});
+      ctx.tables->balances.put(batch, team.id, schema::balance_record{team.id, req.credits, 0, {}});
       ++self->state.created;
       return commit_then(self, ctx, std::move(batch), team);
     },

@@ -1,5 +1,7 @@
 #include "persistence/job_rows.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 
@@ -8,7 +10,18 @@
 namespace svc::persistence {
 namespace {
 
-std::string_view kind_name(expiry_kind k) { return k == expiry_kind::outputs ? "outputs" : "idempotency"; }
+constexpr std::array<std::pair<expiry_kind, std::string_view>, 4> kind_names{
+  {{expiry_kind::outputs, "outputs"},
+   {expiry_kind::idempotency, "idempotency"},
+   {expiry_kind::event, "event"},
+   {expiry_kind::delivery, "delivery"}}};
+
+std::string_view kind_name(expiry_kind k) {
+  for (auto& [kind, name] : kind_names)
+    if (kind == k)
+      return name;
+  return "outputs";
+}
 
 } // namespace
 
@@ -64,12 +77,10 @@ bool parse_expiry_key(std::string_view key, expiry_entry& out) {
   if (slash == std::string_view::npos || slash + 1 >= rest.size())
     return false;
   auto kind = rest.substr(0, slash);
-  if (kind == "outputs")
-    out.kind = expiry_kind::outputs;
-  else if (kind == "idempotency")
-    out.kind = expiry_kind::idempotency;
-  else
+  auto named = std::find_if(kind_names.begin(), kind_names.end(), [&](auto& n) { return n.second == kind; });
+  if (named == kind_names.end())
     return false;
+  out.kind = named->first;
   out.deadline_ms = ms;
   out.subject = std::string{rest.substr(slash + 1)};
   return true;

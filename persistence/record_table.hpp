@@ -13,6 +13,22 @@
 
 namespace svc::persistence {
 
+/// Keys of `range` in order, up to `limit`; `more` tells if the range goes on.
+inline std::vector<std::string> scan_keys(const environment& env, table t, const scan_range& range,
+                                          std::size_t limit, bool& more) {
+  std::vector<std::string> out;
+  more = false;
+  env.scan(t, range, [&](std::string_view k, std::string_view) {
+    if (out.size() == limit) {
+      more = true;
+      return false;
+    }
+    out.emplace_back(k);
+    return true;
+  });
+  return out;
+}
+
 template <class Record>
 class record_table {
 public:
@@ -43,6 +59,11 @@ public:
       return true;
     });
     return out;
+  }
+
+  /// Keys of `range` in order, up to `limit`; `more` tells if the range goes on.
+  std::vector<std::string> keys(const scan_range& range, std::size_t limit, bool& more) const {
+    return scan_keys(env_, table_, range, limit, more);
   }
 
   /// Visits every decodable record in key order until `f` returns false.
@@ -79,17 +100,7 @@ public:
 
   /// Keys of `range` (e.g. `team/` prefix) in order, up to `limit`; `more` tells if it goes on.
   std::vector<std::string> keys(const scan_range& range, std::size_t limit, bool& more) const {
-    std::vector<std::string> out;
-    more = false;
-    env_.scan(table_, range, [&](std::string_view k, std::string_view) {
-      if (out.size() == limit) {
-        more = true;
-        return false;
-      }
-      out.emplace_back(k);
-      return true;
-    });
-    return out;
+    return scan_keys(env_, table_, range, limit, more);
   }
 
   /// Visits every key in order until `f` returns false.

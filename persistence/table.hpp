@@ -25,10 +25,18 @@ enum class table : uint8_t {
   idempotency,      ///< team id + '/' + route + '/' + key -> idempotency_record
   usage,            ///< team id + '/' + YYYY-MM-DD -> usage_record
   expiries,         ///< 16-digit Unix ms + '/' + kind + '/' + subject -> subject
+  webhook_endpoints,  ///< endpoint id -> webhook_endpoint_record
+  endpoints_by_team,  ///< team id + '/' + endpoint id -> endpoint id
+  events,             ///< event id -> event_record (test fires too)
+  events_by_team,     ///< team id + '/' + event id -> event id (the events feed; no test fires)
+  pending_events,     ///< event id -> event id, until it is fanned out to its endpoints
+  delivery_tasks,     ///< endpoint id + '/' + task id -> delivery_task (attempts still to make)
+  deliveries,         ///< endpoint id + '/' + delivery id -> delivery_record (one per attempt)
+  delivered_events,   ///< endpoint id + '/' + event id -> delivery id of the success
 };
 
 /// Number of tables.
-inline constexpr std::size_t table_count = 16;
+inline constexpr std::size_t table_count = 24;
 
 /// The LMDB database name of a table.
 std::string_view table_name(table t);

@@ -4,6 +4,7 @@
 #include "persistence/environment.hpp"
 #include "persistence/record_table.hpp"
 #include "schema/records.hpp"
+#include "schema/webhook_records.hpp"
 
 namespace svc::persistence {
 
@@ -23,7 +24,15 @@ struct tables {
       live_jobs{env, table::live_jobs},
       idempotency{env, table::idempotency},
       usage{env, table::usage},
-      expiries{env, table::expiries} {}
+      expiries{env, table::expiries},
+      webhook_endpoints{env, table::webhook_endpoints},
+      endpoints_by_team{env, table::endpoints_by_team},
+      events{env, table::events},
+      events_by_team{env, table::events_by_team},
+      pending_events{env, table::pending_events},
+      delivery_tasks{env, table::delivery_tasks},
+      deliveries{env, table::deliveries},
+      delivered_events{env, table::delivered_events} {}
 
   record_table<schema::team_record> teams;
   record_table<schema::balance_record> balances;
@@ -40,6 +49,14 @@ struct tables {
   record_table<schema::idempotency_record> idempotency; ///< `team_id/route/key`
   record_table<schema::usage_record> usage;             ///< `team_id/YYYY-MM-DD`
   index_table expiries;      ///< `<16-digit ms>/<kind>/<subject>` -> subject
+  record_table<schema::webhook_endpoint_record> webhook_endpoints;
+  index_table endpoints_by_team; ///< `team_id/we_id` -> endpoint id
+  record_table<schema::event_record> events;
+  index_table events_by_team;    ///< `team_id/evt_id` -> event id (no test fires)
+  index_table pending_events;    ///< event id -> event id until fanned out
+  record_table<schema::delivery_task> delivery_tasks; ///< `we_id/task_id`
+  record_table<schema::delivery_record> deliveries;   ///< `we_id/dlv_id`
+  index_table delivered_events;  ///< `we_id/evt_id` -> the succeeded delivery's id
 };
 
 } // namespace svc::persistence

@@ -8,15 +8,6 @@ namespace svc::schema {
 namespace json = boost::json;
 namespace {
 
-json::value optional_ms(const std::optional<core::time_point>& t) {
-  return t ? json::value(core::to_unix_ms(*t)) : json::value(nullptr);
-}
-
-std::optional<core::time_point> read_optional_ms(json_fields& f, std::string_view key) {
-  auto v = f.opt_i64(key);
-  return v ? std::optional<core::time_point>{core::from_unix_ms(*v)} : std::nullopt;
-}
-
 bool decode_loras(const json::value& v, std::vector<resolved_lora>& out) {
   auto* a = v.if_array();
   if (!a)
@@ -50,18 +41,6 @@ bool decode_outputs(const json::value& v, std::vector<job_output>& out) {
   return true;
 }
 
-bool decode_metadata(const json::value& v, std::map<std::string, std::string>& out) {
-  auto* o = v.if_object();
-  if (!o)
-    return false;
-  for (auto& [k, val] : *o) {
-    if (!val.is_string())
-      return false;
-    out[std::string{k}] = std::string{val.get_string()};
-  }
-  return true;
-}
-
 } // namespace
 
 json::value encode(const job_record& r) {
@@ -75,9 +54,6 @@ json::value encode(const job_record& r) {
                                    {"width", o.width},
                                    {"height", o.height},
                                    {"sha256", o.sha256}});
-  json::object metadata;
-  for (auto& [k, v] : r.metadata)
-    metadata[k] = v;
   json::value failure = nullptr;
   if (r.failure)
     failure = json::object{{"code", r.failure->code}, {"message", r.failure->message}};
@@ -97,17 +73,17 @@ json::value encode(const job_record& r) {
           {"loras", std::move(loras)},
           {"lora_selection", to_string(r.selection)},
           {"init_image", r.init_image ? json::value(*r.init_image) : json::value(nullptr)},
-          {"metadata", std::move(metadata)},
+          {"metadata", string_map_json(r.metadata)},
           {"api_version", r.api_version},
           {"credits", r.credits},
           {"cost_status", to_string(r.cost_status)},
           {"progress", r.progress},
           {"outputs", std::move(outputs)},
-          {"outputs_expire_at", optional_ms(r.outputs_expire_at)},
+          {"outputs_expire_at", optional_unix_ms(r.outputs_expire_at)},
           {"failure", std::move(failure)},
           {"created_at", core::to_unix_ms(r.created_at)},
-          {"started_at", optional_ms(r.started_at)},
-          {"completed_at", optional_ms(r.completed_at)}};
+          {"started_at", optional_unix_ms(r.started_at)},
+          {"completed_at", optional_unix_ms(r.completed_at)}};
 }
 
 bool decode(const json::value& v, job_record& r) {
@@ -132,11 +108,11 @@ bool decode(const json::value& v, job_record& r) {
   r.credits = f.i64("credits");
   auto cost_status = hold_status_from_name(f.str("cost_status"));
   r.progress = f.num("progress");
-  r.outputs_expire_at = read_optional_ms(f, "outputs_expire_at");
+  r.outputs_expire_at = f.opt_time("outputs_expire_at");
   auto& failure = f.any("failure");
   r.created_at = core::from_unix_ms(f.i64("created_at"));
-  r.started_at = read_optional_ms(f, "started_at");
-  r.completed_at = read_optional_ms(f, "completed_at");
+  r.started_at = f.opt_time("started_at");
+  r.completed_at = f.opt_time("completed_at");
   if (!f.ok() || !status || !selection || !cost_status || (kind != "image" && kind != "video")
       || seed < 0 || seed > 0xFFFFFFFFLL || !(init.is_null() || init.is_string()))
     return false;
@@ -156,8 +132,8 @@ bool decode(const json::value& v, job_record& r) {
     return false;
   }
   json_fields rest{v};
-  return decode_loras(rest.any("loras"), r.loras) && decode_outputs(rest.any("outputs"), r.outputs)
-         && decode_metadata(rest.any("metadata"), r.metadata) && rest.ok();
+  r.metadata = rest.string_map("metadata");
+  return decode_loras(rest.any("loras"), r.loras) && decode_outputs(rest.any("outputs"), r.outputs) && rest.ok();
 }
 
 } // namespace svc::schema

@@ -69,4 +69,69 @@ const boost::json::value& json_fields::any(std::string_view key) {
   return v ? *v : null_value;
 }
 
+std::optional<core::time_point> json_fields::opt_time(std::string_view key) {
+  auto ms = opt_i64(key);
+  return ms ? std::optional<core::time_point>{core::from_unix_ms(*ms)} : std::nullopt;
+}
+
+std::map<std::string, std::string> json_fields::string_map(std::string_view key) {
+  std::map<std::string, std::string> out;
+  auto* v = find(key, true);
+  if (!v)
+    return out;
+  auto* o = v->if_object();
+  if (!o) {
+    ok_ = false;
+    return out;
+  }
+  for (auto& [k, val] : *o) {
+    auto* s = val.if_string();
+    if (!s) {
+      ok_ = false;
+      return {};
+    }
+    out[std::string{k}] = std::string{*s};
+  }
+  return out;
+}
+
+std::vector<std::string> json_fields::strings(std::string_view key) {
+  std::vector<std::string> out;
+  auto* v = find(key, true);
+  if (!v)
+    return out;
+  auto* a = v->if_array();
+  if (!a) {
+    ok_ = false;
+    return out;
+  }
+  for (auto& item : *a) {
+    auto* s = item.if_string();
+    if (!s) {
+      ok_ = false;
+      return {};
+    }
+    out.emplace_back(*s);
+  }
+  return out;
+}
+
+boost::json::value optional_unix_ms(const std::optional<core::time_point>& t) {
+  return t ? boost::json::value(core::to_unix_ms(*t)) : boost::json::value(nullptr);
+}
+
+boost::json::object string_map_json(const std::map<std::string, std::string>& m) {
+  boost::json::object o;
+  for (auto& [k, v] : m)
+    o[k] = v;
+  return o;
+}
+
+boost::json::array strings_json(const std::vector<std::string>& v) {
+  boost::json::array a;
+  for (auto& s : v)
+    a.emplace_back(s);
+  return a;
+}
+
 } // namespace svc::schema

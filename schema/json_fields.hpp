@@ -4,11 +4,15 @@
 // checks `ok()` once.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/json.hpp>
+
+#include "core/clock.hpp"
 
 namespace svc::schema {
 
@@ -30,6 +34,12 @@ public:
   bool boolean(std::string_view key);
   /// An optional integer field (absent or null gives nullopt).
   std::optional<int64_t> opt_i64(std::string_view key);
+  /// An optional Unix-ms time field (absent or null gives nullopt).
+  std::optional<core::time_point> opt_time(std::string_view key);
+  /// A required object of string values (metadata).
+  std::map<std::string, std::string> string_map(std::string_view key);
+  /// A required array of strings.
+  std::vector<std::string> strings(std::string_view key);
   /// A required field of any type; null if absent (and marks failure).
   const boost::json::value& any(std::string_view key);
 
@@ -38,5 +48,14 @@ private:
   const boost::json::object* object_;
   bool ok_;
 };
+
+/// An optional time in the stored form: Unix ms, or null.
+boost::json::value optional_unix_ms(const std::optional<core::time_point>& t);
+
+/// A string map as a JSON object.
+boost::json::object string_map_json(const std::map<std::string, std::string>& m);
+
+/// A string vector as a JSON array.
+boost::json::array strings_json(const std::vector<std::string>& v);
 
 } // namespace svc::schema

@@ -48,7 +48,10 @@ bool decode(const json::value& v, team_record& r) {
 }
 
 json::value encode(const balance_record& r) {
-  return {{"team_id", r.team_id}, {"available", r.available}, {"held", r.held}};
+  return {{"team_id", r.team_id},
+          {"available", r.available},
+          {"held", r.held},
+          {"low_event_at", optional_unix_ms(r.low_event_at)}};
 }
 
 bool decode(const json::value& v, balance_record& r) {
@@ -56,6 +59,7 @@ bool decode(const json::value& v, balance_record& r) {
   r.team_id = f.str("team_id");
   r.available = f.i64("available");
   r.held = f.i64("held");
+  r.low_event_at = f.opt_time("low_event_at");
   return f.ok();
 }
 

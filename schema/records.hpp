@@ -32,6 +32,7 @@ struct balance_record {
   std::string team_id;
   int64_t available = 0; ///< spendable credits
   int64_t held = 0;      ///< reserved by jobs in flight
+  std::optional<core::time_point> low_event_at; ///< last `usage.balance_low` (debounce)
 };
 
 /// Where a job's credits stand: held while it runs, then charged or refunded once.

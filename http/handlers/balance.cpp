@@ -6,7 +6,7 @@ namespace svc::http {
 
 void get_balance(const context_ptr& ctx) {
   auto& team = *ctx->team;
-  auto balance = ctx->svc.tables().balances.get(team.id).value_or(schema::balance_record{team.id, 0, 0});
+  auto balance = ctx->svc.tables().balances.get(team.id).value_or(schema::balance_record{team.id, 0, 0, {}});
   reply_json(ctx, 200, schema::balance_view(balance, team.balance_low_threshold));
 }
 

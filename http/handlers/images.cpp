@@ -86,7 +86,7 @@ void estimate_image(const context_ptr& ctx) {
   auto priced = read_priced_image(ctx);
   if (!priced)
     return;
-  auto balance = ctx->svc.tables().balances.get(ctx->team->id).value_or(schema::balance_record{ctx->team->id, 0, 0});
+  auto balance = ctx->svc.tables().balances.get(ctx->team->id).value_or(schema::balance_record{ctx->team->id, 0, 0, {}});
   reply_json(ctx, 200, schema::estimate_view(priced->price, ctx->version, balance.available));
 }
 

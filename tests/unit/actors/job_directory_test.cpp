@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(jobs_found_live_at_start_are_resumed) {
   for (auto* j : {&first, &second})
     tables.holds.put(batch, svc::actors::hold_key(team, j->id),
                      svc::schema::hold_record{team, j->id, j->credits, hold_status::held, clock->now()});
-  tables.balances.put(batch, team, balance_record{team, opening - 70, 70});
+  tables.balances.put(batch, team, balance_record{team, opening - 70, 70, {}});
   BOOST_REQUIRE(*ask<bool>(store, svc::actors::commit_atom::value, std::move(batch)).value);
 
   start(scripted, 1); // one worker: the first job holds it, the second waits

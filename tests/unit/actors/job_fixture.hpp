@@ -83,7 +83,7 @@ struct job_fixture : actor_fixture {
     t.id = id;
     t.name = "Acme";
     tables.teams.put(batch, id, t);
-    tables.balances.put(batch, id, schema::balance_record{id, opening, 0});
+    tables.balances.put(batch, id, schema::balance_record{id, opening, 0, {}});
     auto ok = ask<bool>(store, actors::commit_atom::value, std::move(batch));
     BOOST_REQUIRE(ok.value && *ok.value);
   }

@@ -34,7 +34,7 @@ BOOST_AUTO_TEST_CASE(batches_waiting_together_commit_in_one_transaction) {
   self->send(store, commit_atom::value, text_batch(table::meta, "m1", "one"));
   self->send(store, commit_atom::value, std::move(with_delete));
   write_batch balance;
-  tables.balances.put(balance, "team_1", balance_record{"team_1", 42, 0});
+  tables.balances.put(balance, "team_1", balance_record{"team_1", 42, 0, {}});
   self->send(store, commit_atom::value, std::move(balance));
   self->send(store, commit_atom::value, text_batch(table::key_hashes, "hash", "key_1"));
   BOOST_TEST(state_of<store_state>(store).commits == 0u);

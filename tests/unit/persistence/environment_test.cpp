@@ -88,7 +88,7 @@ BOOST_AUTO_TEST_CASE(batch_with_puts_and_deletes_across_tables) {
   write_batch first;
   t.teams.put(first, "team_1", team("team_1", "One"));
   t.teams.put(first, "team_2", team("team_2", "Two"));
-  t.balances.put(first, "team_1", balance_record{"team_1", 500, 20});
+  t.balances.put(first, "team_1", balance_record{"team_1", 500, 20, {}});
   t.key_hashes.put(first, "abcd", "key_1");
   commit(first);
 
@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(batch_with_puts_and_deletes_across_tables) {
   second.erase(table::teams, "team_never");
   t.teams.put(second, "team_1", team("team_1", "One renamed"));
   second.erase(table::key_hashes, "abcd");
-  t.balances.put(second, "team_3", balance_record{"team_3", 1, 0});
+  t.balances.put(second, "team_3", balance_record{"team_3", 1, 0, {}});
   commit(second);
 
   BOOST_TEST(!t.teams.get("team_2"));
@@ -211,8 +211,8 @@ BOOST_AUTO_TEST_CASE(cursor_paging_through_index_keys) {
 BOOST_AUTO_TEST_CASE(damaged_values_read_as_absent_and_are_skipped) {
   tables t{*env};
   write_batch b;
-  t.balances.put(b, "team_1", balance_record{"team_1", 1, 0});
-  auto good = encode_record(balance_record{"team_2", 2, 0});
+  t.balances.put(b, "team_1", balance_record{"team_1", 1, 0, {}});
+  auto good = encode_record(balance_record{"team_2", 2, 0, {}});
   auto wrong_version = good;
   wrong_version[0] = 2;
   b.put(table::balances, "team_2", wrong_version);
@@ -220,8 +220,8 @@ BOOST_AUTO_TEST_CASE(damaged_values_read_as_absent_and_are_skipped) {
   b.put(table::balances, "team_4", std::string(1, format_version) + R"({"team_id":"team_4","available":"x","held":0})");
   b.put(table::balances, "team_5", std::string(1, format_version) + R"({"team_id":"team_5","held":0})");
   b.put(table::balances, "team_6", std::string{});
-  t.balances.put(b, "team_7", balance_record{"team_7", 7, 0});
-  t.balances.put(b, "team_8", balance_record{"team_8", 8, 0});
+  t.balances.put(b, "team_7", balance_record{"team_7", 7, 0, {}});
+  t.balances.put(b, "team_8", balance_record{"team_8", 8, 0, {}});
   commit(b);
 
   BOOST_TEST(env->count(table::balances) == 8u);

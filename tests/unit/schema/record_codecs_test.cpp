@@ -185,7 +185,7 @@ BOOST_AUTO_TEST_CASE(team_round_trips) {
 
 BOOST_AUTO_TEST_CASE(balance_round_trips) {
   check_round_trip(sample_balance());
-  check_round_trip(balance_record{"team_x", 0, 0});
+  check_round_trip(balance_record{"team_x", 0, 0, {}});
 }
 
 BOOST_AUTO_TEST_CASE(api_key_round_trips_with_and_without_deactivation) {

@@ -1,0 +1,95 @@
+#pragma once
+// Webhook endpoints, the events they receive and the record of every attempt,
+// as Svc stores them. `webhook_codecs.hpp` is their stored form,
+// `webhook_views.hpp` their wire form.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.hpp"
+
+namespace svc::schema {
+
+/// A team's HTTPS receiver and what it subscribes to.
+struct webhook_endpoint_record {
+  std::string id;      ///< `we_...`
+  std::string team_id;
+  std::string url;     ///< `https://...`
+  std::vector<std::string> events;  ///< subscribed types (`["*"]` was expanded at create)
+  std::string secret;               ///< `whsec_...`: signs every new delivery
+  std::string previous_secret;      ///< kept until `previous_secret_expires_at`; empty when none
+  std::optional<core::time_point> previous_secret_expires_at;
+  bool is_active = true;
+  int64_t consecutive_failures = 0; ///< failed attempts since the last success
+  std::optional<core::time_point> last_success_at;
+  std::optional<core::time_point> last_failure_at;
+  std::optional<core::time_point> disabled_at; ///< set by auto-disable, cleared by re-enable
+  std::map<std::string, std::string> metadata;
+  core::time_point created_at;
+  core::time_point updated_at;
+};
+
+/// True if the endpoint subscribes to `type`.
+bool subscribes(const webhook_endpoint_record& e, std::string_view type);
+
+/// An event as minted: the envelope bytes every delivery sends unchanged.
+struct event_record {
+  std::string id;          ///< `evt_...`
+  std::string team_id;
+  std::string type;        ///< a v1.0 type
+  std::string api_version; ///< the `Svc-Version` that minted it
+  bool synthetic = false;  ///< a test fire (never listed by `GET /v1/events`)
+  core::time_point created_at;
+  std::string body;        ///< the serialized envelope
+};
+
+/// Why an attempt failed (`none` when it succeeded).
+enum class delivery_error : uint8_t { none, http_4xx, http_5xx, timeout, connect_refused, tls_error, connect_error };
+
+/// The wire name (`connect_refused`); `none` has no wire form and gives "".
+std::string_view to_string(delivery_error e);
+/// The error with this wire name, if any.
+std::optional<delivery_error> delivery_error_from_name(std::string_view name);
+
+/// Attempts per delivery: the first and four retries, then the dead letter.
+inline constexpr int max_delivery_attempts = 5;
+
+/// Bytes of a receiver's answer kept on a delivery row.
+inline constexpr std::size_t stored_response_bytes = 1024;
+
+/// One attempt to deliver one event to one endpoint (key `we_id/dlv_id`).
+struct delivery_record {
+  std::string id;          ///< `dlv_...`
+  std::string endpoint_id;
+  std::string team_id;
+  std::string event_id;
+  std::string event_type;
+  int attempt = 1;         ///< 1..5
+  bool succeeded = false;
+  std::optional<int> response_status; ///< absent for transport errors
+  delivery_error error = delivery_error::none;
+  std::string error_detail;  ///< why, in words (never a secret)
+  std::string response_body; ///< first 1 KiB of the answer
+  int64_t duration_ms = 0;
+  bool is_terminal = false;    ///< no attempt follows (success or attempt 5)
+  bool is_dead_letter = false; ///< attempt 5 failed
+  std::optional<core::time_point> next_attempt_at;
+  core::time_point created_at;
+};
+
+/// An attempt still to make (key `we_id/task_id`): written before the state
+/// change that caused it is acknowledged, rewritten with each retry, erased
+/// when the delivery succeeds or dies.
+struct delivery_task {
+  std::string id;          ///< ULID of the delivery (one per event and endpoint)
+  std::string endpoint_id;
+  std::string event_id;
+  int attempt = 1;         ///< the attempt to make next
+  core::time_point due_at; ///< not before
+};
+
+} // namespace svc::schema

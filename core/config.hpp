@@ -31,6 +31,7 @@ struct config {
   std::string webhook_ca_file;                    ///< extra CA bundle for receivers
   bool webhook_allow_private = false;             ///< allow loopback/private receivers
   std::string smtp;                               ///< HOST:PORT relay; empty: DIR/outbox/
+  std::string mail_from = "Svc <noreply@localhost>"; ///< From of e-mail to team owners
 
   // --- keys, jobs, files, events
   duration key_grace = std::chrono::hours{24};        ///< old API key valid after rotation

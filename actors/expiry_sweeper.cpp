@@ -1,9 +1,11 @@
 #include "actors/expiry_sweeper.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/log.hpp"
 #include "persistence/job_rows.hpp"
+#include "persistence/webhook_rows.hpp"
 
 namespace svc::actors {
 namespace {
@@ -19,10 +21,25 @@ void delete_outputs(const context& ctx, persistence::blob_store& blobs, const st
   persistence::remove_job_outputs(blobs, *job, job->outputs.size(), "expiry_sweeper");
 }
 
+// An event past its retention: its row, its feed row and the marks that it
+// reached each endpoint of its team.
+void delete_event(const context& ctx, persistence::write_batch& batch, const std::string& event_id) {
+  auto event = ctx.tables->events.get(event_id);
+  ctx.tables->events.erase(batch, event_id);
+  if (!event)
+    return;
+  ctx.tables->events_by_team.erase(batch, persistence::owned_key(event->team_id, event_id));
+  bool more = false;
+  persistence::scan_range range;
+  range.prefix = event->team_id + "/";
+  for (auto& key : ctx.tables->endpoints_by_team.keys(range, std::numeric_limits<std::size_t>::max(), more))
+    ctx.tables->delivered_events.erase(batch, persistence::owned_key(key.substr(range.prefix.size()), event_id));
+}
+
 } // namespace
 
 std::chrono::milliseconds expiry_sweep_interval(const core::config& cfg) {
-  auto shortest = std::min(cfg.output_ttl, cfg.idempotency_ttl);
+  auto shortest = std::min({cfg.output_ttl, cfg.idempotency_ttl, cfg.event_retention});
   auto tenth = std::chrono::duration_cast<std::chrono::milliseconds>(shortest) / 10;
   return std::clamp(tenth, std::chrono::milliseconds{10}, std::chrono::milliseconds{1000});
 }
@@ -59,15 +76,27 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
       }
       persistence::write_batch batch;
       for (auto& e : due) {
-        if (e.kind == persistence::expiry_kind::outputs) {
+        switch (e.kind) {
+        case persistence::expiry_kind::outputs:
           delete_outputs(ctx, *blobs, e.subject);
           ++self->state.outputs_deleted;
-        } else {
+          break;
+        case persistence::expiry_kind::idempotency: {
           // A newer record under the same key (the old one expired) keeps its own row.
           auto record = ctx.tables->idempotency.get(e.subject);
           if (record && core::to_unix_ms(record->expires_at) <= now_ms)
             ctx.tables->idempotency.erase(batch, e.subject);
           ++self->state.idempotency_deleted;
+          break;
+        }
+        case persistence::expiry_kind::event:
+          delete_event(ctx, batch, e.subject);
+          ++self->state.events_deleted;
+          break;
+        case persistence::expiry_kind::delivery:
+          ctx.tables->deliveries.erase(batch, e.subject);
+          ++self->state.deliveries_deleted;
+          break;
         }
       }
       for (auto& k : keys)
@@ -82,7 +111,9 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"outputs_deleted=" + std::to_string(st.outputs_deleted)
-                + " idempotency_deleted=" + std::to_string(st.idempotency_deleted),
+                + " idempotency_deleted=" + std::to_string(st.idempotency_deleted)
+                + " events_deleted=" + std::to_string(st.events_deleted)
+                + " deliveries_deleted=" + std::to_string(st.deliveries_deleted),
               self->mailbox().size()};
     },
   };

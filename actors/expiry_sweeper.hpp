@@ -12,7 +12,7 @@
 namespace svc::actors {
 
 struct expiry_sweeper_state {
-  uint64_t outputs_deleted = 0, idempotency_deleted = 0;
+  uint64_t outputs_deleted = 0, idempotency_deleted = 0, events_deleted = 0, deliveries_deleted = 0;
   static inline const char* name = "expiry_sweeper";
 };
 

@@ -5,6 +5,10 @@
 #include "core/crypto.hpp"
 #include "core/log.hpp"
 #include "persistence/job_rows.hpp"
+#include "persistence/webhook_rows.hpp"
+#include "schema/event_types.hpp"
+#include "schema/job_view.hpp"
+#include "schema/webhook_views.hpp"
 
 namespace svc::actors {
 namespace {
@@ -31,6 +35,28 @@ void persist(self_ptr self, const context& ctx) {
 
 void settle(self_ptr self, const context& ctx, const job_services& services, std::chrono::milliseconds retry);
 
+// The v1.0 event of a terminal status, if it has one (`expired` and
+// `moderation_rejected` are v1.1 events: none today).
+std::optional<std::string_view> event_type_of(const job_record& r) {
+  bool image = r.kind == schema::job_kind::image;
+  switch (r.status) {
+  case job_status::succeeded: return image ? schema::image_completed : schema::video_completed;
+  case job_status::failed: return image ? schema::image_failed : schema::video_failed;
+  case job_status::cancelled: return image ? schema::image_cancelled : schema::video_cancelled;
+  default: return std::nullopt;
+  }
+}
+
+// Minted once, so a retried settlement commits the same event.
+void mint_terminal_event(self_ptr self, const context& ctx) {
+  auto& r = self->state.record;
+  auto type = event_type_of(r);
+  if (!type || !ctx.urls)
+    return;
+  auto data = schema::job_view(r, {ctx.urls->base_url, ctx.urls->url_secret});
+  self->state.event = schema::mint_event(r.team_id, *type, r.api_version, false, *r.completed_at, std::move(data));
+}
+
 // Commits the terminal record with its settlement, then answers the waiters and exits.
 void end(self_ptr self, const context& ctx, const job_services& services, job_status status,
          std::optional<schema::job_failure> failure) {
@@ -46,6 +72,7 @@ void end(self_ptr self, const context& ctx, const job_services& services, job_st
     r.progress = 1;
     r.outputs_expire_at = *r.completed_at + ctx.cfg->output_ttl;
   }
+  mint_terminal_event(self, ctx);
   settle(self, ctx, services, std::chrono::milliseconds{100});
 }
 
@@ -58,6 +85,9 @@ void settle(self_ptr self, const context& ctx, const job_services& services, std
   s.outputs = static_cast<int64_t>(r.outputs.size());
   s.at = *r.completed_at;
   persistence::put_job(*ctx.tables, s.writes, r);
+  if (self->state.event)
+    persistence::put_event(*ctx.tables, s.writes, *self->state.event, ctx.cfg->event_retention,
+                           persistence::fan_out::pending);
   auto deadline = ctx.cfg->request_deadline;
   self->request(services.ledgers, deadline, resolve_atom::value, r.team_id)
     .then(
@@ -65,6 +95,8 @@ void settle(self_ptr self, const context& ctx, const job_services& services, std
         self->request(ledger, caf::infinite, settle_atom::value, std::move(s))
           .then(
             [=](schema::balance_record&) {
+              if (self->state.event && ctx.webhooks)
+                self->send(ctx.webhooks, publish_atom::value, *self->state.event);
               for (auto& w : self->state.waiters)
                 w.deliver(self->state.record);
               self->state.waiters.clear();

@@ -35,6 +35,7 @@ struct job_state {
   std::vector<caf::typed_response_promise<schema::job_record>> waiters;
   double persisted_progress = 0;        ///< progress of the last progress write
   bool ending = false;                  ///< a terminal state is being committed
+  std::optional<schema::event_record> event; ///< the terminal event, committed with the settlement
   static inline const char* name = "job";
 };
 

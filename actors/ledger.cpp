@@ -4,6 +4,10 @@
 
 #include "core/log.hpp"
 #include "core/time_format.hpp"
+#include "persistence/webhook_rows.hpp"
+#include "schema/event_types.hpp"
+#include "schema/views.hpp"
+#include "schema/webhook_views.hpp"
 
 namespace svc::actors {
 namespace {
@@ -43,6 +47,43 @@ caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write
         self->quit();
       });
   return promise;
+}
+
+// `usage.balance_low` when the available credits cross down to or below the
+// team's threshold, at most once per debounce: its rows join `batch` (call it
+// before the balance row is written, which carries the debounce time), and
+// the returned step publishes it once the batch is durable.
+std::function<void()> balance_low_event(self_ptr self, const context& ctx, int64_t before,
+                                        persistence::write_batch& batch) {
+  auto& b = self->state.balance;
+  if (b.available >= before)
+    return {};
+  auto team = ctx.tables->teams.get(b.team_id);
+  if (!team || before <= team->balance_low_threshold || b.available > team->balance_low_threshold)
+    return {};
+  auto now = ctx.clock->now();
+  if (b.low_event_at && now - *b.low_event_at < ctx.cfg->balance_low_debounce)
+    return {};
+  b.low_event_at = now;
+  auto event = schema::mint_event(b.team_id, schema::usage_balance_low, team->default_api_version, false, now,
+                                  schema::balance_view(b, team->balance_low_threshold));
+  persistence::put_event(*ctx.tables, batch, event, ctx.cfg->event_retention, persistence::fan_out::pending);
+  return [self, webhooks = ctx.webhooks, event] {
+    if (webhooks)
+      self->send(webhooks, publish_atom::value, event);
+  };
+}
+
+// Runs both steps (either may be empty).
+std::function<void()> both(std::function<void()> a, std::function<void()> b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return [a = std::move(a), b = std::move(b)] {
+    a();
+    b();
+  };
 }
 
 void load(self_ptr self, const context& ctx, const std::string& team_id) {
@@ -101,10 +142,12 @@ caf::result<admission_result> admit(self_ptr self, const context& ctx, admission
                              {{"required", std::to_string(a.credits)},
                               {"available", std::to_string(st.balance.available)}});
   hold_record hold{st.balance.team_id, a.job_id, a.credits, hold_status::held, ctx.clock->now()};
+  auto before = st.balance.available;
   st.balance.available -= a.credits;
   st.balance.held += a.credits;
   st.holds[a.job_id] = hold;
   persistence::write_batch batch = std::move(a.writes);
+  auto publish_low = balance_low_event(self, ctx, before, batch);
   ctx.tables->balances.put(batch, st.balance.team_id, st.balance);
   ctx.tables->holds.put(batch, hold_key(st.balance.team_id, a.job_id), hold);
   admission_result r;
@@ -114,7 +157,8 @@ caf::result<admission_result> admit(self_ptr self, const context& ctx, admission
     st.admitting.insert(a.idempotency_key);
     after = [self, key = a.idempotency_key] { self->state.admitting.erase(key); };
   }
-  return commit_then<admission_result>(self, ctx, std::move(batch), std::move(r), std::move(after));
+  return commit_then<admission_result>(self, ctx, std::move(batch), std::move(r),
+                                       both(std::move(after), std::move(publish_low)));
 }
 
 caf::result<balance_record> settle(self_ptr self, const context& ctx, settlement& s) {
@@ -162,10 +206,12 @@ ledger_actor::behavior_type ledger(self_ptr self, context ctx, std::string team_
       if (amount < -max_credits || amount > max_credits || b.available + amount < 0
           || b.available + amount > max_credits)
         return invalid("amount", "would take the available balance out of 0.." + std::to_string(max_credits));
+      auto before = b.available;
       b.available += amount;
       persistence::write_batch batch;
+      auto publish_low = balance_low_event(self, ctx, before, batch);
       ctx.tables->balances.put(batch, b.team_id, b);
-      return commit_then<balance_record>(self, ctx, std::move(batch), b);
+      return commit_then<balance_record>(self, ctx, std::move(batch), b, std::move(publish_low));
     },
     [=](caf::get_atom) -> balance_record { return self->state.balance; },
     [=](describe_atom) -> actor_status {

@@ -10,6 +10,7 @@
 #include "actors/registry.hpp"
 #include "actors/store.hpp"
 #include "actors/team_directory.hpp"
+#include "actors/webhook_directory.hpp"
 #include "core/log.hpp"
 #include "providers/backends.hpp"
 
@@ -31,7 +32,7 @@ runtime::runtime(caf::actor_system& sys, persistence::environment& env)
 
 std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::config& cfg,
                                         std::shared_ptr<const core::clock> clock, persistence::environment& env,
-                                        std::string& error) {
+                                        runtime_links links, std::string& error) {
   std::unique_ptr<runtime> rt{new runtime{sys, env}};
   if (auto st = seed_builtin_loras(env, *rt->tables_, *clock); !st.ok()) {
     error = "seeding the LoRA catalogue: " + st.message;
@@ -62,6 +63,10 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   rt->ctx_.tables = rt->tables_.get();
   rt->ctx_.store = h.store;
   rt->ctx_.registry = h.registry;
+  rt->ctx_.urls = std::make_shared<const public_urls>(std::move(links.urls));
+  // First, so every actor spawned after it can publish events.
+  h.webhooks = sys.spawn(webhook_directory, rt->ctx_, endpoint_services{links.webhooks, {}, {}});
+  rt->ctx_.webhooks = h.webhooks;
   auto& ctx = rt->ctx_;
   h.buckets = sys.spawn(bucket_directory, ctx);
   h.anonymous = sys.spawn(anonymous_bucket, ctx);
@@ -96,6 +101,7 @@ void runtime::stop() {
                                    caf::actor_cast<caf::actor>(handles_.teams),
                                    caf::actor_cast<caf::actor>(handles_.ledgers),
                                    caf::actor_cast<caf::actor>(handles_.loras),
+                                   caf::actor_cast<caf::actor>(handles_.webhooks),
                                    caf::actor_cast<caf::actor>(handles_.registry)};
     for (auto& a : others) {
       self->monitor(a);

@@ -23,6 +23,15 @@ struct runtime_handles {
   lora_catalogue_actor loras;
   job_directory_actor jobs;
   expiry_sweeper_actor expiries;
+  webhook_directory_actor webhooks;
+};
+
+/// What the runtime gets from outside the actor layer: where outputs are
+/// served (for event payloads) and the outbound transports.
+struct runtime_links {
+  public_urls urls;                             ///< the bound base URL and the URL secret
+  webhook_transport* webhooks = nullptr;        ///< posts deliveries; outlives the runtime
+  core::mail_sender* mail = nullptr;            ///< mail to team owners; may be null (no mail)
 };
 
 /// Applies Svc's scheduler settings and error category to a CAF config.
@@ -33,7 +42,7 @@ public:
   /// Seeds and spawns; nullptr with `error` set when the store cannot be prepared.
   static std::unique_ptr<runtime> start(caf::actor_system& sys, const core::config& cfg,
                                         std::shared_ptr<const core::clock> clock, persistence::environment& env,
-                                        std::string& error);
+                                        runtime_links links, std::string& error);
 
   /// Persists bucket levels, stops the workers (their jobs stay queued in LMDB
   /// for the next start), then stops every actor, the store last. Idempotent.

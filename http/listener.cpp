@@ -71,9 +71,8 @@ tcp::endpoint parse_endpoint(const std::string& host_port) {
   return {addr, static_cast<unsigned short>(std::stoi(port_text))};
 }
 
-listener::listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits,
-                   exchange_handler& app)
-  : ioc_{ioc}, strand_{net::make_strand(ioc)}, acceptor_{strand_}, retry_timer_{strand_}, sweep_timer_{strand_}, limits_{limits}, app_{app},
+listener::listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits)
+  : ioc_{ioc}, strand_{net::make_strand(ioc)}, acceptor_{strand_}, retry_timer_{strand_}, sweep_timer_{strand_}, limits_{limits},
     tracker_{std::make_shared<connection_tracker>()} {
   auto ep = parse_endpoint(host_port);
   beast::error_code ec;
@@ -93,7 +92,8 @@ tcp::endpoint listener::local_endpoint() const {
   return acceptor_.local_endpoint(ec);
 }
 
-void listener::start() {
+void listener::start(exchange_handler& app) {
+  app_ = &app;
   // A connection ending frees a slot: resume accepting if we had paused.
   std::weak_ptr<listener> weak = shared_from_this();
   tracker_->on_remove = [weak] {
@@ -152,7 +152,7 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
     }
   } else {
     socket.set_option(tcp::no_delay(true), ec);
-    std::make_shared<session>(std::move(socket), limits_, app_, tracker_)->start();
+    std::make_shared<session>(std::move(socket), limits_, *app_, tracker_)->start();
   }
   do_accept();
 }

@@ -37,13 +37,13 @@ private:
 class listener : public std::enable_shared_from_this<listener> {
 public:
   /// Binds `host:port` (port 0: ephemeral); throws std::runtime_error naming the address on failure.
-  listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits, exchange_handler& app);
+  listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits);
 
   /// The bound endpoint (the real port when 0 was asked for).
   tcp::endpoint local_endpoint() const;
 
-  /// Starts accepting.
-  void start();
+  /// Starts accepting; every connection is served by `app`, which must outlive the listener's sessions.
+  void start(exchange_handler& app);
 
   /// Stops accepting and drains every session.
   void drain();
@@ -62,7 +62,7 @@ private:
   net::steady_timer retry_timer_; ///< backs off after a failed accept (e.g. EMFILE)
   net::steady_timer sweep_timer_; ///< periodic check of session deadlines
   transport_limits limits_;
-  exchange_handler& app_;
+  exchange_handler* app_ = nullptr;
   std::shared_ptr<connection_tracker> tracker_;
   bool accepting_ = false; ///< an accept is outstanding
   bool stopped_ = false;

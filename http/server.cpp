@@ -62,34 +62,36 @@ int run_server(const core::config& cfg) {
   caf::actor_system_config caf_cfg;
   actors::configure_actor_system(caf_cfg, cfg);
   caf::actor_system sys{caf_cfg};
-  auto rt = actors::runtime::start(sys, cfg, core::make_system_clock(), *env, error);
-  if (!rt) {
-    core::log_error("svcd", error);
-    return 1;
-  }
+  std::unique_ptr<actors::runtime> rt;
   int exit_code = 0;
   {
     // Declared after the actor system: destroyed first, releasing actor handles in queued handlers.
     net::io_context ioc{cfg.http_threads};
-    services svc{sys, cfg, core::make_system_clock(), *env, *rt, ioc, cfg.base_url, *admin_token};
-    svc.url_secret = *url_secret;
-    api_pipeline api{svc};
-    admin_pipeline admin{svc};
+    // Bound before the runtime starts: events minted by recovered jobs need the base URL.
     std::vector<std::shared_ptr<listener>> listeners;
     try {
-      listeners.push_back(std::make_shared<listener>(ioc, cfg.listen, limits_of(cfg), api));
-      listeners.push_back(std::make_shared<listener>(ioc, cfg.admin_listen, limits_of(cfg), admin));
+      listeners.push_back(std::make_shared<listener>(ioc, cfg.listen, limits_of(cfg)));
+      listeners.push_back(std::make_shared<listener>(ioc, cfg.admin_listen, limits_of(cfg)));
     } catch (const std::exception& e) {
       core::log_error("svcd", e.what());
-      rt->stop();
       return 1;
     }
     auto api_url = url_of(listeners[0]->local_endpoint());
     auto admin_url = url_of(listeners[1]->local_endpoint());
-    if (svc.base_url.empty())
-      svc.base_url = api_url;
-    for (auto& l : listeners)
-      l->start();
+    auto base_url = cfg.base_url.empty() ? api_url : cfg.base_url;
+    actors::runtime_links links;
+    links.urls = {base_url, *url_secret};
+    rt = actors::runtime::start(sys, cfg, core::make_system_clock(), *env, std::move(links), error);
+    if (!rt) {
+      core::log_error("svcd", error);
+      return 1;
+    }
+    services svc{sys, cfg, core::make_system_clock(), *env, *rt, ioc, base_url, *admin_token};
+    svc.url_secret = *url_secret;
+    api_pipeline api{svc};
+    admin_pipeline admin{svc};
+    listeners[0]->start(api);
+    listeners[1]->start(admin);
     auto info = boost::json::serialize(
       boost::json::object{{"api_url", api_url}, {"admin_url", admin_url}, {"pid", static_cast<int64_t>(::getpid())}});
     if (!persistence::write_file_atomically(cfg.data_dir + "/svcd.json", info + "\n", 0644, error)) {

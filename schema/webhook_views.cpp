@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "core/ids.hpp"
 #include "core/time_format.hpp"
 #include "schema/json_fields.hpp"
 #include "schema/webhook_signature.hpp"
@@ -65,6 +66,20 @@ json::value event_envelope(const event_record& e, json::value data) {
           {"synthetic", e.synthetic},
           {"api_version", e.api_version},
           {"data", std::move(data)}};
+}
+
+event_record mint_event(std::string team_id, std::string_view type, std::string api_version, bool synthetic,
+                        core::time_point at, json::value data) {
+  event_record e;
+  e.id = core::make_id("evt");
+  e.team_id = std::move(team_id);
+  e.type = std::string{type};
+  e.api_version = std::move(api_version);
+  e.synthetic = synthetic;
+  // The envelope shows milliseconds: keep the record equal to what it shows.
+  e.created_at = core::from_unix_ms(core::to_unix_ms(at));
+  e.body = json::serialize(event_envelope(e, std::move(data)));
+  return e;
 }
 
 json::value test_fire_view(std::string_view endpoint_id, std::string_view event_id, bool enqueued) {

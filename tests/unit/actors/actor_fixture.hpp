@@ -114,7 +114,13 @@ struct actor_fixture {
 
   /// The context actors are spawned with (no registry unless given).
   actors::context ctx(actors::registry_actor registry = {}) const {
-    return actors::context{&cfg, clock, &tables, store, std::move(registry)};
+    actors::context c;
+    c.cfg = &cfg;
+    c.clock = clock;
+    c.tables = &tables;
+    c.store = store;
+    c.registry = std::move(registry);
+    return c;
   }
 
   /// Remembers `h` so the fixture stops it; returns it.

@@ -1,0 +1,470 @@
+#include "actors/endpoint.hpp"
+
+#include <limits>
+#include <set>
+
+#include <boost/json.hpp>
+
+#include "actors/committed_reply.hpp"
+#include "core/ids.hpp"
+#include "core/log.hpp"
+#include "persistence/webhook_rows.hpp"
+#include "schema/event_types.hpp"
+#include "schema/views.hpp"
+#include "schema/webhook_signature.hpp"
+#include "schema/webhook_views.hpp"
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = endpoint_actor::stateful_pointer<endpoint_state>;
+using schema::delivery_task;
+using schema::webhook_endpoint_record;
+
+std::string component(self_ptr self) { return "endpoint " + self->state.record.id; }
+
+// The version of events no request caused: the team's default.
+std::string team_version(const context& ctx, const std::string& team_id) {
+  auto team = ctx.tables->teams.get(team_id);
+  return team ? team->default_api_version : std::string{};
+}
+
+void pump(self_ptr self, const context& ctx, const endpoint_services& services);
+
+// Commits `batch`, then runs what had to wait for it (notifications, timers).
+void commit_then_run(self_ptr self, const context& ctx, persistence::write_batch batch,
+                     std::vector<std::function<void()>> after) {
+  commit_quietly(self, ctx.store, std::move(batch), component(self), [after = std::move(after)] {
+    for (auto& f : after)
+      f();
+  });
+}
+
+// A task is attempted now if due, else when its stored deadline comes.
+void schedule(self_ptr self, const context& ctx, const endpoint_services& services, const delivery_task& task) {
+  auto wait = until(ctx, task.due_at);
+  if (wait.count() == 0) {
+    self->state.ready.push_back(task.id);
+    pump(self, ctx, services);
+  } else {
+    self->delayed_send(self, wait, retry_atom::value, task.id);
+  }
+}
+
+// Drops every task not in flight: a disabled endpoint keeps no queue, and
+// what it missed stays replayable (nothing marks those events delivered).
+void drop_queued_tasks(self_ptr self, const context& ctx, persistence::write_batch& batch) {
+  auto& st = self->state;
+  for (auto& [id, task] : st.tasks)
+    persistence::erase_task(*ctx.tables, batch, task);
+  st.tasks.clear();
+  st.ready.clear();
+}
+
+webhook_post signed_post(const webhook_endpoint_record& e, const schema::event_record& event, int64_t t) {
+  webhook_post post;
+  post.url = e.url;
+  auto ts = std::to_string(t);
+  post.headers = {{"Content-Type", "application/json"},
+                  {"User-Agent", std::string{webhook_user_agent}},
+                  {"Svc-Event-Id", event.id},
+                  {"Svc-Event-Type", event.type},
+                  {"Svc-Version", event.api_version},
+                  {"Svc-Webhook-Signature", schema::signature_header(e.secret, t, event.body)},
+                  {"webhook-id", event.id},
+                  {"webhook-timestamp", ts},
+                  {"webhook-signature", schema::standard_signature(e.secret, event.id, t, event.body)}};
+  post.body = event.body;
+  return post;
+}
+
+void attempt(self_ptr self, const context& ctx, const endpoint_services& services, const delivery_task& task) {
+  auto event = ctx.tables->events.get(task.event_id);
+  if (!event) { // retention ended, or the row is damaged: nothing left to send
+    core::log_warn(component(self), "event " + task.event_id + " is gone; dropping its delivery");
+    persistence::write_batch batch;
+    persistence::erase_task(*ctx.tables, batch, task);
+    self->state.tasks.erase(task.id);
+    commit_quietly(self, ctx.store, std::move(batch), component(self));
+    return;
+  }
+  auto t = core::to_unix_ms(ctx.clock->now()) / 1000;
+  ++self->state.in_flight;
+  ++self->state.attempts;
+  auto me = caf::actor_cast<endpoint_actor>(self);
+  if (!services.transport) {
+    webhook_answer none;
+    none.error = schema::delivery_error::connect_error;
+    none.detail = "this server has no outbound webhook transport";
+    self->send(me, attempted_atom::value, task.id, std::move(none));
+    return;
+  }
+  services.transport->post(signed_post(self->state.record, *event, t),
+                           [me, id = task.id](webhook_answer answer) {
+                             caf::anon_send(me, attempted_atom::value, id, std::move(answer));
+                           });
+}
+
+void pump(self_ptr self, const context& ctx, const endpoint_services& services) {
+  auto& st = self->state;
+  while (st.in_flight < max_parallel_deliveries && !st.ready.empty()) {
+    auto id = std::move(st.ready.front());
+    st.ready.pop_front();
+    auto it = st.tasks.find(id);
+    if (it == st.tasks.end())
+      continue;
+    attempt(self, ctx, services, it->second);
+  }
+}
+
+core::mail_message disabled_mail(const context& ctx, const webhook_endpoint_record& e, const std::string& to) {
+  core::mail_message m;
+  m.from = ctx.cfg->mail_from;
+  m.to = to;
+  m.subject = "Svc webhook endpoint " + e.id + " was disabled";
+  m.body = "Your webhook endpoint " + e.id + " (" + e.url + ") failed " + std::to_string(e.consecutive_failures)
+           + " deliveries in a row with no success within the disable window, so Svc disabled it.\n\n"
+             "Events that occur while it is disabled are kept: re-enable it with\n"
+             "  PATCH /v1/webhook_endpoints/" + e.id + " {\"is_active\": true}\n"
+             "and catch up with POST /v1/webhook_endpoints/" + e.id + "/replay or GET /v1/events.\n";
+  return m;
+}
+
+// Auto-disable: the record, the `webhook.endpoint_disabled` event for the
+// team's other endpoints and the dropped queue commit together; then the
+// directory learns it (before the event, so the event skips this endpoint)
+// and the owner gets a mail.
+void disable(self_ptr self, const context& ctx, const endpoint_services& services, persistence::write_batch& batch,
+             std::vector<std::function<void()>>& after) {
+  auto& r = self->state.record;
+  auto now = ctx.clock->now();
+  r.is_active = false;
+  r.disabled_at = now;
+  r.updated_at = now;
+  drop_queued_tasks(self, ctx, batch);
+  persistence::put_endpoint(*ctx.tables, batch, r);
+  auto event = schema::mint_event(r.team_id, schema::webhook_endpoint_disabled, team_version(ctx, r.team_id), false,
+                                  now, schema::webhook_endpoint_view(r));
+  persistence::put_event(*ctx.tables, batch, event, ctx.cfg->event_retention, persistence::fan_out::pending);
+  core::log_warn(component(self), "disabled after " + std::to_string(r.consecutive_failures) + " consecutive failures");
+  after.push_back([self, ctx, services, event, record = r] {
+    if (services.directory) {
+      self->send(services.directory, changed_atom::value, record, false);
+      self->send(services.directory, publish_atom::value, event);
+    }
+    auto team = ctx.tables->teams.get(record.team_id);
+    if (services.mailer && team && !team->owner_email.empty())
+      self->send(services.mailer, send_atom::value, disabled_mail(ctx, record, team->owner_email));
+  });
+}
+
+bool succeeded_within_window(const context& ctx, const webhook_endpoint_record& r) {
+  return r.last_success_at && ctx.clock->now() - *r.last_success_at < ctx.cfg->disable_window;
+}
+
+// The contract's rule after a failure: disable now, or, while a recent
+// success holds it off, check again when that success leaves the window.
+void check_disable(self_ptr self, const context& ctx, const endpoint_services& services,
+                   persistence::write_batch& batch, std::vector<std::function<void()>>& after) {
+  auto& st = self->state;
+  auto& r = st.record;
+  if (!r.is_active || r.consecutive_failures < ctx.cfg->disable_failures)
+    return;
+  if (!succeeded_within_window(ctx, r)) {
+    disable(self, ctx, services, batch, after);
+  } else if (!st.window_armed) {
+    st.window_armed = true;
+    self->delayed_send(self, until(ctx, *r.last_success_at + ctx.cfg->disable_window), window_atom::value);
+  }
+}
+
+void on_attempted(self_ptr self, const context& ctx, const endpoint_services& services, const std::string& id,
+                  webhook_answer& answer) {
+  auto& st = self->state;
+  if (st.in_flight > 0)
+    --st.in_flight;
+  auto it = st.tasks.find(id);
+  if (it == st.tasks.end()) { // dropped meanwhile (disable, delete)
+    pump(self, ctx, services);
+    return;
+  }
+  auto task = it->second;
+  auto& r = st.record;
+  auto now = ctx.clock->now();
+  schema::delivery_record d;
+  d.id = core::make_id("dlv");
+  d.endpoint_id = r.id;
+  d.team_id = r.team_id;
+  d.event_id = task.event_id;
+  d.attempt = task.attempt;
+  d.succeeded = answer.succeeded();
+  d.response_status = answer.status;
+  d.error = answer.error;
+  d.error_detail = std::move(answer.detail);
+  d.response_body = answer.body.substr(0, schema::stored_response_bytes);
+  d.duration_ms = answer.duration.count();
+  d.created_at = now;
+  if (auto event = ctx.tables->events.get(task.event_id))
+    d.event_type = event->type;
+  persistence::write_batch batch;
+  std::vector<std::function<void()>> after;
+  if (d.succeeded) {
+    d.is_terminal = true;
+    st.tasks.erase(it);
+    persistence::erase_task(*ctx.tables, batch, task);
+    r.consecutive_failures = 0;
+    r.last_success_at = now;
+  } else {
+    ++st.failures;
+    ++r.consecutive_failures;
+    r.last_failure_at = now;
+    if (task.attempt < schema::max_delivery_attempts) {
+      auto& gaps = ctx.cfg->retry_schedule;
+      auto gap = gaps.empty() ? core::duration{0} : gaps[std::min<std::size_t>(task.attempt - 1, gaps.size() - 1)];
+      task.attempt += 1;
+      task.due_at = now + gap;
+      d.next_attempt_at = task.due_at;
+      it->second = task;
+      persistence::put_task(*ctx.tables, batch, task);
+      after.push_back([self, ctx, services, task] {
+        if (self->state.tasks.count(task.id))
+          schedule(self, ctx, services, task);
+      });
+    } else {
+      d.is_terminal = true;
+      d.is_dead_letter = true;
+      st.tasks.erase(it);
+      persistence::erase_task(*ctx.tables, batch, task);
+    }
+  }
+  persistence::put_delivery(*ctx.tables, batch, d, ctx.cfg->event_retention);
+  persistence::put_endpoint(*ctx.tables, batch, r);
+  if (!d.succeeded)
+    check_disable(self, ctx, services, batch, after);
+  commit_then_run(self, ctx, std::move(batch), std::move(after));
+  pump(self, ctx, services);
+}
+
+// What a test fire carries: a sample of the type's `data`, marked by the
+// envelope's `synthetic: true`.
+boost::json::value sample_data(const context& ctx, const webhook_endpoint_record& e, std::string_view type) {
+  if (type == schema::usage_balance_low) {
+    auto team = ctx.tables->teams.get(e.team_id);
+    auto balance = ctx.tables->balances.get(e.team_id).value_or(schema::balance_record{e.team_id, 0, 0, {}});
+    return schema::balance_view(balance, team ? team->balance_low_threshold : 0);
+  }
+  if (type == schema::webhook_endpoint_disabled)
+    return schema::webhook_endpoint_view(e);
+  bool video = type.substr(0, 6) == "video.";
+  auto dot = type.find('.');
+  auto outcome = type.substr(dot + 1);
+  std::string status = outcome == "completed" ? "succeeded" : std::string{outcome};
+  return boost::json::object{{"id", core::make_id(video ? "vid" : "img")},
+                             {"object", video ? "video" : "image"},
+                             {"status", status},
+                             {"output_urls", boost::json::array{}}};
+}
+
+caf::result<test_fire> fire_test(self_ptr self, const context& ctx, const endpoint_services& services,
+                                 const std::string& type) {
+  auto& r = self->state.record;
+  auto now = ctx.clock->now();
+  auto event = schema::mint_event(r.team_id, type, team_version(ctx, r.team_id), true, now, sample_data(ctx, r, type));
+  persistence::write_batch batch;
+  persistence::put_event(*ctx.tables, batch, event, ctx.cfg->event_retention, persistence::fan_out::done);
+  test_fire answer{r.id, event.id, r.is_active};
+  std::function<void()> after;
+  if (r.is_active) {
+    delivery_task task{core::make_ulid(), r.id, event.id, 1, now};
+    persistence::put_task(*ctx.tables, batch, task);
+    self->state.tasks.emplace(task.id, task);
+    after = [self, ctx, services, task] {
+      if (self->state.tasks.count(task.id))
+        schedule(self, ctx, services, task);
+    };
+  }
+  return reply_after_commit<test_fire>(self, ctx.store, std::move(batch), answer, std::move(after));
+}
+
+// The smallest id of an instant: ULID time prefix, zero randomness.
+std::string ulid_floor(core::time_point at) { return core::make_ulid(at).substr(0, 10) + std::string(16, '0'); }
+
+caf::result<int64_t> replay(self_ptr self, const context& ctx, const endpoint_services& services,
+                            core::time_point since) {
+  auto& st = self->state;
+  auto& r = st.record;
+  if (!r.is_active)
+    return make_domain_error(schema::error_code::invalid_state, "id",
+                             {{"kind", "webhook_endpoint"}, {"id", r.id}, {"state", "disabled"}, {"action", "replay"}});
+  std::set<std::string> pending;
+  for (auto& [id, task] : st.tasks)
+    pending.insert(task.event_id);
+  auto from = std::max(since, r.created_at);
+  persistence::scan_range range;
+  range.prefix = r.team_id + "/";
+  range.start_after = r.team_id + "/evt_" + ulid_floor(from - std::chrono::milliseconds{1});
+  bool more = false;
+  auto keys = ctx.tables->events_by_team.keys(range, static_cast<std::size_t>(max_replay_events) * 4, more);
+  auto now = ctx.clock->now();
+  persistence::write_batch batch;
+  std::vector<delivery_task> tasks;
+  for (auto& key : keys) {
+    if (static_cast<int64_t>(tasks.size()) == max_replay_events)
+      break;
+    auto event_id = key.substr(range.prefix.size());
+    if (pending.count(event_id) || ctx.tables->delivered_events.get(persistence::owned_key(r.id, event_id)))
+      continue;
+    auto event = ctx.tables->events.get(event_id);
+    if (!event || event->synthetic || event->created_at < from || !schema::subscribes(r, event->type))
+      continue;
+    delivery_task task{core::make_ulid(), r.id, event_id, 1, now};
+    persistence::put_task(*ctx.tables, batch, task);
+    st.tasks.emplace(task.id, task);
+    tasks.push_back(std::move(task));
+  }
+  auto count = static_cast<int64_t>(tasks.size());
+  return reply_after_commit<int64_t>(self, ctx.store, std::move(batch), count, [self, ctx, services, tasks] {
+    for (auto& t : tasks)
+      if (self->state.tasks.count(t.id))
+        schedule(self, ctx, services, t);
+  });
+}
+
+void arm_grace(self_ptr self, const context& ctx) {
+  auto& r = self->state.record;
+  if (r.previous_secret_expires_at)
+    self->delayed_send(self, until(ctx, *r.previous_secret_expires_at), grace_atom::value,
+                       *r.previous_secret_expires_at);
+}
+
+void load_tasks(self_ptr self, const context& ctx, const endpoint_services& services) {
+  persistence::scan_range range;
+  range.prefix = self->state.record.id + "/";
+  bool more = false;
+  auto tasks = ctx.tables->delivery_tasks.page(range, std::numeric_limits<std::size_t>::max(), more);
+  for (auto& t : tasks)
+    self->state.tasks.emplace(t.id, t);
+  for (auto& t : tasks)
+    schedule(self, ctx, services, t);
+}
+
+} // namespace
+
+endpoint_actor::behavior_type endpoint(self_ptr self, context ctx, endpoint_services services,
+                                       webhook_endpoint_record record) {
+  register_actor(self, ctx, "endpoint", record.id, record.team_id);
+  self->state.record = std::move(record);
+  arm_grace(self, ctx);
+  load_tasks(self, ctx, services);
+  {
+    std::vector<std::function<void()>> after;
+    persistence::write_batch batch;
+    check_disable(self, ctx, services, batch, after); // a window that ended while svcd was down
+    if (!batch.empty())
+      commit_then_run(self, ctx, std::move(batch), std::move(after));
+  }
+  return {
+    [=](patch_atom, endpoint_patch& p) -> caf::result<webhook_endpoint_record> {
+      auto& r = self->state.record;
+      auto now = ctx.clock->now();
+      persistence::write_batch batch;
+      if (p.url)
+        r.url = std::move(*p.url);
+      if (p.events)
+        r.events = std::move(*p.events);
+      if (p.metadata)
+        r.metadata = std::move(*p.metadata);
+      if (p.is_active) {
+        if (*p.is_active && !r.is_active) {
+          r.consecutive_failures = 0;
+          r.disabled_at.reset();
+          self->state.window_armed = false;
+        }
+        if (!*p.is_active && r.is_active)
+          drop_queued_tasks(self, ctx, batch);
+        r.is_active = *p.is_active;
+      }
+      r.updated_at = now;
+      persistence::put_endpoint(*ctx.tables, batch, r);
+      return reply_after_commit<webhook_endpoint_record>(self, ctx.store, std::move(batch), r, [self, services] {
+        if (services.directory)
+          self->send(services.directory, changed_atom::value, self->state.record, false);
+      });
+    },
+    [=](rotate_atom) -> caf::result<webhook_endpoint_record> {
+      auto& r = self->state.record;
+      auto now = ctx.clock->now();
+      r.previous_secret = r.secret;
+      r.previous_secret_expires_at = now + ctx.cfg->secret_grace;
+      r.secret = schema::make_webhook_secret();
+      r.updated_at = now;
+      persistence::write_batch batch;
+      persistence::put_endpoint(*ctx.tables, batch, r);
+      arm_grace(self, ctx);
+      return reply_after_commit<webhook_endpoint_record>(self, ctx.store, std::move(batch), r);
+    },
+    [=](delete_atom) -> caf::result<bool> {
+      auto& r = self->state.record;
+      persistence::write_batch batch;
+      persistence::erase_endpoint(*ctx.tables, batch, r);
+      drop_queued_tasks(self, ctx, batch);
+      return reply_after_commit<bool>(self, ctx.store, std::move(batch), true, [self, services] {
+        if (services.directory)
+          self->send(services.directory, changed_atom::value, self->state.record, true);
+        self->quit();
+      });
+    },
+    [=](test_atom, const std::string& type) -> caf::result<test_fire> {
+      return fire_test(self, ctx, services, type);
+    },
+    [=](replay_atom, core::time_point since) -> caf::result<int64_t> { return replay(self, ctx, services, since); },
+    [=](deliver_atom, delivery_task& task) {
+      auto& st = self->state;
+      if (!st.record.is_active) { // disabled since the fan-out: the event stays replayable
+        persistence::write_batch batch;
+        persistence::erase_task(*ctx.tables, batch, task);
+        commit_quietly(self, ctx.store, std::move(batch), component(self));
+        return;
+      }
+      st.tasks[task.id] = task;
+      schedule(self, ctx, services, task);
+    },
+    [=](attempted_atom, const std::string& id, webhook_answer& answer) {
+      on_attempted(self, ctx, services, id, answer);
+    },
+    [=](retry_atom, const std::string& id) {
+      if (self->state.tasks.count(id)) {
+        self->state.ready.push_back(id);
+        pump(self, ctx, services);
+      }
+    },
+    [=](grace_atom, core::time_point ends) {
+      auto& r = self->state.record;
+      if (!r.previous_secret_expires_at || *r.previous_secret_expires_at != ends)
+        return; // rotated again since: a later timer owns it
+      r.previous_secret.clear();
+      r.previous_secret_expires_at.reset();
+      r.updated_at = ctx.clock->now();
+      persistence::write_batch batch;
+      persistence::put_endpoint(*ctx.tables, batch, r);
+      commit_quietly(self, ctx.store, std::move(batch), component(self));
+    },
+    [=](window_atom) {
+      self->state.window_armed = false;
+      std::vector<std::function<void()>> after;
+      persistence::write_batch batch;
+      check_disable(self, ctx, services, batch, after);
+      if (!batch.empty())
+        commit_then_run(self, ctx, std::move(batch), std::move(after));
+    },
+    [=](describe_atom) -> actor_status {
+      auto& st = self->state;
+      return {std::string{st.record.is_active ? "active" : "disabled"} + " pending=" + std::to_string(st.tasks.size())
+                + " in_flight=" + std::to_string(st.in_flight) + " failures_in_a_row="
+                + std::to_string(st.record.consecutive_failures) + " attempts=" + std::to_string(st.attempts),
+              self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

@@ -1,0 +1,212 @@
+#include "actors/webhook_directory.hpp"
+
+#include <limits>
+
+#include "actors/committed_reply.hpp"
+#include "core/ids.hpp"
+#include "core/log.hpp"
+#include "persistence/job_rows.hpp"
+#include "persistence/webhook_rows.hpp"
+
+namespace svc::actors {
+namespace {
+
+using self_ptr = webhook_directory_actor::stateful_pointer<webhook_directory_state>;
+using schema::webhook_endpoint_record;
+
+void remember(self_ptr self, const webhook_endpoint_record& e, endpoint_actor handle) {
+  auto& entry = self->state.endpoints[e.id];
+  if (handle)
+    entry.handle = std::move(handle);
+  entry.team_id = e.team_id;
+  entry.events = e.events;
+  entry.is_active = e.is_active;
+  self->state.by_team[e.team_id].insert(e.id);
+}
+
+void forget(self_ptr self, const std::string& id) {
+  auto it = self->state.endpoints.find(id);
+  if (it == self->state.endpoints.end())
+    return;
+  auto team = self->state.by_team.find(it->second.team_id);
+  if (team != self->state.by_team.end()) {
+    team->second.erase(id);
+    if (team->second.empty())
+      self->state.by_team.erase(team);
+  }
+  self->state.endpoints.erase(it);
+}
+
+void spawn_endpoint(self_ptr self, const context& ctx, const endpoint_services& services,
+                    const webhook_endpoint_record& e) {
+  auto handle = self->spawn<caf::linked>(endpoint, ctx, services, e);
+  remember(self, e, handle);
+}
+
+// The endpoint of a team, or the 404 every endpoint-addressed call answers.
+endpoint_actor find(self_ptr self, const std::string& team_id, const std::string& id, caf::error& err) {
+  auto it = self->state.endpoints.find(id);
+  if (it == self->state.endpoints.end() || it->second.team_id != team_id) {
+    err = make_domain_error(schema::error_code::resource_not_found, "id",
+                            {{"kind", "webhook endpoint"}, {"id", id.substr(0, 64)}});
+    return {};
+  }
+  return it->second.handle;
+}
+
+// One task per active subscribed endpoint, committed with the erasure of
+// the event's `pending_events` row, then handed to the endpoints.
+void fan_out(self_ptr self, const context& ctx, const schema::event_record& event) {
+  auto& st = self->state;
+  ++st.published;
+  persistence::write_batch batch;
+  std::vector<std::pair<endpoint_actor, schema::delivery_task>> handoffs;
+  if (auto team = st.by_team.find(event.team_id); team != st.by_team.end()) {
+    auto now = ctx.clock->now();
+    for (auto& id : team->second) {
+      auto& entry = st.endpoints[id];
+      if (!entry.is_active || std::find(entry.events.begin(), entry.events.end(), event.type) == entry.events.end())
+        continue;
+      schema::delivery_task task{core::make_ulid(), id, event.id, 1, now};
+      persistence::put_task(*ctx.tables, batch, task);
+      handoffs.emplace_back(entry.handle, std::move(task));
+    }
+  }
+  st.tasks += handoffs.size();
+  ctx.tables->pending_events.erase(batch, event.id);
+  self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
+    .then(
+      [self, handoffs = std::move(handoffs)](bool) {
+        for (auto& [handle, task] : handoffs)
+          self->send(handle, deliver_atom::value, task);
+      },
+      [self, event](caf::error& err) {
+        core::log_error("webhook_directory", "fan-out of " + event.id + " failed: " + caf::to_string(err)
+                                               + "; retrying");
+        self->delayed_send(self, std::chrono::seconds{1}, publish_atom::value, event);
+      });
+}
+
+caf::result<endpoint_created> create(self_ptr self, const context& ctx, const endpoint_services& services,
+                                     endpoint_creation& c) {
+  auto& st = self->state;
+  std::string key;
+  if (c.idempotency) {
+    key = persistence::idempotency_key(c.idempotency->team_id, c.idempotency->route, c.idempotency->key);
+    if (st.creating.count(key))
+      return make_domain_error(schema::error_code::idempotency_key_in_use, "Idempotency-Key");
+    if (auto earlier = ctx.tables->idempotency.get(key); earlier && earlier->expires_at > ctx.clock->now()) {
+      endpoint_created r;
+      r.replayed = true;
+      r.earlier = std::move(*earlier);
+      return r;
+    }
+  }
+  persistence::write_batch batch;
+  persistence::put_endpoint(*ctx.tables, batch, c.endpoint);
+  if (c.idempotency) {
+    persistence::put_idempotency(*ctx.tables, batch, *c.idempotency);
+    st.creating.insert(key);
+  }
+  endpoint_created r;
+  r.endpoint = c.endpoint;
+  auto promise = self->make_response_promise<endpoint_created>();
+  self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
+    .then(
+      [=](bool) mutable {
+        self->state.creating.erase(key);
+        spawn_endpoint(self, ctx, services, r.endpoint);
+        promise.deliver(std::move(r));
+      },
+      [=](caf::error& err) mutable {
+        self->state.creating.erase(key);
+        promise.deliver(std::move(err));
+      });
+  return promise;
+}
+
+void recover(self_ptr self, const context& ctx, const endpoint_services& services) {
+  std::vector<webhook_endpoint_record> stored;
+  ctx.tables->webhook_endpoints.for_each([&](const webhook_endpoint_record& e) {
+    stored.push_back(e);
+    return true;
+  });
+  for (auto& e : stored)
+    spawn_endpoint(self, ctx, services, e);
+  std::vector<std::string> pending;
+  ctx.tables->pending_events.for_each_key([&](std::string_view id) {
+    pending.emplace_back(id);
+    return true;
+  });
+  for (auto& id : pending) {
+    if (auto event = ctx.tables->events.get(id)) {
+      fan_out(self, ctx, *event);
+    } else {
+      persistence::write_batch batch;
+      ctx.tables->pending_events.erase(batch, id);
+      commit_quietly(self, ctx.store, std::move(batch), "webhook_directory");
+    }
+  }
+  if (!stored.empty() || !pending.empty())
+    core::log_info("webhook_directory", std::to_string(stored.size()) + " endpoints, "
+                                          + std::to_string(pending.size()) + " events to fan out after restart");
+}
+
+} // namespace
+
+webhook_directory_actor::behavior_type webhook_directory(self_ptr self, context ctx, endpoint_services services) {
+  register_actor(self, ctx, "webhook_directory", "webhook_directory", "");
+  services.directory = caf::actor_cast<webhook_directory_actor>(self);
+  recover(self, ctx, services);
+  return {
+    [=](create_atom, endpoint_creation& c) -> caf::result<endpoint_created> {
+      return create(self, ctx, services, c);
+    },
+    [=](patch_atom, const std::string& team, const std::string& id,
+        endpoint_patch& p) -> caf::result<webhook_endpoint_record> {
+      caf::error err;
+      if (auto h = find(self, team, id, err))
+        return self->delegate(h, patch_atom::value, std::move(p));
+      return err;
+    },
+    [=](rotate_atom, const std::string& team, const std::string& id) -> caf::result<webhook_endpoint_record> {
+      caf::error err;
+      if (auto h = find(self, team, id, err))
+        return self->delegate(h, rotate_atom::value);
+      return err;
+    },
+    [=](delete_atom, const std::string& team, const std::string& id) -> caf::result<bool> {
+      caf::error err;
+      if (auto h = find(self, team, id, err))
+        return self->delegate(h, delete_atom::value);
+      return err;
+    },
+    [=](test_atom, const std::string& team, const std::string& id, std::string& type) -> caf::result<test_fire> {
+      caf::error err;
+      if (auto h = find(self, team, id, err))
+        return self->delegate(h, test_atom::value, std::move(type));
+      return err;
+    },
+    [=](replay_atom, const std::string& team, const std::string& id, core::time_point since) -> caf::result<int64_t> {
+      caf::error err;
+      if (auto h = find(self, team, id, err))
+        return self->delegate(h, replay_atom::value, since);
+      return err;
+    },
+    [=](publish_atom, const schema::event_record& event) { fan_out(self, ctx, event); },
+    [=](changed_atom, const webhook_endpoint_record& e, bool removed) {
+      if (removed)
+        forget(self, e.id);
+      else if (self->state.endpoints.count(e.id))
+        remember(self, e, {});
+    },
+    [=](describe_atom) -> actor_status {
+      auto& st = self->state;
+      return {"endpoints=" + std::to_string(st.endpoints.size()) + " published=" + std::to_string(st.published)
+                + " tasks=" + std::to_string(st.tasks),
+              self->mailbox().size()};
+    },
+  };
+}
+
+} // namespace svc::actors

@@ -1,0 +1,34 @@
+#pragma once
+// The webhook directory: owns every endpoint actor and turns each published
+// event into delivery tasks for the team's active subscribed endpoints.
+
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "actors/endpoint.hpp"
+
+namespace svc::actors {
+
+/// What the directory knows of an endpoint for fan-out.
+struct endpoint_entry {
+  endpoint_actor handle;
+  std::string team_id;
+  std::vector<std::string> events;
+  bool is_active = true;
+};
+
+struct webhook_directory_state {
+  std::unordered_map<std::string, endpoint_entry> endpoints; ///< by endpoint id
+  std::unordered_map<std::string, std::set<std::string>> by_team; ///< team id -> endpoint ids
+  std::set<std::string> creating;  ///< idempotency keys of creates being committed
+  uint64_t published = 0, tasks = 0;
+  static inline const char* name = "webhook_directory";
+};
+
+/// Spawns every stored endpoint and fans out the events a crash left pending.
+/// `services.directory` is filled in with the directory itself.
+webhook_directory_actor::behavior_type webhook_directory(
+  webhook_directory_actor::stateful_pointer<webhook_directory_state> self, context ctx, endpoint_services services);
+
+} // namespace svc::actors

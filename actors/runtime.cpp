@@ -7,6 +7,7 @@
 #include "actors/keyring.hpp"
 #include "actors/ledger_directory.hpp"
 #include "actors/lora_catalogue.hpp"
+#include "actors/mailer.hpp"
 #include "actors/registry.hpp"
 #include "actors/store.hpp"
 #include "actors/team_directory.hpp"
@@ -65,7 +66,9 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   rt->ctx_.registry = h.registry;
   rt->ctx_.urls = std::make_shared<const public_urls>(std::move(links.urls));
   // First, so every actor spawned after it can publish events.
-  h.webhooks = sys.spawn(webhook_directory, rt->ctx_, endpoint_services{links.webhooks, {}, {}});
+  if (links.mail)
+    h.mailer = sys.spawn<caf::detached>(mailer, rt->ctx_, links.mail, links.mail_fallback);
+  h.webhooks = sys.spawn(webhook_directory, rt->ctx_, endpoint_services{links.webhooks, h.mailer, {}});
   rt->ctx_.webhooks = h.webhooks;
   auto& ctx = rt->ctx_;
   h.buckets = sys.spawn(bucket_directory, ctx);
@@ -102,6 +105,7 @@ void runtime::stop() {
                                    caf::actor_cast<caf::actor>(handles_.ledgers),
                                    caf::actor_cast<caf::actor>(handles_.loras),
                                    caf::actor_cast<caf::actor>(handles_.webhooks),
+                                   caf::actor_cast<caf::actor>(handles_.mailer),
                                    caf::actor_cast<caf::actor>(handles_.registry)};
     for (auto& a : others) {
       self->monitor(a);

@@ -24,6 +24,7 @@ struct runtime_handles {
   job_directory_actor jobs;
   expiry_sweeper_actor expiries;
   webhook_directory_actor webhooks;
+  mailer_actor mailer;
 };
 
 /// What the runtime gets from outside the actor layer: where outputs are
@@ -32,6 +33,7 @@ struct runtime_links {
   public_urls urls;                             ///< the bound base URL and the URL secret
   webhook_transport* webhooks = nullptr;        ///< posts deliveries; outlives the runtime
   core::mail_sender* mail = nullptr;            ///< mail to team owners; may be null (no mail)
+  core::mail_sender* mail_fallback = nullptr;   ///< where mail the relay keeps refusing goes; may be null
 };
 
 /// Applies Svc's scheduler settings and error category to a CAF config.

@@ -10,6 +10,8 @@
 #include "core/log.hpp"
 #include "persistence/data_dir.hpp"
 #include "http/listener.hpp"
+#include "http/mail_senders.hpp"
+#include "http/webhook_client.hpp"
 #include "http/pipeline.hpp"
 
 namespace svc::http {
@@ -59,6 +61,20 @@ int run_server(const core::config& cfg) {
     core::log_error("svcd", error);
     return 1;
   }
+  // Outlive the runtime: endpoint actors post through the client, the mailer sends through these.
+  std::unique_ptr<webhook_client> webhooks;
+  try {
+    webhook_client_options options;
+    options.ca_file = cfg.webhook_ca_file;
+    options.allow_private = cfg.webhook_allow_private;
+    options.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.delivery_timeout);
+    webhooks = std::make_unique<webhook_client>(std::move(options));
+  } catch (const std::exception& e) {
+    core::log_error("svcd", std::string{"webhook client: "} + e.what());
+    return 1;
+  }
+  auto mail = make_mail_sender(cfg);
+  auto mail_fallback = make_mail_fallback(cfg);
   caf::actor_system_config caf_cfg;
   actors::configure_actor_system(caf_cfg, cfg);
   caf::actor_system sys{caf_cfg};
@@ -81,6 +97,9 @@ int run_server(const core::config& cfg) {
     auto base_url = cfg.base_url.empty() ? api_url : cfg.base_url;
     actors::runtime_links links;
     links.urls = {base_url, *url_secret};
+    links.webhooks = webhooks.get();
+    links.mail = mail.get();
+    links.mail_fallback = mail_fallback.get();
     rt = actors::runtime::start(sys, cfg, core::make_system_clock(), *env, std::move(links), error);
     if (!rt) {
       core::log_error("svcd", error);
@@ -122,6 +141,7 @@ int run_server(const core::config& cfg) {
     ::unlink((cfg.data_dir + "/svcd.json").c_str());
   }
   rt->stop();
+  webhooks->stop();
   core::log_info("svcd", "stopped");
   return exit_code;
 }

@@ -82,10 +82,21 @@ mailer_actor::behavior_type mailer_with_retries(self_ptr self, context ctx, core
                                                 std::vector<std::chrono::milliseconds> retry_delays) {
   register_actor(self, ctx, "mailer", "mailer", "");
   // Nothing waiting for a retry is lost on a clean stop: it goes to the
-  // fallback now (this runs while the state still exists).
-  self->set_exit_handler([self, fallback](caf::exit_msg& msg) {
-    for (auto& p : self->state.retrying)
-      hand_to_fallback(self, fallback, p.message, "the mailer stopped before its next attempt");
+  // fallback now or, without one (the primary is the outbox), gets one last
+  // attempt. This runs while the state still exists.
+  self->set_exit_handler([self, primary, fallback](caf::exit_msg& msg) {
+    for (auto& p : self->state.retrying) {
+      std::string reason = "the mailer stopped before its next attempt";
+      if (fallback == nullptr && primary != nullptr) {
+        auto error = primary->send(p.message);
+        if (error.empty()) {
+          ++self->state.sent;
+          continue;
+        }
+        reason += "; a last attempt failed: " + error;
+      }
+      hand_to_fallback(self, fallback, p.message, reason);
+    }
     self->state.retrying.clear();
     self->quit(msg.reason);
   });

@@ -2,7 +2,8 @@
 // The mailer: sends e-mail to team owners through a blocking sender (the SMTP
 // relay), so it runs detached. A failed send is retried after each configured
 // delay, then handed to the fallback (the outbox); what still waits for a
-// retry when the mailer is told to stop goes to the fallback at once.
+// retry when the mailer is told to stop goes to the fallback at once (or,
+// without a fallback, gets one last attempt through the primary).
 
 #include <chrono>
 #include <vector>

@@ -215,6 +215,20 @@ BOOST_FIXTURE_TEST_CASE(messages_waiting_for_a_retry_go_to_the_fallback_when_the
   BOOST_TEST(primary.calls().size() == 2u);
 }
 
+BOOST_FIXTURE_TEST_CASE(without_a_fallback_a_stop_gives_pending_messages_one_last_attempt, mailer_fixture) {
+  primary.script({"open DIR/outbox/x.eml.tmp: No space left on device", "same again"}, "");
+  auto mailer = spawn({10min}, false);
+  caf::anon_send(mailer, svc::actors::send_atom::value, sample("one"));
+  caf::anon_send(mailer, svc::actors::send_atom::value, sample("two"));
+  BOOST_TEST(wait_described(mailer, "sent=0 fallback=0 failed=0 retrying=2"));
+  stop(mailer);
+  auto calls = primary.calls();
+  BOOST_REQUIRE_EQUAL(calls.size(), 4u);
+  BOOST_TEST(calls[2].message.subject == "one");
+  BOOST_TEST(calls[3].message.subject == "two");
+  BOOST_TEST(fallback.calls().empty());
+}
+
 BOOST_FIXTURE_TEST_CASE(the_mailer_registers_and_describes_itself_to_the_registry, mailer_fixture) {
   auto registry = sys.spawn(svc::actors::registry);
   spawned.push_back(caf::actor_cast<caf::actor>(registry));

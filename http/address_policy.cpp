@@ -1,0 +1,258 @@
+#include "http/address_policy.hpp"
+
+#include <cctype>
+
+namespace svc::http {
+namespace {
+
+namespace ip = boost::asio::ip;
+
+constexpr std::size_t max_url_length = 2048;
+
+std::optional<std::string> v4_range(uint32_t a) {
+  auto in = [a](uint32_t net, int bits) { return (a >> (32 - bits)) == (net >> (32 - bits)); };
+  if (a == 0xFFFFFFFFu)
+    return "broadcast";
+  if (in(0x00000000u, 8))
+    return "unspecified";
+  if (in(0x7F000000u, 8))
+    return "loopback";
+  if (in(0x0A000000u, 8) || in(0xAC100000u, 12) || in(0xC0A80000u, 16))
+    return "private";
+  if (in(0xA9FE0000u, 16))
+    return "link-local";
+  if (in(0x64400000u, 10))
+    return "cgnat";
+  if (in(0xE0000000u, 4))
+    return "multicast";
+  return std::nullopt;
+}
+
+std::optional<std::string> v6_range(const ip::address_v6& a) {
+  const auto b = a.to_bytes();
+  if (a.is_unspecified())
+    return "unspecified";
+  if (a.is_loopback())
+    return "loopback";
+  if (a.is_v4_mapped())
+    return "ipv4-mapped";
+  if (b[0] == 0xFE && (b[1] & 0xC0) == 0x80)
+    return "link-local";
+  if ((b[0] & 0xFE) == 0xFC)
+    return "unique-local";
+  if (b[0] == 0xFF)
+    return "multicast";
+  return std::nullopt;
+}
+
+bool all_digits(std::string_view s) {
+  if (s.empty())
+    return false;
+  for (char c : s)
+    if (c < '0' || c > '9')
+      return false;
+  return true;
+}
+
+// Strict dotted quad: four decimal parts 0..255 without leading zeros (so
+// that no resolver reads an octal or shortened form differently).
+bool strict_ipv4(std::string_view s) {
+  int parts = 0;
+  while (true) {
+    auto dot = s.find('.');
+    auto part = s.substr(0, dot);
+    if (!all_digits(part) || part.size() > 3 || (part.size() > 1 && part[0] == '0'))
+      return false;
+    if (std::stoi(std::string(part)) > 255)
+      return false;
+    ++parts;
+    if (dot == std::string_view::npos)
+      break;
+    s.remove_prefix(dot + 1);
+  }
+  return parts == 4;
+}
+
+// A DNS name in lowercase: labels of [a-z0-9-], 1..63 long, no hyphen at
+// either end, 253 characters at most, and a top label starting with a letter
+// (which rules out numeric forms like `0x7f000001` or `127.1`).
+bool valid_dns_name(std::string_view s, std::string& why) {
+  if (s.size() > 253) {
+    why = "host name is longer than 253 characters";
+    return false;
+  }
+  std::string_view last;
+  while (true) {
+    auto dot = s.find('.');
+    auto label = s.substr(0, dot);
+    if (label.empty() || label.size() > 63) {
+      why = "host name has an empty or over-long label";
+      return false;
+    }
+    for (char c : label)
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+        why = "host name has a character other than letters, digits, '-' and '.'";
+        return false;
+      }
+    if (label.front() == '-' || label.back() == '-') {
+      why = "host name label starts or ends with '-'";
+      return false;
+    }
+    last = label;
+    if (dot == std::string_view::npos)
+      break;
+    s.remove_prefix(dot + 1);
+  }
+  if (!(last[0] >= 'a' && last[0] <= 'z')) {
+    why = "host is neither a valid IPv4 address nor a DNS name";
+    return false;
+  }
+  return true;
+}
+
+bool iequals_prefix(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size())
+    return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i])
+      return false;
+  return true;
+}
+
+} // namespace
+
+std::optional<std::string> forbidden_range(const boost::asio::ip::address& a) {
+  if (a.is_v4())
+    return v4_range(a.to_v4().to_uint());
+  return v6_range(a.to_v6());
+}
+
+std::optional<webhook_url> parse_webhook_url(std::string_view url, std::string& why) {
+  if (url.size() > max_url_length) {
+    why = "URL is longer than 2048 characters";
+    return std::nullopt;
+  }
+  for (char ch : url) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c <= 0x20 || c == 0x7F) {
+      why = "URL contains whitespace or a control character";
+      return std::nullopt;
+    }
+    if (c >= 0x80) {
+      why = "URL contains a non-ASCII character (percent-encode it)";
+      return std::nullopt;
+    }
+  }
+  constexpr std::string_view scheme = "https://";
+  if (!iequals_prefix(url, scheme)) {
+    why = "only https:// URLs are accepted";
+    return std::nullopt;
+  }
+  if (url.find('#') != std::string_view::npos) {
+    why = "URL must not have a fragment";
+    return std::nullopt;
+  }
+  auto rest = url.substr(scheme.size());
+  auto end = rest.find_first_of("/?");
+  auto authority = rest.substr(0, end);
+  auto target = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+  if (authority.find('@') != std::string_view::npos) {
+    why = "URL must not contain user information";
+    return std::nullopt;
+  }
+
+  webhook_url out;
+  std::string_view host, port;
+  bool v6 = false, has_port = false;
+  if (!authority.empty() && authority[0] == '[') {
+    auto close = authority.find(']');
+    if (close == std::string_view::npos) {
+      why = "IPv6 literal has no closing ']'";
+      return std::nullopt;
+    }
+    host = authority.substr(1, close - 1);
+    auto after = authority.substr(close + 1);
+    if (!after.empty() && after[0] != ':') {
+      why = "unexpected characters after the IPv6 literal";
+      return std::nullopt;
+    }
+    if (!after.empty()) {
+      port = after.substr(1);
+      has_port = true;
+    }
+    boost::system::error_code ec;
+    ip::make_address_v6(std::string(host), ec);
+    if (ec || host.find('%') != std::string_view::npos) {
+      why = "host is not a valid IPv6 address";
+      return std::nullopt;
+    }
+    v6 = true;
+  } else {
+    auto colon = authority.find(':');
+    host = authority.substr(0, colon);
+    if (colon != std::string_view::npos) {
+      port = authority.substr(colon + 1);
+      has_port = true;
+      if (port.find(':') != std::string_view::npos) {
+        why = "an IPv6 host must be written in brackets";
+        return std::nullopt;
+      }
+    }
+  }
+  if (host.empty()) {
+    why = "URL has no host";
+    return std::nullopt;
+  }
+  if (has_port) {
+    int n = all_digits(port) && port.size() <= 5 ? std::stoi(std::string(port)) : 0;
+    if (n < 1 || n > 65535) {
+      why = "port must be a number from 1 to 65535";
+      return std::nullopt;
+    }
+    out.port = static_cast<uint16_t>(n);
+  }
+
+  out.host.reserve(host.size());
+  for (char c : host)
+    out.host += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!v6) {
+    bool dotted_digits = out.host.find_first_not_of("0123456789.") == std::string::npos;
+    if (dotted_digits ? !strict_ipv4(out.host) : !valid_dns_name(out.host, why)) {
+      if (dotted_digits)
+        why = "host is not a valid IPv4 address";
+      return std::nullopt;
+    }
+  }
+  if (target.empty())
+    out.target = "/";
+  else if (target[0] == '?')
+    out.target = "/" + std::string(target);
+  else
+    out.target = std::string(target);
+  return out;
+}
+
+bool is_ip_literal(const webhook_url& u) {
+  boost::system::error_code ec;
+  ip::make_address(u.host, ec);
+  return !ec;
+}
+
+std::optional<std::string> refused_at_create(const webhook_url& u, bool allow_private) {
+  if (allow_private)
+    return std::nullopt;
+  boost::system::error_code ec;
+  auto addr = ip::make_address(u.host, ec);
+  if (!ec) {
+    if (auto range = forbidden_range(addr))
+      return u.host + " is " + *range;
+    return std::nullopt;
+  }
+  constexpr std::string_view suffix = ".localhost";
+  const std::string_view h = u.host;
+  if (h == "localhost" || (h.size() > suffix.size() && h.substr(h.size() - suffix.size()) == suffix))
+    return u.host + " is a loopback name";
+  return std::nullopt;
+}
+
+} // namespace svc::http

@@ -1,0 +1,200 @@
+#include "http/address_policy.hpp"
+
+#define BOOST_TEST_MODULE http_address_policy
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+namespace {
+
+using svc::http::forbidden_range;
+using svc::http::parse_webhook_url;
+using svc::http::refused_at_create;
+using svc::http::webhook_url;
+
+// The range of a textual address, "" when allowed.
+std::string range(const std::string& text) {
+  return forbidden_range(boost::asio::ip::make_address(text)).value_or("");
+}
+
+// The parsed URL, or a webhook_url with host "!" and the reason as target.
+webhook_url parse(const std::string& url) {
+  std::string why;
+  auto u = parse_webhook_url(url, why);
+  if (!u)
+    return {"!", 0, why};
+  return *u;
+}
+
+bool refused(const std::string& url) {
+  std::string why;
+  auto u = parse_webhook_url(url, why);
+  return !u;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(ipv4_ranges) {
+  BOOST_TEST(range("127.0.0.1") == "loopback");
+  BOOST_TEST(range("127.255.255.254") == "loopback");
+  BOOST_TEST(range("10.0.0.1") == "private");
+  BOOST_TEST(range("10.255.255.255") == "private");
+  BOOST_TEST(range("172.16.0.1") == "private");
+  BOOST_TEST(range("172.31.255.255") == "private");
+  BOOST_TEST(range("192.168.1.1") == "private");
+  BOOST_TEST(range("169.254.169.254") == "link-local");
+  BOOST_TEST(range("100.64.0.1") == "cgnat");
+  BOOST_TEST(range("100.127.255.255") == "cgnat");
+  BOOST_TEST(range("224.0.0.1") == "multicast");
+  BOOST_TEST(range("239.255.255.250") == "multicast");
+  BOOST_TEST(range("0.0.0.0") == "unspecified");
+  BOOST_TEST(range("0.1.2.3") == "unspecified");
+  BOOST_TEST(range("255.255.255.255") == "broadcast");
+}
+
+BOOST_AUTO_TEST_CASE(ipv4_edges_of_ranges_are_public) {
+  BOOST_TEST(range("172.15.255.255") == "");
+  BOOST_TEST(range("172.32.0.0") == "");
+  BOOST_TEST(range("100.63.255.255") == "");
+  BOOST_TEST(range("100.128.0.0") == "");
+  BOOST_TEST(range("192.167.255.255") == "");
+  BOOST_TEST(range("192.169.0.0") == "");
+  BOOST_TEST(range("169.253.255.255") == "");
+  BOOST_TEST(range("11.0.0.0") == "");
+  BOOST_TEST(range("126.255.255.255") == "");
+  BOOST_TEST(range("128.0.0.0") == "");
+  BOOST_TEST(range("223.255.255.255") == "");
+  BOOST_TEST(range("1.1.1.1") == "");
+  BOOST_TEST(range("8.8.8.8") == "");
+  BOOST_TEST(range("93.184.216.34") == "");
+}
+
+BOOST_AUTO_TEST_CASE(ipv6_ranges) {
+  BOOST_TEST(range("::1") == "loopback");
+  BOOST_TEST(range("::") == "unspecified");
+  BOOST_TEST(range("fe80::1") == "link-local");
+  BOOST_TEST(range("febf:ffff::1") == "link-local");
+  BOOST_TEST(range("fc00::1") == "unique-local");
+  BOOST_TEST(range("fd12:3456:789a::1") == "unique-local");
+  BOOST_TEST(range("ff02::1") == "multicast");
+  BOOST_TEST(range("ff05::2") == "multicast");
+}
+
+BOOST_AUTO_TEST_CASE(ipv4_mapped_is_refused_whatever_it_maps) {
+  BOOST_TEST(range("::ffff:127.0.0.1") == "ipv4-mapped");
+  BOOST_TEST(range("::ffff:10.0.0.1") == "ipv4-mapped");
+  BOOST_TEST(range("::ffff:8.8.8.8") == "ipv4-mapped");
+  BOOST_TEST(range("::ffff:0:0") == "ipv4-mapped");
+}
+
+BOOST_AUTO_TEST_CASE(public_ipv6_allowed) {
+  BOOST_TEST(range("2001:4860:4860::8888") == "");
+  BOOST_TEST(range("2606:4700:4700::1111") == "");
+  BOOST_TEST(range("fec0::1") == "");  // deprecated site-local: not in the list
+  BOOST_TEST(range("::2") == "");
+}
+
+BOOST_AUTO_TEST_CASE(url_accepted_forms) {
+  auto u = parse("https://example.com/hooks?x=1");
+  BOOST_TEST(u.host == "example.com");
+  BOOST_TEST(u.port == 443);
+  BOOST_TEST(u.target == "/hooks?x=1");
+
+  u = parse("HTTPS://Hooks.Example.COM:8443");
+  BOOST_TEST(u.host == "hooks.example.com");
+  BOOST_TEST(u.port == 8443);
+  BOOST_TEST(u.target == "/");
+
+  u = parse("https://example.com?only=query");
+  BOOST_TEST(u.target == "/?only=query");
+
+  u = parse("https://93.184.216.34:1/a/b");
+  BOOST_TEST(u.host == "93.184.216.34");
+  BOOST_TEST(u.port == 1);
+  BOOST_TEST(u.target == "/a/b");
+
+  u = parse("https://[2001:db8::1]:65535/x");
+  BOOST_TEST(u.host == "2001:db8::1");
+  BOOST_TEST(u.port == 65535);
+  BOOST_TEST(svc::http::is_ip_literal(u));
+
+  u = parse("https://[::1]");
+  BOOST_TEST(u.host == "::1");
+  BOOST_TEST(u.port == 443);
+
+  u = parse("https://a-b.c0.example/" + std::string(2000, 'p'));
+  BOOST_TEST(u.host == "a-b.c0.example");
+  BOOST_TEST(!svc::http::is_ip_literal(u));
+}
+
+BOOST_AUTO_TEST_CASE(url_refused_forms) {
+  BOOST_TEST(refused("http://example.com/"));
+  BOOST_TEST(refused("ftp://example.com/"));
+  BOOST_TEST(refused("example.com/hooks"));
+  BOOST_TEST(refused("https:/example.com"));
+  BOOST_TEST(refused("https://"));
+  BOOST_TEST(refused("https:///path"));
+  BOOST_TEST(refused("https://user:pw@example.com/"));
+  BOOST_TEST(refused("https://user@example.com/"));
+  BOOST_TEST(refused("https://example.com/#frag"));
+  BOOST_TEST(refused("https://example.com/a b"));
+  BOOST_TEST(refused("https://example.com/a\tb"));
+  BOOST_TEST(refused("https://example.com/\x01"));
+  BOOST_TEST(refused("https://example.com/\x7f"));
+  BOOST_TEST(refused("https://example.com/caf\xC3\xA9"));
+  BOOST_TEST(refused(" https://example.com/"));
+  BOOST_TEST(refused("https://example.com:0/"));
+  BOOST_TEST(refused("https://example.com:65536/"));
+  BOOST_TEST(refused("https://example.com:/"));
+  BOOST_TEST(refused("https://example.com:8x/"));
+  BOOST_TEST(refused("https://example.com:-1/"));
+  BOOST_TEST(refused("https://2001:db8::1/"));
+  BOOST_TEST(refused("https://[2001:db8::1/"));
+  BOOST_TEST(refused("https://[not-v6]/"));
+  BOOST_TEST(refused("https://[fe80::1%25eth0]/"));
+  BOOST_TEST(refused("https://[::1]x/"));
+  BOOST_TEST(refused("https://ex_ample.com/"));
+  BOOST_TEST(refused("https://-example.com/"));
+  BOOST_TEST(refused("https://example-.com/"));
+  BOOST_TEST(refused("https://example..com/"));
+  BOOST_TEST(refused("https://example.com./"));
+  BOOST_TEST(refused("https://" + std::string(64, 'a') + ".com/"));
+  BOOST_TEST(refused("https://example.com/" + std::string(2030, 'p')));
+}
+
+BOOST_AUTO_TEST_CASE(numeric_hosts_must_be_strict_dotted_quads) {
+  BOOST_TEST(refused("https://127.1/"));
+  BOOST_TEST(refused("https://2130706433/"));
+  BOOST_TEST(refused("https://0x7f000001/"));
+  BOOST_TEST(refused("https://0x7f.0.0.1/"));
+  BOOST_TEST(refused("https://0177.0.0.1/"));
+  BOOST_TEST(refused("https://127.000.0.1/"));
+  BOOST_TEST(refused("https://256.1.1.1/"));
+  BOOST_TEST(refused("https://1.2.3.4.5/"));
+  BOOST_TEST(refused("https://example.123/"));
+  BOOST_TEST(parse("https://0.0.0.0/").host == "0.0.0.0");
+}
+
+BOOST_AUTO_TEST_CASE(refused_at_create_rules) {
+  auto why = [](const std::string& url, bool allow = false) {
+    return refused_at_create(parse(url), allow).value_or("");
+  };
+  BOOST_TEST(why("https://127.0.0.1/") == "127.0.0.1 is loopback");
+  BOOST_TEST(why("https://10.1.2.3:8443/") == "10.1.2.3 is private");
+  BOOST_TEST(why("https://169.254.169.254/latest") == "169.254.169.254 is link-local");
+  BOOST_TEST(why("https://[::1]/") == "::1 is loopback");
+  BOOST_TEST(why("https://[::ffff:8.8.8.8]/") == "::ffff:8.8.8.8 is ipv4-mapped");
+  BOOST_TEST(why("https://[fd00::5]/") == "fd00::5 is unique-local");
+  BOOST_TEST(why("https://localhost/") == "localhost is a loopback name");
+  BOOST_TEST(why("https://LocalHost:9000/") == "localhost is a loopback name");
+  BOOST_TEST(why("https://api.localhost/") == "api.localhost is a loopback name");
+  BOOST_TEST(why("https://notlocalhost/") == "");
+  BOOST_TEST(why("https://localhost.example.com/") == "");
+  BOOST_TEST(why("https://example.com/") == "");
+  BOOST_TEST(why("https://8.8.8.8/") == "");
+  BOOST_TEST(why("https://[2001:4860:4860::8888]/") == "");
+  // Names are not resolved at create: the client checks what they resolve to.
+  BOOST_TEST(why("https://internal.corp.example/") == "");
+  BOOST_TEST(why("https://127.0.0.1/", true) == "");
+  BOOST_TEST(why("https://localhost/", true) == "");
+}

@@ -188,7 +188,8 @@ BOOST_AUTO_TEST_CASE(replay_takes_a_past_utc_timestamp) {
 
   for (auto text : {R"({})", R"({"since": null})", R"({"since": 1767225600})", R"({"since": "yesterday"})",
                     R"({"since": "2026-03-01"})", R"({"since": "2026-03-01T11:00:00+02:00"})",
-                    R"({"since": "2026-03-01T12:00:00.001Z"})"}) {
+                    R"({"since": "2026-03-01T12:00:00.001Z"})", R"({"since": "2999-01-01T00:00:00Z"})",
+                    R"({"since": "9999-12-31T23:59:59Z"})"}) {
     BOOST_TEST_CONTEXT(text) {
       expect_error(validate_replay_request(obj(text), now), error_code::invalid_parameter, "since");
     }

@@ -2,7 +2,11 @@
 // The public API's handlers, one file per resource: each decodes, asks the
 // tables or an actor, and encodes. No business rule lives here.
 
+#include <optional>
+#include <string>
+
 #include "http/request_context.hpp"
+#include "schema/webhook_records.hpp"
 
 namespace svc::http {
 
@@ -32,6 +36,28 @@ void get_usage(const context_ptr& ctx);
 
 // outputs.cpp
 void get_output(const context_ptr& ctx);
+
+// webhook_endpoints.cpp
+void create_webhook_endpoint(const context_ptr& ctx);
+void list_webhook_endpoints(const context_ptr& ctx);
+void get_webhook_endpoint(const context_ptr& ctx);
+void patch_webhook_endpoint(const context_ptr& ctx);
+void delete_webhook_endpoint(const context_ptr& ctx);
+void rotate_webhook_secret(const context_ptr& ctx);
+/// Shared with webhook_actions.cpp: 404 `resource_not_found` for an endpoint id (param `id`).
+void reply_endpoint_not_found(const context_ptr& ctx, const std::string& id);
+/// Shared with webhook_actions.cpp: the team's endpoint named by `{id}`, or
+/// nullopt after answering 404 (unknown, another team's, not a `we_` id).
+std::optional<schema::webhook_endpoint_record> find_team_endpoint(const context_ptr& ctx);
+
+// webhook_actions.cpp
+void test_webhook_endpoint(const context_ptr& ctx);
+void replay_webhook_endpoint(const context_ptr& ctx);
+void list_webhook_deliveries(const context_ptr& ctx);
+
+// events.cpp
+void list_events(const context_ptr& ctx);
+void get_event(const context_ptr& ctx);
 
 // docs.cpp
 void get_error_docs(const context_ptr& ctx);

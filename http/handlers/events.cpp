@@ -1,0 +1,90 @@
+// GET /v1/events and GET /v1/events/{id}: the team's events feed, each item
+// the envelope exactly as its deliveries carried it. Test fires are not in it.
+#include <boost/json.hpp>
+
+#include "core/ids.hpp"
+#include "core/log.hpp"
+#include "http/handlers/handlers.hpp"
+#include "http/list_params.hpp"
+#include "http/respond.hpp"
+#include "schema/event_types.hpp"
+#include "schema/views.hpp"
+
+namespace svc::http {
+namespace {
+
+// The stored envelope as JSON; nullopt for a body that does not parse
+// (logged: it was written by this server, so that is damage).
+std::optional<boost::json::value> envelope_of(const schema::event_record& e) {
+  boost::json::error_code ec;
+  auto v = boost::json::parse(e.body, ec);
+  if (ec || !v.is_object()) {
+    core::log_warn("events", "event " + e.id + " has an unreadable envelope");
+    return std::nullopt;
+  }
+  return v;
+}
+
+void reply_event_not_found(const context_ptr& ctx, const std::string& id) {
+  reply_error(ctx, schema::make_api_error(schema::error_code::resource_not_found,
+                                          {{"kind", "event"}, {"id", id.substr(0, 64)}}, "id"));
+}
+
+} // namespace
+
+void list_events(const context_ptr& ctx) {
+  auto params = read_list_params(ctx, "evt", {"type"});
+  if (!params)
+    return;
+  std::optional<std::string> type;
+  if (auto it = params->filters.find("type"); it != params->filters.end()) {
+    if (!schema::is_event_type(it->second)) {
+      std::string types;
+      for (auto& t : schema::event_types())
+        types += (types.empty() ? "" : ", ") + t;
+      return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
+                                                     {{"detail", "must be one of " + types}}, "type"));
+    }
+    type = it->second;
+  }
+  auto& tables = ctx->svc.tables();
+  auto team_prefix = ctx->team->id + "/";
+  persistence::scan_range range{team_prefix + "evt_",
+                                params->starting_after.empty() ? "" : team_prefix + params->starting_after, true};
+  boost::json::array data;
+  bool more = false;
+  // With a filter, or where the sweeper removed an event under the scan,
+  // pages of keys are read until enough events match (one more tells has_more).
+  while (true) {
+    bool keys_more = false;
+    auto keys = tables.events_by_team.keys(range, params->limit + 1, keys_more);
+    for (auto& key : keys) {
+      auto e = tables.events.get(std::string_view{key}.substr(team_prefix.size()));
+      if (!e || e->synthetic || (type && e->type != *type))
+        continue;
+      auto envelope = envelope_of(*e);
+      if (!envelope)
+        continue;
+      if (data.size() == params->limit) {
+        more = true;
+        break;
+      }
+      data.push_back(std::move(*envelope));
+    }
+    if (more || !keys_more || keys.empty())
+      break;
+    range.start_after = keys.back();
+  }
+  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+}
+
+void get_event(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  auto e = core::has_id_shape(id, "evt") ? ctx->svc.tables().events.get(id) : std::nullopt;
+  auto envelope = e && !e->synthetic && e->team_id == ctx->team->id ? envelope_of(*e) : std::nullopt;
+  if (!envelope)
+    return reply_event_not_found(ctx, id);
+  reply_json(ctx, 200, *envelope);
+}
+
+} // namespace svc::http

@@ -1,0 +1,188 @@
+// POST/GET /v1/webhook_endpoints, GET/PATCH/DELETE /v1/webhook_endpoints/{id}
+// and POST /v1/webhook_endpoints/{id}/rotate_secret. Reads come from the
+// tables; every change goes through the webhook directory.
+#include <boost/json.hpp>
+
+#include "core/ids.hpp"
+#include "http/actor_call.hpp"
+#include "http/address_policy.hpp"
+#include "http/handlers/handlers.hpp"
+#include "http/idempotency.hpp"
+#include "http/json_body.hpp"
+#include "http/list_params.hpp"
+#include "schema/views.hpp"
+#include "schema/webhook_request.hpp"
+#include "schema/webhook_signature.hpp"
+#include "schema/webhook_views.hpp"
+
+namespace svc::http {
+namespace {
+
+constexpr std::string_view endpoints_route = "webhook_endpoints";
+
+// The SSRF rule at create and PATCH: a URL that is no `https://` URL, or
+// names a private address or `localhost`, is refused unless the operator
+// allows private receivers. Names are judged again, resolved, at delivery.
+bool url_acceptable(const context_ptr& ctx, const std::string& url) {
+  std::string why;
+  auto parsed = parse_webhook_url(url, why);
+  if (parsed)
+    if (auto refused = refused_at_create(*parsed, ctx->svc.cfg.webhook_allow_private))
+      why = *refused;
+  if (parsed && why.empty())
+    return true;
+  reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter, {{"detail", why}}, "url"));
+  return false;
+}
+
+schema::webhook_endpoint_record new_endpoint(const context_ptr& ctx, schema::webhook_endpoint_request& r) {
+  schema::webhook_endpoint_record e;
+  e.id = core::make_id("we");
+  e.team_id = ctx->team->id;
+  e.url = std::move(r.url);
+  e.events = std::move(r.events);
+  e.secret = schema::make_webhook_secret();
+  e.is_active = true;
+  e.metadata = std::move(r.metadata);
+  e.created_at = e.updated_at = ctx->svc.clock->now();
+  return e;
+}
+
+void reply_endpoint(const context_ptr& ctx, const schema::webhook_endpoint_record& e, bool show_secret = false) {
+  reply_json(ctx, 200, schema::webhook_endpoint_view(e, show_secret));
+}
+
+} // namespace
+
+void reply_endpoint_not_found(const context_ptr& ctx, const std::string& id) {
+  reply_error(ctx, schema::make_api_error(schema::error_code::resource_not_found,
+                                          {{"kind", "webhook endpoint"}, {"id", id.substr(0, 64)}}, "id"));
+}
+
+std::optional<schema::webhook_endpoint_record> find_team_endpoint(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  auto e = core::has_id_shape(id, "we") ? ctx->svc.tables().webhook_endpoints.get(id) : std::nullopt;
+  if (e && e->team_id == ctx->team->id)
+    return e;
+  reply_endpoint_not_found(ctx, id);
+  return std::nullopt;
+}
+
+void create_webhook_endpoint(const context_ptr& ctx) {
+  auto body = parse_json_object(ctx);
+  if (!body)
+    return;
+  auto request = schema::validate_webhook_endpoint_create(*body);
+  if (!request)
+    return reply_error(ctx, request.error());
+  if (!url_acceptable(ctx, request.value().url))
+    return;
+  bool ok = true;
+  auto claim = read_idempotency_claim(ctx, *body, ok);
+  if (!ok)
+    return;
+  if (claim)
+    if (auto earlier = find_idempotency_record(ctx, endpoints_route, *claim))
+      return reply_replay(ctx, *earlier, *claim);
+
+  actors::endpoint_creation creation;
+  creation.endpoint = new_endpoint(ctx, request.value());
+  auto location = ctx->svc.base_url + "/v1/webhook_endpoints/" + creation.endpoint.id;
+  // The one answer that shows the secret; a replay shows it again, as the
+  // stored 201 is the create's answer.
+  auto answer = boost::json::serialize(schema::webhook_endpoint_view(creation.endpoint, true));
+  if (claim) {
+    auto now = ctx->svc.clock->now();
+    creation.idempotency = schema::idempotency_record{
+      ctx->team->id, std::string{endpoints_route}, claim->key, claim->request_sha256, 201, answer, location, now,
+      now + ctx->svc.cfg.idempotency_ttl};
+  }
+  ask<actors::endpoint_created>(
+    ctx, ctx->svc.actors().webhooks,
+    [ctx, claim, answer = std::move(answer), location = std::move(location)](actors::endpoint_created& r) {
+      if (r.replayed)
+        return reply_replay(ctx, r.earlier, *claim);
+      reply_body(ctx, 201, answer, "application/json", {{"Location", location}});
+    },
+    actors::create_atom::value, std::move(creation));
+}
+
+void list_webhook_endpoints(const context_ptr& ctx) {
+  auto params = read_list_params(ctx, "we");
+  if (!params)
+    return;
+  auto& tables = ctx->svc.tables();
+  auto team_prefix = ctx->team->id + "/";
+  persistence::scan_range range{team_prefix + "we_",
+                                params->starting_after.empty() ? "" : team_prefix + params->starting_after, true};
+  boost::json::array data;
+  bool more = false;
+  // An endpoint deleted between the index read and its record read is
+  // skipped, so pages are read until the page is full or the index ends.
+  while (true) {
+    bool keys_more = false;
+    auto keys = tables.endpoints_by_team.keys(range, params->limit + 1, keys_more);
+    for (auto& key : keys) {
+      auto e = tables.webhook_endpoints.get(std::string_view{key}.substr(team_prefix.size()));
+      if (!e)
+        continue;
+      if (data.size() == params->limit) {
+        more = true;
+        break;
+      }
+      data.push_back(schema::webhook_endpoint_view(*e));
+    }
+    if (more || !keys_more || keys.empty())
+      break;
+    range.start_after = keys.back();
+  }
+  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+}
+
+void get_webhook_endpoint(const context_ptr& ctx) {
+  if (auto e = find_team_endpoint(ctx))
+    reply_endpoint(ctx, *e);
+}
+
+void patch_webhook_endpoint(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  if (!core::has_id_shape(id, "we"))
+    return reply_endpoint_not_found(ctx, id);
+  auto body = parse_json_object(ctx);
+  if (!body)
+    return;
+  auto update = schema::validate_webhook_endpoint_update(*body);
+  if (!update)
+    return reply_error(ctx, update.error());
+  auto& u = update.value();
+  if (u.url && !url_acceptable(ctx, *u.url))
+    return;
+  actors::endpoint_patch patch{std::move(u.url), std::move(u.events), std::move(u.metadata), u.is_active};
+  ask<schema::webhook_endpoint_record>(
+    ctx, ctx->svc.actors().webhooks, [ctx](schema::webhook_endpoint_record& e) { reply_endpoint(ctx, e); },
+    actors::patch_atom::value, ctx->team->id, id, std::move(patch));
+}
+
+void delete_webhook_endpoint(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  if (!core::has_id_shape(id, "we"))
+    return reply_endpoint_not_found(ctx, id);
+  if (!read_json_object(ctx, {}))
+    return;
+  ask<bool>(
+    ctx, ctx->svc.actors().webhooks, [ctx, id](bool&) { reply_json(ctx, 200, schema::deleted_endpoint_view(id)); },
+    actors::delete_atom::value, ctx->team->id, id);
+}
+
+void rotate_webhook_secret(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  if (!core::has_id_shape(id, "we"))
+    return reply_endpoint_not_found(ctx, id);
+  if (!read_json_object(ctx, {}))
+    return;
+  ask<schema::webhook_endpoint_record>(
+    ctx, ctx->svc.actors().webhooks, [ctx](schema::webhook_endpoint_record& e) { reply_endpoint(ctx, e, true); },
+    actors::rotate_atom::value, ctx->team->id, id);
+}
+
+} // namespace svc::http

@@ -10,6 +10,7 @@
 #include "core/log.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "schema/event_types.hpp"
+#include "schema/job_view.hpp"
 #include "schema/views.hpp"
 #include "schema/webhook_signature.hpp"
 #include "schema/webhook_views.hpp"
@@ -53,11 +54,17 @@ void schedule(self_ptr self, const context& ctx, const endpoint_services& servic
 
 // Drops every task not in flight: a disabled endpoint keeps no queue, and
 // what it missed stays replayable (nothing marks those events delivered).
+// An attempt in flight still gets its row when its answer comes.
 void drop_queued_tasks(self_ptr self, const context& ctx, persistence::write_batch& batch) {
   auto& st = self->state;
-  for (auto& [id, task] : st.tasks)
-    persistence::erase_task(*ctx.tables, batch, task);
-  st.tasks.clear();
+  for (auto it = st.tasks.begin(); it != st.tasks.end();) {
+    if (st.attempting.count(it->first)) {
+      ++it;
+      continue;
+    }
+    persistence::erase_task(*ctx.tables, batch, it->second);
+    it = st.tasks.erase(it);
+  }
   st.ready.clear();
 }
 
@@ -91,6 +98,7 @@ void attempt(self_ptr self, const context& ctx, const endpoint_services& service
   auto t = core::to_unix_ms(ctx.clock->now()) / 1000;
   ++self->state.in_flight;
   ++self->state.attempts;
+  self->state.attempting.insert(task.id);
   auto me = caf::actor_cast<endpoint_actor>(self);
   if (!services.transport) {
     webhook_answer none;
@@ -183,8 +191,9 @@ void on_attempted(self_ptr self, const context& ctx, const endpoint_services& se
   auto& st = self->state;
   if (st.in_flight > 0)
     --st.in_flight;
+  st.attempting.erase(id);
   auto it = st.tasks.find(id);
-  if (it == st.tasks.end()) { // dropped meanwhile (disable, delete)
+  if (it == st.tasks.end()) { // deleted meanwhile
     pump(self, ctx, services);
     return;
   }
@@ -208,39 +217,42 @@ void on_attempted(self_ptr self, const context& ctx, const endpoint_services& se
     d.event_type = event->type;
   persistence::write_batch batch;
   std::vector<std::function<void()>> after;
-  if (d.succeeded) {
+  auto finish = [&] {
     d.is_terminal = true;
-    st.tasks.erase(it);
+    st.tasks.erase(task.id);
     persistence::erase_task(*ctx.tables, batch, task);
+  };
+  if (d.succeeded) {
+    finish();
     r.consecutive_failures = 0;
     r.last_success_at = now;
   } else {
     ++st.failures;
     ++r.consecutive_failures;
     r.last_failure_at = now;
-    if (task.attempt < schema::max_delivery_attempts) {
+    check_disable(self, ctx, services, batch, after);
+    if (!r.is_active) {
+      // Disabled (now or while this attempt ran): no retry; the event stays replayable.
+      finish();
+    } else if (task.attempt < schema::max_delivery_attempts) {
       auto& gaps = ctx.cfg->retry_schedule;
       auto gap = gaps.empty() ? core::duration{0} : gaps[std::min<std::size_t>(task.attempt - 1, gaps.size() - 1)];
       task.attempt += 1;
       task.due_at = now + gap;
       d.next_attempt_at = task.due_at;
-      it->second = task;
+      st.tasks[task.id] = task;
       persistence::put_task(*ctx.tables, batch, task);
       after.push_back([self, ctx, services, task] {
         if (self->state.tasks.count(task.id))
           schedule(self, ctx, services, task);
       });
     } else {
-      d.is_terminal = true;
+      finish();
       d.is_dead_letter = true;
-      st.tasks.erase(it);
-      persistence::erase_task(*ctx.tables, batch, task);
     }
   }
   persistence::put_delivery(*ctx.tables, batch, d, ctx.cfg->event_retention);
   persistence::put_endpoint(*ctx.tables, batch, r);
-  if (!d.succeeded)
-    check_disable(self, ctx, services, batch, after);
   commit_then_run(self, ctx, std::move(batch), std::move(after));
   pump(self, ctx, services);
 }
@@ -255,14 +267,32 @@ boost::json::value sample_data(const context& ctx, const webhook_endpoint_record
   }
   if (type == schema::webhook_endpoint_disabled)
     return schema::webhook_endpoint_view(e);
+  // image.* and video.*: a whole record of the type's outcome, as GET shows one.
+  schema::job_record sample;
   bool video = type.substr(0, 6) == "video.";
-  auto dot = type.find('.');
-  auto outcome = type.substr(dot + 1);
-  std::string status = outcome == "completed" ? "succeeded" : std::string{outcome};
-  return boost::json::object{{"id", core::make_id(video ? "vid" : "img")},
-                             {"object", video ? "video" : "image"},
-                             {"status", status},
-                             {"output_urls", boost::json::array{}}};
+  sample.kind = video ? schema::job_kind::video : schema::job_kind::image;
+  sample.id = core::make_id(schema::id_prefix(sample.kind));
+  sample.team_id = e.team_id;
+  auto outcome = type.substr(type.find('.') + 1);
+  sample.status = outcome == "completed"  ? schema::job_status::succeeded
+                  : outcome == "failed"   ? schema::job_status::failed
+                                          : schema::job_status::cancelled;
+  sample.prompt = "Svc test fire";
+  sample.width = video ? 768 : 1024;
+  sample.height = video ? 432 : 1024;
+  sample.duration_seconds = video ? 4 : 0;
+  sample.fps = video ? 24 : 0;
+  sample.api_version = team_version(ctx, e.team_id);
+  sample.cost_status = sample.status == schema::job_status::succeeded ? schema::hold_status::charged
+                                                                      : schema::hold_status::refunded;
+  if (sample.status == schema::job_status::failed)
+    sample.failure = schema::job_failure{"provider_error", "a sample failure (test fire)"};
+  sample.progress = sample.status == schema::job_status::succeeded ? 1 : 0;
+  sample.created_at = ctx.clock->now();
+  sample.completed_at = sample.created_at;
+  auto base = ctx.urls ? ctx.urls->base_url : std::string{};
+  auto secret = ctx.urls ? ctx.urls->url_secret : std::string{};
+  return schema::job_view(sample, {base, secret});
 }
 
 caf::result<test_fire> fire_test(self_ptr self, const context& ctx, const endpoint_services& services,
@@ -286,23 +316,20 @@ caf::result<test_fire> fire_test(self_ptr self, const context& ctx, const endpoi
   return reply_after_commit<test_fire>(self, ctx.store, std::move(batch), answer, std::move(after));
 }
 
-// The smallest id of an instant: ULID time prefix, zero randomness.
-std::string ulid_floor(core::time_point at) { return core::make_ulid(at).substr(0, 10) + std::string(16, '0'); }
-
 caf::result<int64_t> replay(self_ptr self, const context& ctx, const endpoint_services& services,
                             core::time_point since) {
   auto& st = self->state;
   auto& r = st.record;
   if (!r.is_active)
     return make_domain_error(schema::error_code::invalid_state, "id",
-                             {{"kind", "webhook_endpoint"}, {"id", r.id}, {"state", "disabled"}, {"action", "replay"}});
+                             {{"kind", "webhook endpoint"}, {"id", r.id}, {"state", "disabled"}, {"action", "replay"}});
   std::set<std::string> pending;
   for (auto& [id, task] : st.tasks)
     pending.insert(task.event_id);
   auto from = std::max(since, r.created_at);
   persistence::scan_range range;
   range.prefix = r.team_id + "/";
-  range.start_after = r.team_id + "/evt_" + ulid_floor(from - std::chrono::milliseconds{1});
+  range.start_after = r.team_id + "/evt_" + core::ulid_floor(from - std::chrono::milliseconds{1});
   bool more = false;
   auto keys = ctx.tables->events_by_team.keys(range, static_cast<std::size_t>(max_replay_events) * 4, more);
   auto now = ctx.clock->now();
@@ -375,7 +402,7 @@ endpoint_actor::behavior_type endpoint(self_ptr self, context ctx, endpoint_serv
       if (p.metadata)
         r.metadata = std::move(*p.metadata);
       if (p.is_active) {
-        if (*p.is_active && !r.is_active) {
+        if (*p.is_active) { // the contract: `true` re-enables and resets the count
           r.consecutive_failures = 0;
           r.disabled_at.reset();
           self->state.window_armed = false;

@@ -62,6 +62,17 @@ std::string make_ulid(std::chrono::system_clock::time_point at) {
   return encode(generator().next(static_cast<uint64_t>(ms < 0 ? 0 : ms)));
 }
 
+std::string ulid_floor(std::chrono::system_clock::time_point at) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
+  auto t = static_cast<uint64_t>(ms < 0 ? 0 : ms);
+  std::array<uint8_t, 16> bytes{};
+  for (int i = 5; i >= 0; --i) {
+    bytes[static_cast<std::size_t>(i)] = static_cast<uint8_t>(t & 0xFF);
+    t >>= 8;
+  }
+  return encode(bytes);
+}
+
 std::string make_ulid() {
   return make_ulid(std::chrono::system_clock::now());
 }

@@ -18,6 +18,10 @@ std::string make_ulid();
 /// Returns a new ULID for the given instant (tests and recovery use this).
 std::string make_ulid(std::chrono::system_clock::time_point at);
 
+/// The smallest ULID of the millisecond of `at` (random part zero): a key
+/// bound for "ids minted at or after `at`". Does not touch the generator.
+std::string ulid_floor(std::chrono::system_clock::time_point at);
+
 /// Returns `prefix + "_" + ULID`, e.g. `make_id("req")` -> `req_01J...`.
 std::string make_id(std::string_view prefix);
 

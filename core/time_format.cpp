@@ -71,10 +71,14 @@ std::string format_iso8601(time_point t) {
   return out;
 }
 
+// A time_point counts nanoseconds in 64 bits, which ends in April 2262: later
+// dates would wrap into the past, so they are refused as malformed.
+constexpr int max_parsed_year = 2261;
+
 std::optional<time_point> parse_date(std::string_view s) {
   int y, m, d;
   if (s.size() != 10 || s[4] != '-' || s[7] != '-' || !digits(s, 0, 4, y) || !digits(s, 5, 2, m)
-      || !digits(s, 8, 2, d) || !valid_date(y, m, d))
+      || !digits(s, 8, 2, d) || !valid_date(y, m, d) || y < 1970 || y > max_parsed_year)
     return std::nullopt;
   return from_unix_ms(days_from_civil(y, static_cast<unsigned>(m), static_cast<unsigned>(d)) * 86400000);
 }

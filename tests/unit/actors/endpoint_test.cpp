@@ -368,12 +368,9 @@ BOOST_AUTO_TEST_CASE(failures_with_no_success_disable_the_endpoint_until_patched
   BOOST_TEST(stored(e.id).consecutive_failures == 0);
 }
 
-// Expected to fail until actors/endpoint.cpp is fixed: drop_queued_tasks says
-// it drops "every task not in flight" but clears them all, so the answer to an
-// attempt that was in flight when the endpoint got disabled finds no task and
-// is thrown away: no delivery row (the contract has one per attempt), and a
-// 2xx is not marked delivered, so a replay sends the event again.
-BOOST_AUTO_TEST_CASE(an_attempt_in_flight_at_disable_still_gets_its_row, *boost::unit_test::expected_failures(2)) {
+// An attempt in flight when the endpoint is disabled still gets its row (one
+// per attempt), and a 2xx still marks the event delivered.
+BOOST_AUTO_TEST_CASE(an_attempt_in_flight_at_disable_still_gets_its_row) {
   auto e = make_endpoint();
   store_endpoint(e);
   auto ep = spawn_endpoint(e);
@@ -390,8 +387,8 @@ BOOST_AUTO_TEST_CASE(an_attempt_in_flight_at_disable_still_gets_its_row, *boost:
     answer(i, server_error());
   BOOST_REQUIRE(!stored(e.id).is_active);
   answer(3, ok_answer()); // the receiver took the fourth event
-  BOOST_TEST(deliveries_of(e.id).size() == 4u); // expected failure 1 (3 today)
-  BOOST_TEST(tables.delivered_events.get(svc::persistence::owned_key(e.id, events[3].id)).has_value()); // failure 2
+  BOOST_TEST(deliveries_of(e.id).size() == 4u);
+  BOOST_TEST(tables.delivered_events.get(svc::persistence::owned_key(e.id, events[3].id)).has_value());
   BOOST_TEST(transport.size() == 4u);
 }
 
@@ -624,14 +621,10 @@ BOOST_AUTO_TEST_CASE(a_test_fire_on_a_disabled_endpoint_is_not_enqueued) {
   BOOST_TEST(tasks_of(e.id).empty());
 }
 
-// Expected to fail until actors/endpoint.cpp is fixed: replay's lower key
-// bound is `core::make_ulid(from - 1 ms)`, but the process-wide ULID generator
-// never goes back in time (ids.cpp: an earlier instant gets the last
-// millisecond used), so once any id is minted after the events, as the
-// replay request's own id always is, the bound lies above every past event
-// and nothing is enqueued. The three failing checks are marked below.
-BOOST_AUTO_TEST_CASE(replay_enqueues_what_the_endpoint_missed_since_a_time,
-                     *boost::unit_test::expected_failures(3)) {
+// Replay's lower key bound comes from the time itself (`core::ulid_floor`),
+// not from the ULID generator, which never goes back in time: ids minted
+// after the events (the replay request's own) must not hide them.
+BOOST_AUTO_TEST_CASE(replay_enqueues_what_the_endpoint_missed_since_a_time) {
   auto e = make_endpoint({"image.completed", "image.failed"});
   e.created_at = now() - 1h;
   store_endpoint(e);
@@ -660,12 +653,12 @@ BOOST_AUTO_TEST_CASE(replay_enqueues_what_the_endpoint_missed_since_a_time,
   BOOST_TEST(svc::core::make_id("req").size() == 30u);
 
   auto two = ask<int64_t>(ep, replay_atom::value, before);
-  BOOST_TEST(two.value.value_or(-1) == 2);  // expected failure 1 (0 today)
-  BOOST_TEST(transport.size() == 2u);        // expected failure 2 (0 today)
+  BOOST_TEST(two.value.value_or(-1) == 2);
+  BOOST_TEST(transport.size() == 2u);
   std::set<std::string> posted;
   for (auto& c : transport.calls())
     posted.insert(c.header("Svc-Event-Id"));
-  BOOST_TEST((posted == std::set<std::string>{e1.id, e2.id})); // expected failure 3
+  BOOST_TEST((posted == std::set<std::string>{e1.id, e2.id}));
   // Events already pending are not enqueued twice.
   auto again = ask<int64_t>(ep, replay_atom::value, before);
   BOOST_TEST(again.value.value_or(-1) == 0);

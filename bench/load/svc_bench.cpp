@@ -12,11 +12,20 @@
 //     (honouring 429 Retry-After and X-RateLimit-*), every job is polled until
 //     terminal: create -> terminal p50/p99, terminal statuses, wall time.
 //
+//   svc-bench webhook --url ... --keys FILE --ca-dir DIR [--endpoints-per-team 8]
+//                    [--rate 0 | --rate 2500] [--duration 10s] [--svcd-pid PID]
+//     webhook deliveries to svc-bench's own HTTPS receiver, events made by
+//     cancelling queued images: verified deliveries/s, event latency
+//     (receipt - created_at) p50/p99, signature failures, duplicates, missing.
+//   svc-bench webhook-ca --dir DIR
+//     makes the receiver's test CA first (svcd --webhook-ca-file DIR/ca.pem).
+//
 // FILE holds one API key per line (one team per key). Each run prints its
 // figures, the command that reproduces it and a `SUMMARY {...}` JSON line.
-// bench/run-create-bench starts svcd, creates the teams and drives both.
+// bench/run-create-bench and bench/run-webhook-bench start svcd, create the
+// teams and drive them.
 // Exit status: 0 every answer as expected, 1 some were not (the figures are
-// printed but suspect), 2 bad usage.
+// printed but suspect), 2 bad usage or a failed setup.
 #include <boost/program_options.hpp>
 
 #include <cstdio>
@@ -25,6 +34,7 @@
 
 #include "bench/load/create_poll_scenario.hpp"
 #include "bench/load/create_scenario.hpp"
+#include "bench/load/webhook_scenario.hpp"
 #include "core/duration.hpp"
 
 namespace {
@@ -32,8 +42,10 @@ namespace {
 namespace po = boost::program_options;
 using namespace svc::bench;
 
-constexpr const char* usage = "usage: svc-bench create|create-poll --url http://127.0.0.1:PORT --keys FILE [options]\n"
-                              "       svc-bench create|create-poll --help\n";
+constexpr const char* usage =
+  "usage: svc-bench create|create-poll|webhook --url http://127.0.0.1:PORT --keys FILE [options]\n"
+  "       svc-bench webhook-ca --dir DIR\n"
+  "       svc-bench create|create-poll|webhook --help\n";
 
 // Shell-quotes `s` when it needs it, so a printed command can be pasted back.
 std::string quoted(const std::string& s) {
@@ -164,6 +176,77 @@ int run_create_poll_command(int argc, char** argv, const char* argv0) {
   return r.complete() ? 0 : 1;
 }
 
+int run_webhook_command(int argc, char** argv, const char* argv0) {
+  common_args a;
+  webhook_options o;
+  std::string warmup = "1s", duration = "10s", drain = "15s";
+  po::options_description d("webhook options");
+  add_common(d, a);
+  d.add_options()("ca-dir", po::value(&o.ca_dir)->required(), "the receiver's test CA (made if absent; svcd trusts "
+                                                              "DIR/ca.pem through --webhook-ca-file)")(
+    "endpoints-per-team", po::value(&o.endpoints_per_team)->default_value(8), "endpoints each team registers")(
+    "subscribe", po::value(&o.subscribe)->default_value("mixed"),
+    "all: events [\"*\"]; cancelled: [\"image.cancelled\"]; mixed: alternating")(
+    "rate", po::value(&o.rate)->default_value(0), "deliveries/s to pace events at; 0: closed loop, max throughput")(
+    "window", po::value(&o.window)->default_value(512), "closed loop: deliveries owed at most")(
+    "connections", po::value(&o.connections)->default_value(16), "API connections sending cancels")(
+    "receiver-threads", po::value(&o.receiver_threads)->default_value(1), "the HTTPS receiver's threads")(
+    "pool", po::value(&o.pool)->default_value(0), "queued images made per team first (0: sized for the run)")(
+    "warmup", po::value(&warmup)->default_value("1s"), "unmeasured time before the window")(
+    "duration", po::value(&duration)->default_value("10s"), "measured window")(
+    "drain", po::value(&drain)->default_value("15s"), "longest wait for owed deliveries after the window")(
+    "svcd-pid", po::value(&o.svcd_pid)->default_value(0), "report this process's CPU per thread in the window");
+  int status = 0;
+  if (!parse(argc, argv, d, status))
+    return status;
+  if (!load_target(a, o.server, o.keys, o.image) || !read_duration(warmup, "--warmup", o.warmup)
+      || !read_duration(duration, "--duration", o.duration) || !read_duration(drain, "--drain", o.drain))
+    return 2;
+  if (o.endpoints_per_team == 0 || o.connections == 0 || o.receiver_threads == 0 || o.duration.count() == 0
+      || o.rate < 0 || (o.rate == 0 && o.window < o.endpoints_per_team)
+      || (o.subscribe != "all" && o.subscribe != "cancelled" && o.subscribe != "mixed")) {
+    std::cerr << "svc-bench: need --endpoints-per-team, --connections, --receiver-threads >= 1, a non-zero "
+                 "--duration, --rate >= 0, --window >= --endpoints-per-team and --subscribe all|cancelled|mixed\n";
+    return 2;
+  }
+  webhook_result r;
+  try {
+    r = run_webhook(o);
+  } catch (const std::exception& e) { // the receiver could not start (certificate, port)
+    std::cerr << "svc-bench: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout << webhook_report(o, r);
+  if (!r.setup_error.empty())
+    return 2;
+  std::cout << "reproduce: " << common_command(argv0, "webhook", a) << " --ca-dir " << quoted(o.ca_dir)
+            << " --endpoints-per-team " << o.endpoints_per_team << " --subscribe " << o.subscribe << " --rate "
+            << o.rate << " --window " << o.window << " --connections " << o.connections << " --receiver-threads "
+            << o.receiver_threads << " --pool " << o.pool << " --warmup " << svc::core::format_duration(o.warmup)
+            << " --duration " << svc::core::format_duration(o.duration) << " --drain "
+            << svc::core::format_duration(o.drain)
+            << (o.svcd_pid > 0 ? " --svcd-pid " + std::to_string(o.svcd_pid) : "") << std::endl;
+  return r.clean() ? 0 : 1;
+}
+
+int run_webhook_ca_command(int argc, char** argv) {
+  std::string dir;
+  po::options_description d("webhook-ca options");
+  d.add_options()("help,h", "this text")("dir", po::value(&dir)->required(),
+                                         "writes ca.pem, server.pem, server.key here unless they exist");
+  int status = 0;
+  if (!parse(argc, argv, d, status))
+    return status;
+  try {
+    prepare_webhook_ca(dir);
+  } catch (const std::exception& e) {
+    std::cerr << "svc-bench: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout << dir << "/ca.pem\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -172,6 +255,10 @@ int main(int argc, char** argv) {
     return run_create_command(argc - 1, argv + 1, argv[0]);
   if (scenario == "create-poll")
     return run_create_poll_command(argc - 1, argv + 1, argv[0]);
+  if (scenario == "webhook")
+    return run_webhook_command(argc - 1, argv + 1, argv[0]);
+  if (scenario == "webhook-ca")
+    return run_webhook_ca_command(argc - 1, argv + 1);
   std::fputs(usage, scenario == "-h" || scenario == "--help" ? stdout : stderr);
   return scenario == "-h" || scenario == "--help" ? 0 : 2;
 }

@@ -1,0 +1,595 @@
+#include "bench/load/webhook_scenario.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/json.hpp>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+#include <unordered_set>
+
+#include "bench/load/format.hpp"
+#include "bench/load/http_connection.hpp"
+#include "bench/receiver/https_receiver.hpp"
+#include "bench/receiver/test_ca.hpp"
+#include "core/time_format.hpp"
+#include "schema/webhook_signature.hpp"
+
+namespace svc::bench {
+namespace {
+
+namespace json = boost::json;
+using std::chrono::nanoseconds;
+using wall = std::chrono::system_clock;
+
+constexpr auto exchange_timeout = std::chrono::seconds{30};
+// After a transport error a connection pauses this long (no connect storm on a dead server).
+constexpr auto error_pause = std::chrono::milliseconds{100};
+// The receiver keeps every request; it is emptied this often so a run's memory stays flat.
+constexpr auto trim_every = std::chrono::milliseconds{200};
+// Prefill gives up after this many refused creates (limits not raised, credits out).
+constexpr uint64_t prefill_failure_limit = 20;
+
+double seconds_of(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// User + system CPU of this process (every thread) so far.
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  const auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
+// CPU so far of every thread of `pid`, by thread id (utime + stime from /proc).
+std::map<int, thread_cpu> read_thread_cpu(int pid) {
+  std::map<int, thread_cpu> out;
+  const auto tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+  std::error_code ec;
+  for (auto& entry : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec)) {
+    std::ifstream in(entry.path() / "stat");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto open = text.find('('), close = text.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close + 2 > text.size())
+      continue;
+    // After "comm) ": state is field 3, utime field 14, stime field 15.
+    std::istringstream rest(text.substr(close + 2));
+    std::string field;
+    double ticks = 0;
+    for (int i = 0; i < 13 && rest >> field; ++i)
+      if (i == 11 || i == 12)
+        ticks += std::strtod(field.c_str(), nullptr);
+    thread_cpu t;
+    t.tid = std::atoi(entry.path().filename().c_str());
+    t.name = text.substr(open + 1, close - open - 1);
+    t.seconds = ticks / tick;
+    out[t.tid] = t;
+  }
+  return out;
+}
+
+std::string request_head(const char* method, const std::string& path, const target& t, const std::string& key) {
+  return std::string{method} + " " + path + " HTTP/1.1\r\nHost: " + t.host_header + "\r\nX-Api-Key: " + key
+         + "\r\nUser-Agent: svc-bench\r\n";
+}
+
+std::string json_request(const std::string& path, const target& t, const std::string& key, const json::object& body) {
+  const auto text = json::serialize(body);
+  return request_head("POST", path, t, key) + "Content-Type: application/json\r\nContent-Length: "
+         + std::to_string(text.size()) + "\r\n\r\n" + text;
+}
+
+// A string member of a JSON answer; empty when absent.
+std::string string_member(const std::string& body, const char* name) {
+  json::error_code ec;
+  auto v = json::parse(body, ec);
+  const auto* s = ec || !v.is_object() ? nullptr : v.as_object().if_contains(name);
+  return s && s->is_string() ? std::string(s->as_string()) : std::string{};
+}
+
+// The endpoint index in a `/hooks/<i>` target; SIZE_MAX for anything else.
+std::size_t endpoint_index(const std::string& path) {
+  constexpr std::string_view prefix = "/hooks/";
+  if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0
+      || path.find_first_not_of("0123456789", prefix.size()) != std::string::npos || path.size() > prefix.size() + 9)
+    return SIZE_MAX;
+  return std::stoul(path.substr(prefix.size()));
+}
+
+// The receiver's half: each endpoint's secret, and what arrived. Called on the
+// receiver's threads; the endpoints are all registered before any event exists.
+class delivery_checker {
+public:
+  explicit delivery_checker(std::size_t endpoints) : secrets_(endpoints) {}
+
+  // Records endpoint `index`'s secret; indexes go up from 0 in order.
+  void set_secret(std::size_t index, std::string secret) {
+    secrets_[index] = {std::move(secret)};
+    known_.store(index + 1, std::memory_order_release);
+  }
+
+  // Deliveries received in [start, end) count for throughput and latency.
+  void set_window(wall::time_point start, wall::time_point end) {
+    std::lock_guard lock(mutex_);
+    window_start_ = start;
+    window_end_ = end;
+  }
+
+  // Called (under the checker's lock) after each first receipt; empty: nobody.
+  void on_progress(std::function<void()> f) {
+    std::lock_guard lock(mutex_);
+    progress_ = std::move(f);
+  }
+
+  receiver::reply check(const receiver::received_request& r) {
+    const auto index = endpoint_index(r.target);
+    const auto signature = r.header("Svc-Webhook-Signature");
+    bool verified = false;
+    if (index < known_.load(std::memory_order_acquire) && signature) {
+      const auto now = std::chrono::duration_cast<std::chrono::seconds>(r.received_at.time_since_epoch()).count();
+      verified = schema::verify_signature_header(*signature, r.body, secrets_[index], now)
+                 == schema::signature_check::ok;
+    }
+    std::string id, type;
+    std::optional<wall::time_point> created;
+    json::error_code ec;
+    auto v = json::parse(r.body, ec);
+    if (!ec && v.is_object()) {
+      auto& o = v.as_object();
+      auto text = [&o](const char* name) {
+        auto* m = o.if_contains(name);
+        return m && m->is_string() ? std::string(m->as_string()) : std::string{};
+      };
+      id = text("id");
+      type = text("type");
+      created = core::parse_iso8601(text("created_at"));
+    }
+    const bool well_formed = index < secrets_.size() && !id.empty() && created && r.header("Svc-Event-Id") == id;
+
+    std::lock_guard lock(mutex_);
+    signature_failures_ += verified ? 0 : 1;
+    if (!well_formed) {
+      ++malformed_;
+      return {};
+    }
+    ++types_[type];
+    if (!seen_.insert(std::to_string(index) + "/" + id).second) {
+      ++duplicates_;
+      return {};
+    }
+    received_.fetch_add(1, std::memory_order_relaxed);
+    if (verified && r.received_at >= window_start_ && r.received_at < window_end_) {
+      ++deliveries_;
+      latencies_.push_back(std::max(nanoseconds{0}, std::chrono::duration_cast<nanoseconds>(r.received_at - *created)));
+    }
+    cv_.notify_all();
+    if (progress_)
+      progress_();
+    return {}; // 200, no body
+  }
+
+  // Distinct (endpoint, event) received so far.
+  uint64_t received() const { return received_.load(std::memory_order_relaxed); }
+
+  // Waits until `n` were received or `deadline` passed; whether they were.
+  bool wait_received(uint64_t n, std::chrono::steady_clock::time_point deadline) {
+    std::unique_lock lock(mutex_);
+    return cv_.wait_until(lock, deadline, [&] { return received() >= n; });
+  }
+
+  void fill(webhook_result& r) {
+    std::lock_guard lock(mutex_);
+    r.deliveries = deliveries_;
+    r.latency = summarize(latencies_);
+    r.signature_failures = signature_failures_;
+    r.malformed = malformed_;
+    r.duplicates = duplicates_;
+    r.received = received();
+    r.types = types_;
+  }
+
+private:
+  std::vector<std::vector<std::string>> secrets_; ///< by endpoint index, one secret each
+  std::atomic<std::size_t> known_{0};           ///< secrets set so far
+  std::mutex mutex_;
+  wall::time_point window_start_ = wall::time_point::max(), window_end_ = wall::time_point::max();
+  std::condition_variable cv_;
+  std::function<void()> progress_;
+  std::unordered_set<std::string> seen_; ///< "index/evt_..."
+  std::vector<nanoseconds> latencies_;
+  std::map<std::string, uint64_t> types_;
+  uint64_t deliveries_ = 0, signature_failures_ = 0, malformed_ = 0, duplicates_ = 0;
+  std::atomic<uint64_t> received_{0};
+};
+
+// The API side, on one io thread: registers endpoints, fills each team's pool
+// of queued images, then cancels them paced or closed-loop.
+class event_source {
+public:
+  event_source(const webhook_options& o, delivery_checker& checker)
+    : o_(o), checker_(checker), pools_(o.keys.size()), pace_(io_), end_(io_), trim_(io_) {
+    for (auto& key : o.keys)
+      create_requests_.push_back(create_image_request(o.server, key, o.image));
+    for (std::size_t i = 0; i < o.connections; ++i)
+      slots_.push_back({std::make_shared<http_connection>(io_, o.server.endpoint, exchange_timeout),
+                        std::make_unique<net::steady_timer>(io_)});
+  }
+
+  // One request on the first connection, waited for.
+  exchange call(std::string request) {
+    exchange out;
+    slots_[0].connection->send(std::move(request), [&out](exchange& x) { out = std::move(x); });
+    io_.restart();
+    io_.run();
+    return out;
+  }
+
+  // Creates `per_team` images for each team over every connection; false (with `error`) if svcd refuses.
+  bool prefill(std::size_t per_team, std::string& error) {
+    std::vector<std::size_t> owed(o_.keys.size(), per_team);
+    uint64_t failures = 0;
+    std::size_t next = 0;
+    std::function<void(std::size_t)> fill = [&](std::size_t slot) {
+      if (failures >= prefill_failure_limit)
+        return;
+      std::size_t team = 0, tried = 0;
+      for (; tried < owed.size(); ++tried)
+        if (owed[team = next++ % owed.size()] > 0)
+          break;
+      if (tried == owed.size())
+        return;
+      --owed[team];
+      slots_[slot].connection->send(create_requests_[team], [&, slot, team](exchange& x) {
+        auto id = on_created(x);
+        if (id.empty()) {
+          ++owed[team];
+          if (++failures >= prefill_failure_limit)
+            error = format("svcd refused %llu creates; the last answered %u: %s",
+                           static_cast<unsigned long long>(failures), x.error ? 0U : x.response.result_int(),
+                           x.error ? x.error.message().c_str() : x.response.body().substr(0, 300).c_str());
+        } else {
+          pools_[team].push_back(std::move(id));
+        }
+        fill(slot);
+      });
+    };
+    for (std::size_t s = 0; s < slots_.size(); ++s)
+      fill(s);
+    io_.restart();
+    io_.run();
+    return error.empty();
+  }
+
+  // Runs warm-up and window from `start`; returns once the window closed and every exchange ended.
+  void run(std::chrono::steady_clock::time_point start, std::function<void()> window_opened,
+           std::function<void()> window_closed, std::function<void()> trim) {
+    start_ = start;
+    trim_fn_ = std::move(trim);
+    if (o_.rate <= 0) // closed loop: every first receipt may make room for another event
+      checker_.on_progress([this] { net::post(io_, [this] { pump(); }); });
+    net::steady_timer opened(io_);
+    opened.expires_at(start + o_.warmup);
+    opened.async_wait([&](beast::error_code) {
+      creates_at_open_ = creates_.of(201) + creates_.other_than(201);
+      window_opened();
+    });
+    end_.expires_at(start + o_.warmup + o_.duration);
+    end_.async_wait([this, &window_closed](beast::error_code) {
+      stopping_ = true;
+      pace_.cancel();
+      trim_.cancel();
+      window_closed();
+    });
+    trim_loop();
+    pump();
+    io_.restart();
+    io_.run();
+    checker_.on_progress(nullptr);
+  }
+
+  uint64_t events_made() const { return events_started_ - events_failed_; }
+  const status_counts& cancels() const { return cancels_; }
+  const status_counts& creates() const { return creates_; }
+  uint64_t creates_in_window() const { return creates_.of(201) + creates_.other_than(201) - creates_at_open_; }
+
+private:
+  struct slot {
+    std::shared_ptr<http_connection> connection;
+    std::unique_ptr<net::steady_timer> pause;
+    bool busy = false;
+  };
+
+  // The id of the image a create answer made; empty (and counted) when it made none.
+  std::string on_created(exchange& x) {
+    const auto status = x.error ? 0U : x.response.result_int();
+    creates_.add(status);
+    return status == 201 ? string_member(x.response.body(), "id") : std::string{};
+  }
+
+  bool may_start(std::chrono::steady_clock::time_point now) const {
+    if (o_.rate > 0) // paced: event k (from 0) is due at start + k / (rate / E); the slack absorbs rounding
+      return static_cast<double>(events_started_) <= seconds_of(now - start_) * event_rate() + 1e-6;
+    const auto made = events_made() * o_.endpoints_per_team, received = checker_.received();
+    const auto owed = made > received ? made - received : 0;
+    return owed + o_.endpoints_per_team <= o_.window;
+  }
+
+  double event_rate() const { return o_.rate / static_cast<double>(o_.endpoints_per_team); }
+
+  void pump() {
+    if (stopping_)
+      return;
+    const auto now = std::chrono::steady_clock::now();
+    bool idle = false;
+    for (std::size_t s = 0; s < slots_.size(); ++s) {
+      if (slots_[s].busy)
+        continue;
+      if (!may_start(now)) {
+        idle = true;
+        break;
+      }
+      start_event(s);
+    }
+    if (o_.rate > 0 && idle && !pace_armed_) {
+      pace_armed_ = true;
+      const auto due = static_cast<double>(events_started_) / event_rate();
+      pace_.expires_at(start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(due)));
+      pace_.async_wait([this](beast::error_code) {
+        pace_armed_ = false;
+        pump();
+      });
+    }
+  }
+
+  // The next team's next pooled image is cancelled (created first if the pool ran dry).
+  void start_event(std::size_t s) {
+    const auto team = next_team_++ % pools_.size();
+    ++events_started_;
+    slots_[s].busy = true;
+    if (!pools_[team].empty()) {
+      auto id = std::move(pools_[team].front());
+      pools_[team].pop_front();
+      return cancel(s, team, id);
+    }
+    slots_[s].connection->send(create_requests_[team], [this, s, team](exchange& x) {
+      auto id = on_created(x);
+      if (id.empty())
+        return finish(s, x, false);
+      cancel(s, team, id);
+    });
+  }
+
+  void cancel(std::size_t s, std::size_t team, const std::string& id) {
+    auto request = request_head("POST", "/v1/images/" + id + "/cancel", o_.server, o_.keys[team])
+                   + "Content-Length: 0\r\n\r\n";
+    slots_[s].connection->send(std::move(request), [this, s, team, id](exchange& x) {
+      const auto status = x.error ? 0U : x.response.result_int();
+      cancels_.add(status);
+      if (status == 429) // the image is still queued: cancel it later
+        pools_[team].push_front(id);
+      finish(s, x, status == 200);
+    });
+  }
+
+  // Frees slot `s` after an exchange; after an error or a 429 it rests first
+  // (the error pause, or Retry-After), so limits left at their defaults are not hammered.
+  void finish(std::size_t s, const exchange& x, bool made) {
+    events_failed_ += made ? 0 : 1;
+    const bool refused = !x.error && x.response.result_int() == 429;
+    if (!x.error && !refused) {
+      slots_[s].busy = false;
+      return pump();
+    }
+    const auto retry_after = refused ? std::atoi(std::string(x.response[http::field::retry_after]).c_str()) : 0;
+    slots_[s].pause->expires_after(refused ? std::chrono::milliseconds{1000 * std::max(1, retry_after)} : error_pause);
+    slots_[s].pause->async_wait([this, s](beast::error_code) {
+      slots_[s].busy = false;
+      pump();
+    });
+  }
+
+  void trim_loop() {
+    trim_.expires_after(trim_every);
+    trim_.async_wait([this](beast::error_code ec) {
+      if (ec || stopping_)
+        return;
+      trim_fn_();
+      trim_loop();
+    });
+  }
+
+  const webhook_options& o_;
+  delivery_checker& checker_;
+  net::io_context io_;
+  std::vector<std::string> create_requests_; ///< by team
+  std::vector<std::deque<std::string>> pools_; ///< by team: queued image ids
+  std::vector<slot> slots_;
+  net::steady_timer pace_, end_, trim_;
+  std::function<void()> trim_fn_;
+  std::chrono::steady_clock::time_point start_;
+  bool stopping_ = false, pace_armed_ = false;
+  std::size_t next_team_ = 0;
+  uint64_t events_started_ = 0, events_failed_ = 0, creates_at_open_ = 0;
+  status_counts cancels_, creates_;
+};
+
+// Registers `o.endpoints_per_team` endpoints per team at `receiver`'s `/hooks/<i>`; the error, if any.
+std::string register_endpoints(const webhook_options& o, event_source& source, const receiver::https_receiver& receiver,
+                               delivery_checker& checker) {
+  std::size_t index = 0;
+  for (const auto& key : o.keys)
+    for (std::size_t j = 0; j < o.endpoints_per_team; ++j, ++index) {
+      const bool star = o.subscribe == "all" || (o.subscribe == "mixed" && index % 2 == 0);
+      const json::object body{{"url", receiver.url("/hooks/" + std::to_string(index))},
+                              {"events", json::array{star ? "*" : "image.cancelled"}}};
+      for (int attempt = 0;; ++attempt) {
+        auto x = source.call(json_request("/v1/webhook_endpoints", o.server, key, body));
+        const auto status = x.error ? 0U : x.response.result_int();
+        if (status == 201) {
+          auto secret = string_member(x.response.body(), "secret");
+          if (secret.rfind("whsec_", 0) != 0)
+            return "POST /v1/webhook_endpoints answered 201 without a whsec_ secret";
+          checker.set_secret(index, std::move(secret));
+          break;
+        }
+        if (status == 429 && attempt < 20) { // the default bucket is 10 a minute: honour Retry-After
+          const auto wait = x.response[http::field::retry_after];
+          std::this_thread::sleep_for(std::chrono::seconds{std::max(1, std::atoi(std::string(wait).c_str()))});
+          continue;
+        }
+        return format("POST /v1/webhook_endpoints answered %u: %s", status,
+                      x.error ? x.error.message().c_str() : x.response.body().substr(0, 300).c_str());
+      }
+    }
+  return {};
+}
+
+// Images each team needs before the run: enough for the paced rate (or,
+// closed loop, for 10,000 deliveries/s) over warm-up and window, plus 10%.
+std::size_t pool_per_team(const webhook_options& o) {
+  if (o.pool > 0)
+    return o.pool;
+  const auto per_s = o.rate > 0 ? o.rate : 10'000.0;
+  const auto seconds = std::chrono::duration<double>(o.warmup + o.duration).count();
+  const auto events = 1.1 * per_s * seconds / static_cast<double>(o.endpoints_per_team);
+  return static_cast<std::size_t>(std::ceil(events / static_cast<double>(o.keys.size()))) + 1;
+}
+
+} // namespace
+
+double webhook_result::deliveries_per_s() const {
+  return seconds > 0 ? static_cast<double>(deliveries) / seconds : 0;
+}
+
+bool webhook_result::clean() const {
+  return setup_error.empty() && deliveries > 0 && signature_failures == 0 && malformed == 0 && duplicates == 0
+         && missing() == 0 && cancels.other_than(200) == 0 && creates.other_than(201) == 0;
+}
+
+void prepare_webhook_ca(const std::string& dir) { receiver::load_or_make_test_pki(dir); }
+
+webhook_result run_webhook(const webhook_options& o) {
+  webhook_result r;
+  r.seconds = std::chrono::duration<double>(o.duration).count();
+  delivery_checker checker(o.keys.size() * o.endpoints_per_team);
+  receiver::receiver_options ro;
+  ro.tls = receiver::load_or_make_test_pki(o.ca_dir).server;
+  ro.threads = o.receiver_threads;
+  receiver::https_receiver receiver(std::move(ro));
+  receiver.set_handler([&checker](const receiver::received_request& req) { return checker.check(req); });
+  event_source source(o, checker);
+
+  r.setup_error = register_endpoints(o, source, receiver, checker);
+  if (r.setup_error.empty())
+    source.prefill(pool_per_team(o), r.setup_error);
+  r.creates = source.creates();
+  if (!r.setup_error.empty())
+    return r;
+
+  const auto start = std::chrono::steady_clock::now();
+  const auto wall_open = wall::now() + o.warmup;
+  checker.set_window(wall_open, wall_open + o.duration);
+  double cpu_open = 0;
+  std::map<int, thread_cpu> threads_open;
+  const auto sample = [&o](std::map<int, thread_cpu>& threads) {
+    if (o.svcd_pid > 0)
+      threads = read_thread_cpu(o.svcd_pid);
+    return process_cpu_seconds();
+  };
+  std::map<int, thread_cpu> threads_closed;
+  source.run(
+    start, [&] { cpu_open = sample(threads_open); },
+    [&] {
+      r.client_cpu_s = sample(threads_closed) - cpu_open;
+      for (auto& [tid, t] : threads_closed) {
+        auto before = threads_open.find(tid);
+        auto used = t.seconds - (before == threads_open.end() ? 0 : before->second.seconds);
+        r.svcd_cpu_s += used;
+        r.svcd_threads.push_back({tid, t.name, used});
+      }
+    },
+    [&receiver] { receiver.clear(); });
+  std::sort(r.svcd_threads.begin(), r.svcd_threads.end(),
+            [](const thread_cpu& a, const thread_cpu& b) { return a.seconds > b.seconds; });
+
+  const auto closed = std::chrono::steady_clock::now();
+  r.expected = source.events_made() * o.endpoints_per_team;
+  checker.wait_received(r.expected, closed + o.drain);
+  r.drain_seconds = seconds_of(std::chrono::steady_clock::now() - closed);
+  // A duplicate would come from a retry, 5 s later at the earliest: the drain does not wait for one.
+  checker.fill(r);
+  r.cancels = source.cancels();
+  r.creates = source.creates();
+  r.creates_in_window = source.creates_in_window();
+  r.receiver_connections = receiver.accepted_connections();
+  receiver.clear();
+  return r;
+}
+
+std::string webhook_report(const webhook_options& o, const webhook_result& r) {
+  const auto teams = o.keys.size();
+  if (!r.setup_error.empty())
+    return "webhook: setup failed: " + r.setup_error + "\n";
+  std::string types, threads, threads_json;
+  for (auto& [type, n] : r.types)
+    types += (types.empty() ? "" : " ") + type + "=" + std::to_string(n);
+  for (auto& t : r.svcd_threads) {
+    if (t.seconds < 0.005 * r.seconds) // under half a percent of a core: left out
+      continue;
+    threads += format("%s%d %s %.0f%%", threads.empty() ? "" : ", ", t.tid, t.name.c_str(),
+                      100 * t.seconds / r.seconds);
+    threads_json += format("%s{\"tid\":%d,\"name\":\"%s\",\"cpu_s\":%.2f}", threads_json.empty() ? "" : ",", t.tid,
+                           t.name.c_str(), t.seconds);
+  }
+  const auto mode = o.rate > 0 ? format("paced at %.0f deliveries/s", o.rate)
+                               : format("closed loop (at most %zu deliveries owed)", o.window);
+  const auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+  return format("webhook: %zu teams x %zu endpoints (%s subscriptions), %s, %zu connections, %.1f s after %.1f s "
+                "warm-up\n",
+                teams, o.endpoints_per_team, o.subscribe.c_str(), mode.c_str(), o.connections, r.seconds,
+                std::chrono::duration<double>(o.warmup).count())
+         + format("  %.1f verified deliveries/s (%llu in the window)\n", r.deliveries_per_s(), u(r.deliveries))
+         + "  event latency (receipt - created_at): " + to_text(r.latency) + "\n"
+         + format("  signature failures %llu, malformed %llu, duplicates %llu, missing %llu of %llu owed (drained in "
+                  "%.2f s)\n",
+                  u(r.signature_failures), u(r.malformed), u(r.duplicates), u(r.missing()), u(r.expected),
+                  r.drain_seconds)
+         + format("  deliveries by type: %s; cancels: %s; creates: %s (%llu in the window)\n",
+                  types.empty() ? "none" : types.c_str(), r.cancels.to_text().c_str(), r.creates.to_text().c_str(),
+                  u(r.creates_in_window))
+         + format("  receiver: %llu TLS connections from svcd; svc-bench CPU %.2f s (%.0f%% of one core)\n",
+                  u(r.receiver_connections), r.client_cpu_s, 100 * r.client_cpu_s / r.seconds)
+         + (o.svcd_pid > 0 ? format("  svcd CPU %.2f s (%.2f cores); by thread (id name share of a core): %s\n",
+                                    r.svcd_cpu_s, r.svcd_cpu_s / r.seconds, threads.c_str())
+                           : std::string{})
+         + format("SUMMARY {\"scenario\":\"webhook\",\"teams\":%zu,\"endpoints_per_team\":%zu,\"subscribe\":\"%s\","
+                  "\"rate\":%.1f,\"window\":%zu,\"connections\":%zu,\"seconds\":%.3f,\"deliveries\":%llu,"
+                  "\"deliveries_per_s\":%.1f,%s,\"signature_failures\":%llu,\"malformed\":%llu,\"duplicates\":%llu,"
+                  "\"expected\":%llu,\"received\":%llu,\"missing\":%llu,\"drain_s\":%.3f,\"cancels\":%s,"
+                  "\"creates\":%s,\"errors\":%llu,\"creates_in_window\":%llu,\"receiver_connections\":%llu,"
+                  "\"client_cpu_s\":%.3f,\"svcd_cpu_s\":%.3f,\"svcd_threads\":[%s]}\n",
+                  teams, o.endpoints_per_team, o.subscribe.c_str(), o.rate, o.window, o.connections, r.seconds,
+                  u(r.deliveries), r.deliveries_per_s(), to_json_members(r.latency).c_str(), u(r.signature_failures),
+                  u(r.malformed), u(r.duplicates), u(r.expected), u(r.received), u(r.missing()), r.drain_seconds,
+                  r.cancels.to_json().c_str(), r.creates.to_json().c_str(), u(r.cancels.errors + r.creates.errors),
+                  u(r.creates_in_window), u(r.receiver_connections), r.client_cpu_s, r.svcd_cpu_s,
+                  threads_json.c_str());
+}
+
+} // namespace svc::bench

@@ -31,7 +31,9 @@ team_record sample_team() {
   return t;
 }
 
-balance_record sample_balance() { return {"team_01KAK3R5N2W9X7Q4V6B8C0D1EF", 9'000'000'000, 40}; }
+balance_record sample_balance() {
+  return {"team_01KAK3R5N2W9X7Q4V6B8C0D1EF", 9'000'000'000, 40, svc::core::from_unix_ms(1785801600123)};
+}
 
 api_key_record sample_key() {
   api_key_record k;
@@ -87,6 +89,7 @@ void check_equal(const balance_record& a, const balance_record& b) {
   BOOST_TEST(a.team_id == b.team_id);
   BOOST_TEST(a.available == b.available);
   BOOST_TEST(a.held == b.held);
+  BOOST_TEST((a.low_event_at == b.low_event_at));
 }
 
 void check_equal(const api_key_record& a, const api_key_record& b) {
@@ -223,7 +226,8 @@ BOOST_AUTO_TEST_CASE(stored_times_are_unix_milliseconds) {
 
 BOOST_AUTO_TEST_CASE(missing_or_mistyped_fields_are_rejected) {
   check_rejections(sample_team());
-  check_rejections(sample_balance());
+  // Balances stored before `low_event_at` existed must still decode.
+  check_rejections(sample_balance(), {"low_event_at"});
   check_rejections(sample_key(), {"deactivate_at"}); // absent reads as "not rotated"
   check_rejections(sample_lora());
   check_rejections(sample_snapshot());

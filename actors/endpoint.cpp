@@ -98,7 +98,7 @@ void attempt(self_ptr self, const context& ctx, const endpoint_services& service
   auto t = core::to_unix_ms(ctx.clock->now()) / 1000;
   ++self->state.in_flight;
   ++self->state.attempts;
-  self->state.attempting.insert(task.id);
+  self->state.attempting.emplace(task.id, event->type);
   auto me = caf::actor_cast<endpoint_actor>(self);
   if (!services.transport) {
     webhook_answer none;
@@ -191,7 +191,11 @@ void on_attempted(self_ptr self, const context& ctx, const endpoint_services& se
   auto& st = self->state;
   if (st.in_flight > 0)
     --st.in_flight;
-  st.attempting.erase(id);
+  std::string event_type; // remembered at the attempt: no second read of the event
+  if (auto a = st.attempting.find(id); a != st.attempting.end()) {
+    event_type = std::move(a->second);
+    st.attempting.erase(a);
+  }
   auto it = st.tasks.find(id);
   if (it == st.tasks.end()) { // deleted meanwhile
     pump(self, ctx, services);
@@ -213,8 +217,7 @@ void on_attempted(self_ptr self, const context& ctx, const endpoint_services& se
   d.response_body = answer.body.substr(0, schema::stored_response_bytes);
   d.duration_ms = answer.duration.count();
   d.created_at = now;
-  if (auto event = ctx.tables->events.get(task.event_id))
-    d.event_type = event->type;
+  d.event_type = std::move(event_type);
   persistence::write_batch batch;
   std::vector<std::function<void()>> after;
   auto finish = [&] {

@@ -10,7 +10,6 @@
 
 #include <deque>
 #include <map>
-#include <set>
 
 #include "actors/context.hpp"
 
@@ -36,7 +35,7 @@ struct endpoint_state {
   schema::webhook_endpoint_record record;          ///< as last committed (or being committed)
   std::map<std::string, schema::delivery_task> tasks; ///< every pending task, by id
   std::deque<std::string> ready;                   ///< due tasks waiting for a free slot
-  std::set<std::string> attempting;                ///< tasks whose attempt is in flight
+  std::map<std::string, std::string> attempting;   ///< task id -> event type, while its attempt is in flight
   std::size_t in_flight = 0;
   bool window_armed = false;                       ///< a disable-window check is scheduled
   uint64_t attempts = 0, failures = 0;             ///< since start, for `describe`

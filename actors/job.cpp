@@ -122,6 +122,11 @@ providers::render_request render_request_of(const job_record& r) {
   req.seed = r.seed;
   req.steps = r.steps;
   req.num_outputs = r.num_outputs;
+  if (r.kind == schema::job_kind::video) {
+    req.num_outputs = 1;
+    req.duration_seconds = r.duration_seconds;
+    req.fps = r.fps;
+  }
   for (auto& l : r.loras)
     req.loras.push_back({l.slug, l.weight});
   return req;
@@ -136,11 +141,6 @@ void submit(self_ptr self, const job_services& services) {
   auto me = caf::actor_cast<job_actor>(self);
   task.run = [me, services, job = r, token = self->state.cancel] {
     caf::anon_send(me, started_atom::value);
-    if (job.kind != schema::job_kind::image) {
-      caf::anon_send(me, failed_atom::value, std::string{"provider_error"},
-                     std::string{"the " + std::string{services.backend->name()} + " back end does not render videos"});
-      return;
-    }
     auto outcome = services.backend->render(
       render_request_of(job), [me](double p) { caf::anon_send(me, progress_atom::value, p); }, token);
     if (!outcome.ok()) {
@@ -153,15 +153,15 @@ void submit(self_ptr self, const job_services& services) {
     if (token.cancelled())
       return;
     rendered_outputs stored;
-    for (std::size_t i = 0; i < result.images.size(); ++i) {
-      auto& bytes = result.images[i];
+    for (std::size_t i = 0; i < result.outputs.size(); ++i) {
+      auto& bytes = result.outputs[i];
       if (auto st = services.blobs->put(schema::output_blob_key(job, i), bytes); !st.ok()) {
         core::log_error("job", job.id + ": storing output " + std::to_string(i) + " failed: " + st.message);
         persistence::remove_job_outputs(*services.blobs, job, i, "job");
         caf::anon_send(me, failed_atom::value, std::string{"provider_error"}, std::string{"storing the output failed"});
         return;
       }
-      stored.outputs.push_back({"image/png", bytes.size(), result.width, result.height,
+      stored.outputs.push_back({result.content_type, bytes.size(), result.width, result.height,
                                 core::to_hex(core::sha256(bytes))});
     }
     if (token.cancelled()) { // cancelled while storing

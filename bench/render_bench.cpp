@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "render failed: %s\n", outcome.error().message.c_str());
         return 1;
       }
-      last = std::move(outcome.value().images.front());
+      last = std::move(outcome.value().outputs.front());
       ms.push_back(elapsed);
       cpu.push_back(cpu_ms);
       std::printf("%dx%d run %d: %.1f ms wall, %.1f ms cpu (%zu bytes)\n", side, side, r + 1, elapsed, cpu_ms, last.size());

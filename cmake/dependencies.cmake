@@ -18,6 +18,13 @@ add_library(lmdb::lmdb INTERFACE IMPORTED)
 target_include_directories(lmdb::lmdb SYSTEM INTERFACE ${LMDB_INCLUDE_DIR})
 target_link_libraries(lmdb::lmdb INTERFACE ${LMDB_LIB})
 
+# FFmpeg's libraries: libavcodec (with Debian's libx264) and libavformat write
+# the built-in renderer's MP4 videos; libavcodec and libswscale also decode the
+# JPEG and WebP uploads that serve as init images. One well-kept dependency for
+# both jobs instead of a video encoder and two image decoders of our own.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBAV REQUIRED IMPORTED_TARGET libavcodec libavformat libavutil libswscale)
+
 # jemalloc for the server: Beast, Boost.JSON and CAF allocate per request and
 # its per-thread caches beat glibc's malloc on that pattern (see README).
 # Sanitizer builds turn it off: they bring their own allocator.

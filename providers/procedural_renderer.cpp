@@ -107,7 +107,7 @@ render_outcome procedural_renderer::render(const render_request& req, const prog
       if (!canvas) return provider_error::cancelled();
       std::string png, error;
       if (!encode_png(*canvas, opts_.png, png, error)) return provider_error::failed("PNG encoding failed: " + error);
-      result.images.push_back(std::move(png));
+      result.outputs.push_back(std::move(png));
       meter.report(base + per_output);
       if (cancel.cancelled()) return provider_error::cancelled();
     }

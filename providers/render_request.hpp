@@ -24,14 +24,21 @@ struct render_request {
   uint32_t seed = 0;            ///< output i uses seed + i (mod 2^32), as diffusion services do
   int steps = 30;               ///< 1..100; more steps add finer detail
   std::vector<lora_weight> loras; ///< style adapters; duplicates add up
-  int num_outputs = 1;          ///< images to produce, 1..4
+  int num_outputs = 1;          ///< images to produce, 1..4; a video is always one output
+  int duration_seconds = 0;     ///< a video of this many seconds when > 0, else images
+  int fps = 0;                  ///< frames per second of a video
+  std::string init_image;       ///< encoded bytes (PNG, JPEG or WebP) the output derives from; empty: none
+
+  /// True when a video is asked for.
+  bool is_video() const { return duration_seconds > 0; }
 };
 
 /// A finished generation.
 struct render_result {
-  std::vector<std::string> images; ///< one PNG file (its bytes) per output, in order
-  int width = 0;                   ///< pixels of every image
-  int height = 0;                  ///< pixels of every image
+  std::vector<std::string> outputs;       ///< one file (its bytes) per output, in order
+  std::string content_type = "image/png"; ///< of every output: `image/png` or `video/mp4`
+  int width = 0;                          ///< pixels of every output
+  int height = 0;                         ///< pixels of every output
 };
 
 } // namespace svc::providers

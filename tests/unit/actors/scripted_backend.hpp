@@ -56,7 +56,7 @@ public:
       std::string png, error;
       if (!providers::encode_png(img, {}, png, error))
         return providers::provider_error::failed(error);
-      out.images.push_back(std::move(png));
+      out.outputs.push_back(std::move(png));
     }
     return out;
   }

@@ -32,8 +32,8 @@ std::string render_one(const render_request& req, procedural_options opts = {}) 
   procedural_renderer renderer(opts);
   auto out = renderer.render(req, {}, cancel_token{});
   BOOST_REQUIRE_MESSAGE(out.ok(), (out.ok() ? "" : out.error().message));
-  BOOST_REQUIRE(out.value().images.size() == 1u);
-  return out.value().images.front();
+  BOOST_REQUIRE(out.value().outputs.size() == 1u);
+  return out.value().outputs.front();
 }
 
 std::string with_loras(std::vector<lora_weight> loras) {
@@ -74,7 +74,7 @@ BOOST_AUTO_TEST_CASE(concurrent_renders_match_a_lone_one) {
   for (int i = 0; i < 3; ++i)
     runs.push_back(std::async(std::launch::async, [&] {
       auto out = renderer.render(req, {}, cancel_token{});
-      return out.ok() ? out.value().images.front() : std::string{};
+      return out.ok() ? out.value().outputs.front() : std::string{};
     }));
   for (auto& r : runs) BOOST_TEST((r.get() == alone));
 }
@@ -101,14 +101,14 @@ BOOST_AUTO_TEST_CASE(png_header_matches_the_requested_size) {
     BOOST_REQUIRE(out.ok());
     BOOST_TEST(out.value().width == w);
     BOOST_TEST(out.value().height == h);
-    const auto header = svc::test::parse_png_header(out.value().images.front());
+    const auto header = svc::test::parse_png_header(out.value().outputs.front());
     BOOST_TEST_INFO("size " << w << "x" << h);
     BOOST_REQUIRE(header);
     BOOST_TEST(header->width == static_cast<uint32_t>(w));
     BOOST_TEST(header->height == static_cast<uint32_t>(h));
     BOOST_TEST(header->bit_depth == 8);
     BOOST_TEST(header->color_type == 2); // RGB
-    BOOST_TEST(svc::test::ends_with_iend(out.value().images.front()));
+    BOOST_TEST(svc::test::ends_with_iend(out.value().outputs.front()));
   }
 }
 
@@ -118,7 +118,7 @@ BOOST_AUTO_TEST_CASE(each_output_uses_the_next_seed) {
   procedural_renderer renderer;
   auto out = renderer.render(req, {}, cancel_token{});
   BOOST_REQUIRE(out.ok());
-  const auto& images = out.value().images;
+  const auto& images = out.value().outputs;
   BOOST_REQUIRE(images.size() == 3u);
   BOOST_TEST((images[0] != images[1]));
   BOOST_TEST((images[1] != images[2]));

@@ -50,6 +50,8 @@ struct request_context {
 
   /// A captured path segment (`{id}`), or empty.
   const std::string& param(std::string_view name) const;
+  /// The value of request header `name` (the first, if repeated), if present.
+  std::optional<std::string_view> header(std::string_view name) const;
   /// The matched route (only valid after a successful match).
   const route& matched() const { return *match.matched; }
 };

@@ -18,6 +18,13 @@ const std::string& request_context::param(std::string_view name) const {
   return none;
 }
 
+std::optional<std::string_view> request_context::header(std::string_view name) const {
+  auto it = req.find(beast::string_view{name.data(), name.size()});
+  if (it == req.end())
+    return std::nullopt;
+  return std::string_view{it->value().data(), it->value().size()};
+}
+
 void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::string_view content_type,
                 header_list extra) {
   if (ctx->replied)

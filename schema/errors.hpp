@@ -37,6 +37,7 @@ enum class error_code : uint8_t {
   route_sunset,
   body_too_large,
   unsupported_media_type,
+  range_not_satisfiable,
   headers_too_large,
   idempotency_key_reused,
   too_many_requests,

@@ -22,14 +22,18 @@ void list_loras(const context_ptr& ctx);
 // api_keys.cpp
 void list_api_keys(const context_ptr& ctx);
 void rotate_api_key(const context_ptr& ctx);
-// images.cpp
+// job_create.cpp
 void create_image(const context_ptr& ctx);
+void create_video(const context_ptr& ctx);
 void estimate_image(const context_ptr& ctx);
 
-// image_reads.cpp
+// job_reads.cpp
 void get_image(const context_ptr& ctx);
+void get_video(const context_ptr& ctx);
 void list_images(const context_ptr& ctx);
+void list_videos(const context_ptr& ctx);
 void cancel_job(const context_ptr& ctx);
+void cancel_video(const context_ptr& ctx);
 
 // usage.cpp
 void get_usage(const context_ptr& ctx);

@@ -1,10 +1,12 @@
 // GET/HEAD /v1/outputs/{id}/{index}?exp=&sig=: an output's bytes behind a
 // signed URL, without an API key. The signature is checked before anything
 // is looked up, so ids cannot be probed; past `exp` the answer is 410 (the
-// expiry sweeper deletes the bytes at the same time).
+// expiry sweeper deletes the bytes at the same time). Single byte ranges are
+// served (206), since video players seek with them.
 #include <charconv>
 
 #include "core/time_format.hpp"
+#include "http/byte_range.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/query.hpp"
 #include "http/respond.hpp"
@@ -49,11 +51,30 @@ void get_output(const context_ptr& ctx) {
   if (!bytes)
     return reply_missing(ctx, id);
   auto max_age = std::max<int64_t>(0, std::stoll(exp) - now);
-  reply_body(ctx, 200, std::move(*bytes), output.content_type,
-             {{"ETag", "\"" + output.sha256 + "\""},
-              {"Cache-Control", "private, max-age=" + std::to_string(max_age)},
-              {"Content-Disposition", "inline; filename=\"" + id + "." + std::to_string(index)
-                                        + (job->kind == schema::job_kind::image ? ".png\"" : ".mp4\"")}});
+  auto etag = "\"" + output.sha256 + "\"";
+  header_list headers{{"ETag", etag},
+                      {"Accept-Ranges", "bytes"},
+                      {"Cache-Control", "private, max-age=" + std::to_string(max_age)},
+                      {"Content-Disposition", "inline; filename=\"" + id + "." + std::to_string(index)
+                                                + (job->kind == schema::job_kind::image ? ".png\"" : ".mp4\"")}};
+  auto range = parse_range(ctx->header("Range"), bytes->size());
+  // If-Range: a range of an ETag the client no longer has would splice two files.
+  if (auto if_range = ctx->header("If-Range"); if_range && *if_range != etag)
+    range = {};
+  switch (range.what) {
+  case range_request::kind::whole: return reply_body(ctx, 200, std::move(*bytes), output.content_type, std::move(headers));
+  case range_request::kind::unsatisfiable:
+    headers.emplace_back("Content-Range", "bytes */" + std::to_string(bytes->size()));
+    return reply_error(ctx,
+                       schema::make_api_error(schema::error_code::range_not_satisfiable,
+                                              {{"range", std::string{ctx->header("Range")->substr(0, 64)}},
+                                               {"bytes", std::to_string(bytes->size())}}),
+                       std::move(headers));
+  case range_request::kind::partial:
+    headers.emplace_back("Content-Range", content_range(range.range, bytes->size()));
+    return reply_body(ctx, 206, bytes->substr(range.range.first, range.range.length()), output.content_type,
+                      std::move(headers));
+  }
 }
 
 } // namespace svc::http

@@ -4,12 +4,14 @@
 #include "http/respond.hpp"
 
 namespace svc::http {
+namespace {
 
-std::optional<priced_image> read_priced_image(const context_ptr& ctx) {
+template <class Request, class Validate, class Price>
+std::optional<priced_request<Request>> read_priced(const context_ptr& ctx, Validate validate, Price price) {
   auto body = parse_json_object(ctx);
   if (!body)
     return std::nullopt;
-  auto request = schema::validate_image_request(*body);
+  auto request = validate(*body);
   if (!request) {
     reply_error(ctx, request.error());
     return std::nullopt;
@@ -26,12 +28,22 @@ std::optional<priced_image> read_priced_image(const context_ptr& ctx) {
                                             {{"detail", "no file with this id"}}, "init_image"));
     return std::nullopt;
   }
-  priced_image out;
+  priced_request<Request> out;
   out.body = std::move(*body);
   out.request = std::move(request.value());
   out.loras = std::move(loras.value());
-  out.price = schema::price_image(out.request, out.loras.loras.size(), schema::pricing_for(ctx->version));
+  out.price = price(out.request, out.loras.loras.size(), schema::pricing_for(ctx->version));
   return out;
+}
+
+} // namespace
+
+std::optional<priced_image> read_priced_image(const context_ptr& ctx) {
+  return read_priced<schema::image_request>(ctx, schema::validate_image_request, schema::price_image);
+}
+
+std::optional<priced_video> read_priced_video(const context_ptr& ctx) {
+  return read_priced<schema::video_request>(ctx, schema::validate_video_request, schema::price_video);
 }
 
 } // namespace svc::http

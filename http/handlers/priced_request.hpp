@@ -1,7 +1,7 @@
 #pragma once
 // What create and estimate share: the body validated by decisions.md's rules,
 // the adapters resolved against the catalogue, and the price from the applied
-// version's table. One function, so an estimate always equals the hold.
+// version's table. One function per kind, so an estimate always equals the hold.
 
 #include <optional>
 #include <string>
@@ -15,14 +15,22 @@
 
 namespace svc::http {
 
-struct priced_image {
+/// A generation request ready to admit.
+template <class Request>
+struct priced_request {
   boost::json::object body;         ///< as parsed, for the idempotency fingerprint
-  schema::image_request request;
+  Request request;
   schema::lora_resolution loras;
   schema::price_quote price;
 };
 
+using priced_image = priced_request<schema::image_request>;
+using priced_video = priced_request<schema::video_request>;
+
 /// Reads `POST /v1/images` (or its estimate); nullopt after answering the 400/415.
 std::optional<priced_image> read_priced_image(const context_ptr& ctx);
+
+/// Reads `POST /v1/videos`; nullopt after answering the 400/415.
+std::optional<priced_video> read_priced_video(const context_ptr& ctx);
 
 } // namespace svc::http

@@ -169,6 +169,7 @@ BOOST_AUTO_TEST_CASE(statuses_and_types_follow_the_contract) {
     {"idempotency_key_in_use", {409, "invalid_request"}}, {"invalid_state", {409, "invalid_request"}},
     {"url_expired", {410, "invalid_request"}},           {"route_sunset", {410, "invalid_request"}},
     {"body_too_large", {413, "invalid_request"}},        {"unsupported_media_type", {415, "invalid_request"}},
+    {"range_not_satisfiable", {416, "invalid_request"}},
     {"headers_too_large", {431, "invalid_request"}},     {"idempotency_key_reused", {422, "invalid_request"}},
     {"too_many_requests", {429, "rate_limit"}},          {"internal_error", {500, "internal"}},
     {"unavailable", {503, "internal"}},

@@ -1,4 +1,5 @@
-// GET /v1/images/{id} (with `Prefer: wait=N`) and GET /v1/images.
+// GET /v1/images/{id}, GET /v1/videos/{id} (both with `Prefer: wait=N`), their
+// lists, and the cancel routes: one implementation per operation for both kinds.
 #include <charconv>
 
 #include <boost/json.hpp>
@@ -57,13 +58,12 @@ void reply_not_found(const context_ptr& ctx, std::string_view kind, const std::s
                                           {{"kind", std::string{kind}}, {"id", id.substr(0, 64)}}, "id"));
 }
 
-} // namespace
-
-void get_image(const context_ptr& ctx) {
+void get_job(const context_ptr& ctx, schema::job_kind kind) {
   auto& id = ctx->param("id");
-  auto job = core::has_id_shape(id, "img") ? ctx->svc.tables().jobs.get(id) : std::nullopt;
+  auto object = schema::to_string(kind);
+  auto job = core::has_id_shape(id, schema::id_prefix(kind)) ? ctx->svc.tables().jobs.get(id) : std::nullopt;
   if (!job || job->team_id != ctx->team->id)
-    return reply_not_found(ctx, "image", id);
+    return reply_not_found(ctx, object, id);
   auto wait = preferred_wait(ctx);
   if (wait == 0 || schema::is_terminal(job->status))
     return reply_job(ctx, *job);
@@ -72,16 +72,17 @@ void get_image(const context_ptr& ctx) {
   ask_within<schema::job_record>(
     ctx, ctx->svc.actors().jobs, caf::duration{std::chrono::seconds{wait}},
     [ctx, applied](schema::job_record& done) { reply_job(ctx, done, applied); },
-    [ctx, applied, id](const caf::error&) {
+    [ctx, applied, id, object](const caf::error&) {
       if (auto now = ctx->svc.tables().jobs.get(id))
         return reply_job(ctx, *now, applied);
-      reply_not_found(ctx, "image", id);
+      reply_not_found(ctx, object, id);
     },
     actors::wait_atom::value, ctx->team->id, id);
 }
 
-void list_images(const context_ptr& ctx) {
-  auto params = read_list_params(ctx, "img", {"status"});
+void list_jobs(const context_ptr& ctx, schema::job_kind kind) {
+  auto prefix = std::string{schema::id_prefix(kind)};
+  auto params = read_list_params(ctx, prefix, {"status"});
   if (!params)
     return;
   std::optional<schema::job_status> status;
@@ -96,7 +97,7 @@ void list_images(const context_ptr& ctx) {
   }
   auto& tables = ctx->svc.tables();
   auto team_prefix = ctx->team->id + "/";
-  persistence::scan_range range{team_prefix + "img_",
+  persistence::scan_range range{team_prefix + prefix + "_",
                                 params->starting_after.empty() ? "" : team_prefix + params->starting_after, true};
   boost::json::array data;
   bool more = false;
@@ -122,15 +123,34 @@ void list_images(const context_ptr& ctx) {
   reply_json(ctx, 200, schema::list_view(std::move(data), more));
 }
 
-void cancel_job(const context_ptr& ctx) {
-  auto& id = ctx->param("id");
-  if (!core::has_id_shape(id, "img") && !core::has_id_shape(id, "vid"))
-    return reply_not_found(ctx, "image", id);
+void cancel(const context_ptr& ctx) {
   if (!read_json_object(ctx, {}))
     return;
   ask<schema::job_record>(
     ctx, ctx->svc.actors().jobs, [ctx](schema::job_record& job) { reply_job(ctx, job); }, actors::cancel_atom::value,
-    ctx->team->id, id);
+    ctx->team->id, ctx->param("id"));
+}
+
+} // namespace
+
+void get_image(const context_ptr& ctx) { get_job(ctx, schema::job_kind::image); }
+void get_video(const context_ptr& ctx) { get_job(ctx, schema::job_kind::video); }
+void list_images(const context_ptr& ctx) { list_jobs(ctx, schema::job_kind::image); }
+void list_videos(const context_ptr& ctx) { list_jobs(ctx, schema::job_kind::video); }
+
+void cancel_job(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  // The spec lets the images path cancel videos too.
+  if (!core::has_id_shape(id, "img") && !core::has_id_shape(id, "vid"))
+    return reply_not_found(ctx, "image", id);
+  cancel(ctx);
+}
+
+void cancel_video(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  if (!core::has_id_shape(id, "vid"))
+    return reply_not_found(ctx, "video", id);
+  cancel(ctx);
 }
 
 } // namespace svc::http

@@ -1,4 +1,5 @@
-// POST /v1/images and POST /v1/images/estimate.
+// POST /v1/images, POST /v1/videos and POST /v1/images/estimate: one
+// admission path for both kinds, so idempotency, holds and records agree.
 #include <boost/json.hpp>
 
 #include "core/crypto.hpp"
@@ -13,9 +14,7 @@
 namespace svc::http {
 namespace {
 
-constexpr std::string_view images_route = "images";
-
-// A seed for a request without one; echoed on the record so the image can be reproduced.
+// A seed for a request without one; echoed on the record so the output can be reproduced.
 uint32_t random_seed() {
   auto bytes = core::random_bytes(4);
   uint32_t seed = 0;
@@ -24,18 +23,18 @@ uint32_t random_seed() {
   return seed;
 }
 
-schema::job_record new_image_job(const context_ptr& ctx, const priced_image& p) {
+// The fields both kinds share.
+template <class Request>
+schema::job_record new_job(const context_ptr& ctx, schema::job_kind kind, const priced_request<Request>& p) {
   auto& r = p.request;
   schema::job_record job;
-  job.id = core::make_id("img");
+  job.id = core::make_id(schema::id_prefix(kind));
   job.team_id = ctx->team->id;
-  job.kind = schema::job_kind::image;
+  job.kind = kind;
   job.prompt = r.prompt;
   job.negative_prompt = r.negative_prompt;
   job.width = r.width;
   job.height = r.height;
-  job.num_outputs = r.num_outputs;
-  job.steps = r.steps;
   job.seed = r.seed_given ? r.seed : random_seed();
   job.loras = p.loras.loras;
   job.selection = p.loras.selection;
@@ -47,29 +46,25 @@ schema::job_record new_image_job(const context_ptr& ctx, const priced_image& p) 
   return job;
 }
 
-} // namespace
-
-void create_image(const context_ptr& ctx) {
-  auto priced = read_priced_image(ctx);
-  if (!priced)
-    return;
+// Answers an idempotent replay, or admits `job` (holding its price) and answers 201.
+void admit(const context_ptr& ctx, std::string_view route, const boost::json::object& fingerprinted,
+           schema::job_record job) {
   bool ok = true;
-  auto claim = read_idempotency_claim(ctx, priced->body, ok);
+  auto claim = read_idempotency_claim(ctx, fingerprinted, ok);
   if (!ok)
     return;
   if (claim)
-    if (auto earlier = find_idempotency_record(ctx, images_route, *claim))
+    if (auto earlier = find_idempotency_record(ctx, route, *claim))
       return reply_replay(ctx, *earlier, *claim);
 
   actors::job_admission admission;
-  admission.job = new_image_job(ctx, *priced);
-  auto location = ctx->svc.base_url + "/v1/images/" + admission.job.id;
-  auto body = boost::json::serialize(
-    schema::job_view(admission.job, {ctx->svc.base_url, ctx->svc.url_secret}));
+  admission.job = std::move(job);
+  auto location = ctx->svc.base_url + "/v1/" + std::string{route} + "/" + admission.job.id;
+  auto body = boost::json::serialize(schema::job_view(admission.job, {ctx->svc.base_url, ctx->svc.url_secret}));
   if (claim) {
     auto now = ctx->svc.clock->now();
     admission.idempotency = schema::idempotency_record{
-      ctx->team->id, std::string{images_route}, claim->key, claim->request_sha256, 201, body, location, now,
+      ctx->team->id, std::string{route}, claim->key, claim->request_sha256, 201, body, location, now,
       now + ctx->svc.cfg.idempotency_ttl};
   }
   ask<actors::admission_result>(
@@ -80,6 +75,29 @@ void create_image(const context_ptr& ctx) {
       reply_body(ctx, 201, body, "application/json", {{"Location", location}});
     },
     actors::create_atom::value, std::move(admission));
+}
+
+} // namespace
+
+void create_image(const context_ptr& ctx) {
+  auto priced = read_priced_image(ctx);
+  if (!priced)
+    return;
+  auto job = new_job(ctx, schema::job_kind::image, *priced);
+  job.num_outputs = priced->request.num_outputs;
+  job.steps = priced->request.steps;
+  admit(ctx, "images", priced->body, std::move(job));
+}
+
+void create_video(const context_ptr& ctx) {
+  auto priced = read_priced_video(ctx);
+  if (!priced)
+    return;
+  auto job = new_job(ctx, schema::job_kind::video, *priced);
+  job.num_outputs = 1;
+  job.duration_seconds = priced->request.duration_seconds;
+  job.fps = priced->request.fps;
+  admit(ctx, "videos", priced->body, std::move(job));
 }
 
 void estimate_image(const context_ptr& ctx) {

@@ -1,0 +1,67 @@
+#include "support/media_probe.hpp"
+
+#include <fcntl.h>
+#include <fstream>
+#include <unistd.h>
+
+#include <boost/json.hpp>
+
+#include "support/json_util.hpp"
+#include "support/process.hpp"
+
+namespace svc::e2e {
+namespace {
+
+double number_of(const boost::json::value& v, std::string_view path) {
+  auto text = json_str(v, path); // ffprobe writes numbers as strings
+  try {
+    return text.empty() ? 0 : std::stod(text);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+} // namespace
+
+std::optional<video_probe> probe_video(std::string_view bytes, std::string& error) {
+  auto dir = make_temp_dir("svc-probe");
+  auto input = dir + "/video.mp4", output = dir + "/probe.json", log = dir + "/probe.log";
+  std::ofstream(input, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  int out = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  auto pid = spawn({"/bin/sh", "-c",
+                    "exec ffprobe -v error -select_streams v:0 -count_packets -show_streams -show_format -of json \""
+                      + input + "\""},
+                   out, err);
+  ::close(out);
+  ::close(err);
+  auto status = wait_exit(pid, std::chrono::seconds{30});
+  auto text = read_file(output);
+  auto diagnostics = read_file(log);
+  std::remove(input.c_str());
+  std::remove(output.c_str());
+  std::remove(log.c_str());
+  ::rmdir(dir.c_str());
+  if (!status || *status != 0) {
+    error = "ffprobe failed (exit " + (status ? std::to_string(*status) : std::string{"timeout"}) + "): " + diagnostics;
+    return std::nullopt;
+  }
+  boost::system::error_code ec;
+  auto doc = boost::json::parse(text, ec);
+  if (ec || json_size(doc, "streams") < 1) {
+    error = "ffprobe found no video stream: " + text.substr(0, 400);
+    return std::nullopt;
+  }
+  auto& stream = doc.at("streams").as_array().at(0);
+  video_probe p;
+  p.codec = json_str(stream, "codec_name");
+  p.pixel_format = json_str(stream, "pix_fmt");
+  p.width = static_cast<int>(json_int(stream, "width").value_or(0));
+  p.height = static_cast<int>(json_int(stream, "height").value_or(0));
+  p.frames = static_cast<long>(number_of(stream, "nb_read_packets"));
+  p.seconds = number_of(doc, "format.duration");
+  p.format = json_str(doc, "format.format_name");
+  return p;
+}
+
+} // namespace svc::e2e

@@ -4,6 +4,7 @@
 // request, and the checks on their answers and on progress. Pure functions,
 // so every rule of the protocol is tested without a server.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>

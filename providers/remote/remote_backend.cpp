@@ -1,7 +1,6 @@
 #include "providers/remote/remote_backend.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <optional>
 #include <utility>
 

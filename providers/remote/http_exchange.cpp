@@ -31,13 +31,13 @@ std::vector<tcp::endpoint> resolve_endpoints(const std::string& host, std::uint1
   auto results = resolver.resolve(host, std::to_string(port), tcp::resolver::numeric_service, ec);
   std::vector<tcp::endpoint> out;
   if (ec) {
-    why = "cannot resolve " + host + ": " + ec.message();
+    why = "cannot resolve the host name: " + ec.message();
     return out;
   }
   for (auto& r : results)
     out.push_back(r.endpoint());
   if (out.empty())
-    why = "cannot resolve " + host + ": no addresses";
+    why = "cannot resolve the host name: no addresses";
   return out;
 }
 

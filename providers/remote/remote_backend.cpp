@@ -160,15 +160,13 @@ bool retryable(const exchange_answer& a) {
   }
 }
 
+// A retryable failure in a few words.
 std::string describe(const exchange_answer& a) {
   switch (a.fault) {
   case exchange_fault::none: return "HTTP " + std::to_string(a.status);
-  case exchange_fault::connect_failed: return "cannot connect: " + a.detail;
   case exchange_fault::connection_lost: return "connection lost: " + a.detail;
-  case exchange_fault::timed_out: return a.detail;
-  case exchange_fault::bad_answer: return "no valid HTTP answer (" + a.detail + ")";
+  default: return "cannot connect: " + a.detail;
   }
-  return a.detail;
 }
 
 render_outcome logged(render_outcome outcome, const remote_url& url) {
@@ -218,16 +216,17 @@ render_outcome remote_backend::render(const render_request& req, const progress_
         progress(1.0);
       return logged(std::move(outcome), url);
     }
-    if (!retryable(*end)) {
-      // A failed generation already cost GPU time: it is not tried again.
-      auto detail = end->fault == exchange_fault::none
-                      ? "HTTP " + std::to_string(end->status) + ": " + a1111_error_snippet(end->body)
-                      : describe(*end);
-      return logged(provider_error::failed("the back end answered " + detail), url);
-    }
+    // A failed generation already cost GPU time: it is not tried again.
+    if (!retryable(*end))
+      return logged(provider_error::failed(end->fault == exchange_fault::none
+                                             ? "the back end answered HTTP " + std::to_string(end->status) + ": " +
+                                                 a1111_error_snippet(end->body)
+                                             : "the back end's answer is unreadable: " + end->detail),
+                    url);
+    // Messages reach API clients: they name no host of the operator's network.
     if (attempt == attempts)
-      return logged(provider_error::unavailable("the back end at " + url.text() + " failed " +
-                                                std::to_string(attempts) + " attempts; the last: " + describe(*end)),
+      return logged(provider_error::unavailable("the back end could not be reached in " + std::to_string(attempts) +
+                                                " attempts; the last: " + describe(*end)),
                     url);
     auto wait = std::min<std::chrono::milliseconds>(
       backoff, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - steady::now()));
@@ -237,7 +236,7 @@ render_outcome remote_backend::render(const render_request& req, const progress_
     if (cancel.wait_for(wait))
       return provider_error::cancelled();
     if (steady::now() >= deadline)
-      return logged(provider_error::timeout("the back end did not answer within " +
+      return logged(provider_error::timeout("the back end could not be reached within " +
                                             core::format_duration(options_.timeout) + "; the last attempt: " +
                                             describe(*end)),
                     url);

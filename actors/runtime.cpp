@@ -84,7 +84,9 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
 }
 
 void runtime::stop() {
-  if (stopped_)
+  // Without a pool, `start` failed before spawning anything (a bad
+  // --remote-url, an unreadable words file): there is nothing to stop.
+  if (stopped_ || !pool_)
     return;
   stopped_ = true;
   {

@@ -45,7 +45,12 @@ struct config {
 
   // --- generation
   std::string provider = "procedural"; ///< procedural | remote
-  std::string remote_url;              ///< remote back end base URL
+  std::string remote_url;              ///< remote back end base URL: http://[user:pass@]host[:port][/path]
+  duration remote_timeout = std::chrono::minutes{10};         ///< per remote job, retries included
+  duration remote_connect_timeout = std::chrono::seconds{10}; ///< one connect; also bounds progress polls and interrupts
+  int remote_retries = 3;                                     ///< further attempts after a transport failure
+  duration remote_backoff = std::chrono::seconds{1};          ///< before the first retry, doubling after each
+  duration remote_poll = std::chrono::milliseconds{500};      ///< between progress polls of a remote render
   int workers = 0;                     ///< concurrent generations; 0: number of cores
   duration render_delay{0};            ///< simulated extra back-end time per job
   std::string moderation_words;        ///< disallowed-words file; empty: the built-in list

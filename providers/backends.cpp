@@ -1,8 +1,37 @@
 #include "providers/backends.hpp"
 
 #include "providers/procedural_renderer.hpp"
+#include "providers/remote/remote_backend.hpp"
 
 namespace svc::providers {
+namespace {
+
+std::unique_ptr<generation_backend> make_remote(const core::config& cfg, std::string& error) {
+  std::string why;
+  auto url = parse_remote_url(cfg.remote_url, why);
+  if (!url) {
+    error = "--provider remote needs --remote-url http://host:port of an AUTOMATIC1111-compatible server: " + why;
+    return nullptr;
+  }
+  // Zero would poll without pause or fail every job at once.
+  for (auto [name, d] : {std::pair{"--remote-timeout", cfg.remote_timeout},
+                         std::pair{"--remote-connect-timeout", cfg.remote_connect_timeout},
+                         std::pair{"--remote-poll", cfg.remote_poll}})
+    if (d.count() <= 0) {
+      error = std::string(name) + " must be longer than 0ms";
+      return nullptr;
+    }
+  remote_options opts;
+  opts.url = std::move(*url);
+  opts.timeout = cfg.remote_timeout;
+  opts.connect_timeout = cfg.remote_connect_timeout;
+  opts.retries = cfg.remote_retries;
+  opts.backoff = cfg.remote_backoff;
+  opts.poll = cfg.remote_poll;
+  return std::make_unique<remote_backend>(std::move(opts));
+}
+
+} // namespace
 
 std::unique_ptr<generation_backend> make_backend(const core::config& cfg, std::string& error) {
   if (cfg.provider == "procedural") {
@@ -10,7 +39,9 @@ std::unique_ptr<generation_backend> make_backend(const core::config& cfg, std::s
     opts.render_delay = cfg.render_delay;
     return std::make_unique<procedural_renderer>(opts);
   }
-  error = "provider '" + cfg.provider + "' is not available in this build (available: procedural)";
+  if (cfg.provider == "remote")
+    return make_remote(cfg, error);
+  error = "provider '" + cfg.provider + "' is not available in this build (available: procedural, remote)";
   return nullptr;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Builds the generation back end and worker pool that a configuration asks
-// for (`--provider`, `--render-delay`, `--workers`), so svcd wires them alike.
+// for (`--provider`, `--remote-*`, `--render-delay`, `--workers`), so svcd wires them alike.
 
 #include <memory>
 #include <string>

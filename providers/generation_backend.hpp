@@ -16,11 +16,15 @@ namespace svc::providers {
 
 /// Why a render produced nothing.
 struct provider_error {
-  std::string code;    ///< `provider_error`, `moderation` or `cancelled`
+  std::string code;    ///< `provider_error`, `provider_timeout`, `provider_unavailable`, `moderation` or `cancelled`
   std::string message; ///< for `failure.message` and logs; never contains secrets
 
   /// The back end failed (bad parameters, encoder or remote failure).
   static provider_error failed(std::string message) { return {"provider_error", std::move(message)}; }
+  /// The back end did not finish within the job's deadline.
+  static provider_error timeout(std::string message) { return {"provider_timeout", std::move(message)}; }
+  /// The back end could not be reached, also after retries.
+  static provider_error unavailable(std::string message) { return {"provider_unavailable", std::move(message)}; }
   /// The back end refused the content while generating.
   static provider_error moderation(std::string message) { return {"moderation", std::move(message)}; }
   /// The render stopped because its token was cancelled.

@@ -47,7 +47,7 @@ struct job_output {
 
 /// Why a job failed.
 struct job_failure {
-  std::string code;    ///< `provider_error`, `moderation`, `queue_expired`, ...
+  std::string code;    ///< `provider_error`, `provider_timeout`, `provider_unavailable`, `moderation`, `queue_expired`, ...
   std::string message;
 };
 

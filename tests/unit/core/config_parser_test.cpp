@@ -77,7 +77,10 @@ std::string dump(const config& c) {
     << "\nqueue_ttl=" << c.queue_ttl.count() << "\nbalance_low_debounce=" << c.balance_low_debounce.count()
     << "\nevent_retention=" << c.event_retention.count()
     << "\nlegacy_sunset=" << svc::core::to_unix_ms(c.legacy_sunset) << "\nprovider=" << c.provider
-    << "\nremote_url=" << c.remote_url << "\nworkers=" << c.workers << "\nrender_delay=" << c.render_delay.count()
+    << "\nremote_url=" << c.remote_url << "\nremote_timeout=" << c.remote_timeout.count()
+    << "\nremote_connect_timeout=" << c.remote_connect_timeout.count() << "\nremote_retries=" << c.remote_retries
+    << "\nremote_backoff=" << c.remote_backoff.count() << "\nremote_poll=" << c.remote_poll.count()
+    << "\nworkers=" << c.workers << "\nrender_delay=" << c.render_delay.count()
     << "\nmoderation_words=" << c.moderation_words
     << "\nheader_limit=" << c.header_limit << "\nbody_limit=" << c.body_limit
     << "\nread_timeout=" << c.read_timeout.count() << "\npipeline_limit=" << c.pipeline_limit
@@ -115,6 +118,11 @@ const std::map<std::string, std::string>& sample_values() {
     {"mail-from", "Ops Team <ops@svc.test>"},
     {"provider", "remote"},
     {"remote-url", "http://127.0.0.1:9999"},
+    {"remote-timeout", "90s"},
+    {"remote-connect-timeout", "3s"},
+    {"remote-retries", "5"},
+    {"remote-backoff", "200ms"},
+    {"remote-poll", "2s"},
     {"workers", "3"},
     {"render-delay", "250ms"},
     {"moderation-words", "/etc/svc/words.txt"},

@@ -39,6 +39,32 @@ BOOST_AUTO_TEST_CASE(an_unknown_provider_is_an_error_naming_it) {
   BOOST_TEST(error.find("dream-machine") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(remote_needs_a_valid_http_url) {
+  svc::core::config cfg;
+  cfg.provider = "remote";
+  for (std::string url : {"", "gpu:7860", "https://gpu:7860", "http://gpu:99999", "http://gpu:7860/?x"}) {
+    cfg.remote_url = url;
+    std::string error;
+    BOOST_TEST(!make_backend(cfg, error), url);
+    BOOST_TEST(error.find("--remote-url") != std::string::npos, error);
+  }
+  cfg.remote_url = "http://127.0.0.1:7860/sd";
+  std::string error;
+  const auto backend = make_backend(cfg, error);
+  BOOST_REQUIRE_MESSAGE(backend, error);
+  BOOST_TEST(backend->name() == "remote");
+}
+
+BOOST_AUTO_TEST_CASE(remote_durations_must_be_positive) {
+  svc::core::config cfg;
+  cfg.provider = "remote";
+  cfg.remote_url = "http://127.0.0.1:7860";
+  cfg.remote_poll = 0ms;
+  std::string error;
+  BOOST_TEST(!make_backend(cfg, error));
+  BOOST_TEST(error.find("--remote-poll") != std::string::npos, error);
+}
+
 BOOST_AUTO_TEST_CASE(workers_sets_the_pool_size) {
   svc::core::config cfg;
   cfg.workers = 3;

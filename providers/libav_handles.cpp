@@ -17,7 +17,7 @@ std::string av_error_text(const std::string& what, int code) {
 
 void quiet_libav_logs() {
   static std::once_flag once;
-  std::call_once(once, [] { av_log_set_level(AV_LOG_FATAL); });
+  std::call_once(once, [] { av_log_set_level(AV_LOG_QUIET); });
 }
 
 } // namespace svc::providers

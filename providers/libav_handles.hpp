@@ -38,10 +38,10 @@ using sws_context_ptr = std::unique_ptr<SwsContext, av_deleter>;
 /// `what` followed by libav's description of `code` (a negative AVERROR).
 std::string av_error_text(const std::string& what, int code);
 
-/// Silences libav's own logging below fatal, once per process. Every failure
-/// reaches our callers as a value with av_error_text; libav's chatter (x264's
-/// statistics per video, a decoder's complaint per bad upload) would otherwise
-/// go straight to the server's stderr.
+/// Silences libav's own logging, once per process. Every failure reaches our
+/// callers as a value with av_error_text; libav's chatter (x264's statistics
+/// per video, a decoder's complaint per bad upload, some of it at "fatal"
+/// level) would otherwise go straight to the server's stderr.
 void quiet_libav_logs();
 
 } // namespace svc::providers

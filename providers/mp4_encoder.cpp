@@ -169,6 +169,9 @@ struct mp4_encoder::state {
       int rc = avcodec_receive_packet(codec.get(), packet.get());
       if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return 0;
       if (rc < 0) return rc;
+      // Every frame lasts 1/fps. libx264 leaves durations unset, and the
+      // muxer would then give the last frame none: one frame short in players.
+      packet->duration = 1;
       av_packet_rescale_ts(packet.get(), codec->time_base, stream->time_base);
       packet->stream_index = stream->index;
       rc = av_interleaved_write_frame(muxer.get(), packet.get());
@@ -176,6 +179,15 @@ struct mp4_encoder::state {
     }
   }
 };
+
+std::string video_format_error(int width, int height, int fps) {
+  if (width < min_video_side || height < min_video_side || width > max_video_side || height > max_video_side ||
+      width % 2 != 0 || height % 2 != 0)
+    return "video size " + std::to_string(width) + "x" + std::to_string(height) + " is not even within " +
+           std::to_string(min_video_side) + ".." + std::to_string(max_video_side);
+  if (fps < 1 || fps > 120) return "fps " + std::to_string(fps) + " is outside 1..120";
+  return {};
+}
 
 mp4_encoder::mp4_encoder(mp4_options opts) : opts_(std::move(opts)) {}
 
@@ -187,14 +199,8 @@ bool mp4_encoder::open(int width, int height, int fps, std::string& error) {
     return false;
   }
   opened_ = true;
-  if (width < min_video_side || height < min_video_side || width > max_video_side || height > max_video_side ||
-      width % 2 != 0 || height % 2 != 0) {
-    error = "video size " + std::to_string(width) + "x" + std::to_string(height) + " is not even within " +
-            std::to_string(min_video_side) + ".." + std::to_string(max_video_side);
-    return false;
-  }
-  if (fps < 1 || fps > 120) {
-    error = "fps " + std::to_string(fps) + " is outside 1..120";
+  if (auto why = video_format_error(width, height, fps); !why.empty()) {
+    error = std::move(why);
     return false;
   }
   quiet_libav_logs();

@@ -21,6 +21,10 @@ inline constexpr int min_video_side = 16;
 /// Largest width or height accepted; bounds memory and time per video.
 inline constexpr int max_video_side = 4096;
 
+/// Why a width x height video at `fps` cannot be encoded (odd size, a side
+/// outside min_video_side..max_video_side, fps outside 1..120), or empty.
+std::string video_format_error(int width, int height, int fps);
+
 /// One MP4 file being written: `open`, `push` each frame, `finish`. Not
 /// thread-safe; one encoder per video. Every failure is a value: the call
 /// returns false with the reason in `error`, the encoder frees what it holds,
@@ -34,9 +38,9 @@ public:
   mp4_encoder(const mp4_encoder&) = delete;
   mp4_encoder& operator=(const mp4_encoder&) = delete;
 
-  /// Starts a width x height video at `fps` frames per second. Fails for odd
-  /// sizes, sizes outside min_video_side..max_video_side, fps outside 1..120,
-  /// a second `open`, or when libavcodec lacks libx264.
+  /// Starts a width x height video at `fps` frames per second. Fails when
+  /// video_format_error objects, on a second `open`, or when libavcodec lacks
+  /// libx264.
   bool open(int width, int height, int fps, std::string& error);
 
   /// Encodes the next frame (channels clamped to 0..1, BT.709 limited range).

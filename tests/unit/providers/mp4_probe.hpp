@@ -115,6 +115,20 @@ inline std::optional<video_probe> probe_video(const std::string& mp4, std::strin
   return std::nullopt;
 }
 
+/// Every frame of `mp4` as packed 8-bit RGB, decoded by the ffmpeg CLI;
+/// nullopt with the reason in `error` when ffmpeg is missing or fails.
+inline std::optional<std::string> decode_frames_rgb24(const std::string& mp4, std::string& error) {
+  const std::string ffmpeg = find_on_path("ffmpeg");
+  if (ffmpeg.empty()) {
+    error = "ffmpeg not found on PATH (Debian package ffmpeg; scripts/setup installs it)";
+    return std::nullopt;
+  }
+  const temp_file file(mp4, ".mp4");
+  auto raw = run_command(ffmpeg + " -v error -i '" + file.path() + "' -f rawvideo -pix_fmt rgb24 -");
+  if (!raw) error = "ffmpeg failed to decode the MP4";
+  return raw;
+}
+
 /// Types of the top-level boxes of an MP4 in file order (`ftyp`, `moov`, ...);
 /// stops at the first malformed size.
 inline std::vector<std::string> top_level_boxes(std::string_view mp4) {

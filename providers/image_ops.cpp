@@ -136,30 +136,34 @@ image half_size(const image& img) {
   return out;
 }
 
-image resize(const image& img, int w, int h) {
-  image out(w, h);
-  const float sx = static_cast<float>(img.width) / static_cast<float>(w);
-  const float sy = static_cast<float>(img.height) / static_cast<float>(h);
-  std::vector<int> x0s(static_cast<std::size_t>(w)), x1s(static_cast<std::size_t>(w));
-  std::vector<float> txs(static_cast<std::size_t>(w));
-  for (int x = 0; x < w; ++x) {
-    const float fx = std::clamp((static_cast<float>(x) + 0.5f) * sx - 0.5f, 0.f, static_cast<float>(img.width - 1));
-    x0s[x] = static_cast<int>(fx);
-    x1s[x] = std::min(x0s[x] + 1, img.width - 1);
-    txs[x] = fx - static_cast<float>(x0s[x]);
+void resample(const image& img, float x, float y, float w, float h, image& out) {
+  const float sx = w / static_cast<float>(out.width);
+  const float sy = h / static_cast<float>(out.height);
+  std::vector<int> x0s(static_cast<std::size_t>(out.width)), x1s(static_cast<std::size_t>(out.width));
+  std::vector<float> txs(static_cast<std::size_t>(out.width));
+  for (int i = 0; i < out.width; ++i) {
+    const float fx = std::clamp(x + (static_cast<float>(i) + 0.5f) * sx - 0.5f, 0.f, static_cast<float>(img.width - 1));
+    x0s[i] = static_cast<int>(fx);
+    x1s[i] = std::min(x0s[i] + 1, img.width - 1);
+    txs[i] = fx - static_cast<float>(x0s[i]);
   }
-  for (int y = 0; y < h; ++y) {
-    const float fy = std::clamp((static_cast<float>(y) + 0.5f) * sy - 0.5f, 0.f, static_cast<float>(img.height - 1));
+  for (int j = 0; j < out.height; ++j) {
+    const float fy = std::clamp(y + (static_cast<float>(j) + 0.5f) * sy - 0.5f, 0.f, static_cast<float>(img.height - 1));
     const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, img.height - 1);
     const float ty = fy - static_cast<float>(y0);
     const rgb* r0 = img.row(y0);
     const rgb* r1 = img.row(y1);
-    rgb* dst = out.row(y);
-    for (int x = 0; x < w; ++x) {
-      const rgb a = mix(r0[x0s[x]], r0[x1s[x]], txs[x]), b = mix(r1[x0s[x]], r1[x1s[x]], txs[x]);
-      dst[x] = mix(a, b, ty);
+    rgb* dst = out.row(j);
+    for (int i = 0; i < out.width; ++i) {
+      const rgb a = mix(r0[x0s[i]], r0[x1s[i]], txs[i]), b = mix(r1[x0s[i]], r1[x1s[i]], txs[i]);
+      dst[i] = mix(a, b, ty);
     }
   }
+}
+
+image resize(const image& img, int w, int h) {
+  image out(w, h);
+  resample(img, 0.f, 0.f, static_cast<float>(img.width), static_cast<float>(img.height), out);
   return out;
 }
 

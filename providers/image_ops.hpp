@@ -25,4 +25,10 @@ image half_size(const image& img);
 /// `img` stretched or shrunk to w x h by bilinear interpolation.
 image resize(const image& img, int w, int h);
 
+/// Fills all of `out` (its size unchanged) from the w x h region of `img` whose
+/// top-left corner is (x, y), in pixels, fractions allowed, by bilinear
+/// interpolation; samples outside `img` take its edge. Meant for shrinking by
+/// less than 2x or enlarging; a camera moving over a still.
+void resample(const image& img, float x, float y, float w, float h, image& out);
+
 } // namespace svc::providers

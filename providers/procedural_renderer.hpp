@@ -1,7 +1,9 @@
 #pragma once
 // The built-in back end: paints a landscape read from the prompt and seed,
-// applies the LoRA styles and encodes PNGs. Byte-identical output for equal
-// inputs; `render_delay` adds simulated back-end time that honours cancel.
+// blends in the init image if there is one, applies the LoRA styles and
+// encodes PNGs, or animates that canvas into an MP4 for a video request.
+// Byte-identical output for equal inputs; `render_delay` adds simulated
+// back-end time that honours cancel.
 
 #include <chrono>
 #include <cstdint>
@@ -10,6 +12,7 @@
 
 #include "providers/generation_backend.hpp"
 #include "providers/image.hpp"
+#include "providers/mp4_encoder.hpp"
 #include "providers/png_writer.hpp"
 
 namespace svc::providers {
@@ -17,16 +20,19 @@ namespace svc::providers {
 /// Settings of the procedural back end.
 struct procedural_options {
   std::chrono::milliseconds render_delay{0}; ///< extra time per generation (`--render-delay`), default none
-  png_options png;                           ///< encoder settings
+  png_options png;                           ///< image encoder settings
+  mp4_options mp4;                           ///< video encoder settings
 };
 
 /// Largest width or height accepted (the API allows 2048); bounds memory per render.
 inline constexpr int max_render_side = 4096;
 
-/// Renders the canvas of one output (`seed` = request seed + output index)
-/// without encoding it; nullopt when cancelled. `progress` may be empty.
-std::optional<image> render_canvas(const render_request& req, uint32_t seed, const cancel_token& cancel,
-                                   const std::function<void(float)>& progress);
+/// Renders the req.width x req.height canvas of one output (`seed` = request
+/// seed + output index) without encoding it; nullopt when cancelled. `init`,
+/// when not null, is the decoded init image at the canvas size: it dominates
+/// the painted scene before the styles apply. `progress` may be empty.
+std::optional<image> render_canvas(const render_request& req, uint32_t seed, const image* init,
+                                   const cancel_token& cancel, const std::function<void(float)>& progress);
 
 /// The built-in generation back end. Thread-safe; holds no per-render state.
 class procedural_renderer final : public generation_backend {
@@ -35,8 +41,11 @@ public:
   explicit procedural_renderer(procedural_options opts = {});
 
   /// Spends `render_delay` in slices (reporting progress), then renders and
-  /// encodes `req.num_outputs` images. `provider_error` for sizes outside
-  /// 1..max_render_side or num_outputs outside 1..16.
+  /// encodes `req.num_outputs` images, or for `req.is_video()` one MP4 (a
+  /// keyframe animated by `animate_still`). `provider_error` for sizes outside
+  /// 1..max_render_side (videos: even, min_video_side..max_video_side),
+  /// num_outputs outside 1..16 (videos: 1), an init image that does not
+  /// decode (`init image: ...`) or an encoder failure.
   render_outcome render(const render_request& req, const progress_fn& progress,
                         const cancel_token& cancel) override;
 

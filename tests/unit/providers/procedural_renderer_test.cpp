@@ -4,14 +4,18 @@
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/crypto.hpp"
+#include "mp4_probe.hpp"
 #include "png_header.hpp"
+#include "providers/image_decoder.hpp"
 #include "schema/builtin_loras.hpp"
 
 using namespace svc::providers;
@@ -34,6 +38,33 @@ std::string render_one(const render_request& req, procedural_options opts = {}) 
   BOOST_REQUIRE_MESSAGE(out.ok(), (out.ok() ? "" : out.error().message));
   BOOST_REQUIRE(out.value().outputs.size() == 1u);
   return out.value().outputs.front();
+}
+
+render_request small_video(uint32_t seed = 42) {
+  auto r = small("a quiet mountain lake at sunset, pine trees", seed);
+  r.width = 256;
+  r.height = 144;
+  r.duration_seconds = 2;
+  r.fps = 12;
+  return r;
+}
+
+// Stripes of colours no landscape has, to tell how much of a render came from it.
+std::string init_png(int w = 120, int h = 90) {
+  image img(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) img.at(x, y) = (x / 20 + y / 30) % 2 ? rgb{1.f, 0.f, 0.9f} : rgb{0.f, 0.9f, 0.2f};
+  std::string png, error;
+  BOOST_REQUIRE(encode_png(img, {}, png, error));
+  return png;
+}
+
+double mean_abs_difference(const image& a, const image& b) {
+  BOOST_REQUIRE(a.px.size() == b.px.size());
+  double sum = 0;
+  for (std::size_t i = 0; i < a.px.size(); ++i)
+    sum += std::abs(a.px[i].r - b.px[i].r) + std::abs(a.px[i].g - b.px[i].g) + std::abs(a.px[i].b - b.px[i].b);
+  return sum / (3.0 * static_cast<double>(a.px.size()));
 }
 
 std::string with_loras(std::vector<lora_weight> loras) {
@@ -168,7 +199,7 @@ BOOST_AUTO_TEST_CASE(progress_is_monotonic_and_ends_at_one) {
   auto req = small();
   req.num_outputs = 2;
   req.loras = {{"watercolor", 1.0}};
-  procedural_renderer renderer({std::chrono::milliseconds{60}, {}});
+  procedural_renderer renderer({std::chrono::milliseconds{60}, {}, {}});
   std::vector<double> seen;
   auto out = renderer.render(req, [&](double p) { seen.push_back(p); }, cancel_token{});
   BOOST_REQUIRE(out.ok());
@@ -180,7 +211,7 @@ BOOST_AUTO_TEST_CASE(progress_is_monotonic_and_ends_at_one) {
 }
 
 BOOST_AUTO_TEST_CASE(render_delay_reports_progress_while_waiting) {
-  procedural_renderer renderer({std::chrono::milliseconds{120}, {}});
+  procedural_renderer renderer({std::chrono::milliseconds{120}, {}, {}});
   std::vector<double> seen;
   const auto start = std::chrono::steady_clock::now();
   auto out = renderer.render(small(), [&](double p) { seen.push_back(p); }, cancel_token{});
@@ -192,7 +223,7 @@ BOOST_AUTO_TEST_CASE(render_delay_reports_progress_while_waiting) {
 }
 
 BOOST_AUTO_TEST_CASE(cancel_stops_a_long_render_delay_promptly) {
-  procedural_renderer renderer({std::chrono::minutes{10}, {}});
+  procedural_renderer renderer({std::chrono::minutes{10}, {}, {}});
   cancel_token token;
   std::mutex m;
   std::condition_variable cv;
@@ -278,4 +309,137 @@ BOOST_AUTO_TEST_CASE(tiny_and_odd_sizes_render) {
 
 BOOST_AUTO_TEST_CASE(name_is_procedural) {
   BOOST_TEST(procedural_renderer{}.name() == "procedural");
+}
+
+BOOST_AUTO_TEST_CASE(a_video_request_gives_one_h264_mp4) {
+  procedural_renderer renderer;
+  const auto req = small_video();
+  auto out = renderer.render(req, {}, cancel_token{});
+  BOOST_REQUIRE_MESSAGE(out.ok(), (out.ok() ? "" : out.error().message));
+  BOOST_REQUIRE(out.value().outputs.size() == 1u);
+  BOOST_TEST(out.value().content_type == "video/mp4");
+  BOOST_TEST(out.value().width == 256);
+  BOOST_TEST(out.value().height == 144);
+  const std::string& mp4 = out.value().outputs.front();
+  BOOST_TEST(mp4.substr(4, 4) == "ftyp");
+  std::string error;
+  const auto probe = svc::test::probe_video(mp4, error);
+  BOOST_REQUIRE_MESSAGE(probe, error);
+  BOOST_TEST(probe->codec_name == "h264");
+  BOOST_TEST(probe->pix_fmt == "yuv420p");
+  BOOST_TEST(probe->width == 256);
+  BOOST_TEST(probe->height == 144);
+  BOOST_TEST(std::abs(probe->nb_frames - 24) <= 1);
+  BOOST_TEST(std::abs(probe->duration - 2.0) <= 1.0 / 12 + 1e-6);
+}
+
+BOOST_AUTO_TEST_CASE(videos_are_byte_identical_for_equal_requests_and_differ_by_seed) {
+  auto req = small_video();
+  req.loras = {{"watercolor", 0.8}};
+  const auto a = render_one(req);
+  BOOST_TEST((render_one(req) == a));
+  BOOST_TEST((render_one(small_video(43)) != render_one(small_video(42))));
+}
+
+BOOST_AUTO_TEST_CASE(video_progress_is_monotonic_and_ends_at_one) {
+  procedural_renderer renderer({std::chrono::milliseconds{30}, {}, {}});
+  std::vector<double> seen;
+  auto out = renderer.render(small_video(), [&](double p) { seen.push_back(p); }, cancel_token{});
+  BOOST_REQUIRE(out.ok());
+  BOOST_REQUIRE(seen.size() >= 10u);
+  for (std::size_t i = 1; i < seen.size(); ++i) BOOST_TEST(seen[i] >= seen[i - 1]);
+  BOOST_TEST(seen.back() == 1.0);
+  for (std::size_t i = 0; i + 1 < seen.size(); ++i) BOOST_TEST(seen[i] < 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(cancel_stops_a_video_mid_frames) {
+  // 10 s at 30 fps, the API's longest: cancelled once a tenth of the frames are out.
+  auto req = small_video();
+  req.width = 768;
+  req.height = 432;
+  req.duration_seconds = 10;
+  req.fps = 30;
+  procedural_renderer renderer;
+  cancel_token token;
+  double last = 0;
+  std::chrono::steady_clock::time_point cancelled_at{};
+  const auto out = renderer.render(req, [&](double p) {
+    last = p;
+    if (p > 0.25 && !token.cancelled()) {
+      cancelled_at = std::chrono::steady_clock::now();
+      token.cancel();
+    }
+  }, token);
+  const auto stopped_at = std::chrono::steady_clock::now();
+  BOOST_REQUIRE(!out.ok());
+  BOOST_TEST(out.error().code == "cancelled");
+  BOOST_TEST(last < 0.3);
+  BOOST_TEST((stopped_at - cancelled_at < 500ms));
+}
+
+BOOST_AUTO_TEST_CASE(bad_video_requests_are_provider_errors) {
+  procedural_renderer renderer;
+  for (auto change : std::vector<std::function<void(render_request&)>>{
+           [](render_request& r) { r.width = 251; }, [](render_request& r) { r.height = 8; },
+           [](render_request& r) { r.fps = 0; }, [](render_request& r) { r.duration_seconds = 61; },
+           [](render_request& r) { r.num_outputs = 2; }}) {
+    auto req = small_video();
+    change(req);
+    const auto out = renderer.render(req, {}, cancel_token{});
+    BOOST_REQUIRE(!out.ok());
+    BOOST_TEST(out.error().code == "provider_error");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(an_init_image_dominates_the_output) {
+  const std::string init = init_png();
+  auto req = small();
+  req.loras = {{"oil-painting", 0.6}};
+  image fitted, plain, derived;
+  std::string error;
+  BOOST_REQUIRE(decode_image_cover(init, req.width, req.height, fitted, error));
+  BOOST_REQUIRE(decode_image(render_one(req), plain, error));
+  req.init_image = init;
+  const auto with_init = render_one(req);
+  BOOST_REQUIRE(decode_image(with_init, derived, error));
+  const double without = mean_abs_difference(plain, fitted), with = mean_abs_difference(derived, fitted);
+  BOOST_TEST_MESSAGE("mean abs difference to the init image: " << without << " without it, " << with << " with it");
+  BOOST_TEST(with < 0.5 * without);
+  BOOST_TEST((render_one(req) == with_init)); // still deterministic
+}
+
+BOOST_AUTO_TEST_CASE(an_init_image_shapes_every_video_frame) {
+  auto req = small_video();
+  const auto plain_mp4 = render_one(req);
+  req.init_image = init_png(320, 180);
+  const auto derived_mp4 = render_one(req);
+  BOOST_TEST((derived_mp4 != plain_mp4));
+  std::string error;
+  const auto plain = svc::test::decode_frames_rgb24(plain_mp4, error);
+  const auto derived = svc::test::decode_frames_rgb24(derived_mp4, error);
+  BOOST_REQUIRE_MESSAGE((plain && derived), error);
+  BOOST_REQUIRE(plain->size() == derived->size());
+  // The stripes' magenta: red and blue high, green low, which no landscape
+  // here has in quantity. Counted over all frames.
+  auto magenta_share = [](const std::string& rgb24) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i + 2 < rgb24.size(); i += 3)
+      n += static_cast<unsigned char>(rgb24[i]) > 160 && static_cast<unsigned char>(rgb24[i + 1]) < 110 &&
+           static_cast<unsigned char>(rgb24[i + 2]) > 140;
+    return static_cast<double>(n) / static_cast<double>(rgb24.size() / 3);
+  };
+  BOOST_TEST_MESSAGE("magenta share: " << magenta_share(*plain) << " without, " << magenta_share(*derived) << " with");
+  BOOST_TEST(magenta_share(*derived) > 0.2);
+  BOOST_TEST(magenta_share(*plain) < 0.02);
+}
+
+BOOST_AUTO_TEST_CASE(an_undecodable_init_image_is_a_provider_error) {
+  procedural_renderer renderer;
+  for (auto req : {small(), small_video()}) {
+    req.init_image = init_png().substr(0, 60);
+    const auto out = renderer.render(req, {}, cancel_token{});
+    BOOST_REQUIRE(!out.ok());
+    BOOST_TEST(out.error().code == "provider_error");
+    BOOST_TEST(out.error().message.rfind("init image: ", 0) == 0u);
+  }
 }

@@ -1,0 +1,332 @@
+#include "providers/mp4_encoder.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <new>
+
+extern "C" {
+#include <libavformat/avformat.h>
+#include <libavutil/dict.h>
+}
+
+#include "providers/libav_handles.hpp"
+
+namespace svc::providers {
+
+namespace {
+
+// The MP4 file as it grows. The muxer seeks back to patch box sizes and, for
+// `+faststart`, rewrites the whole file once more with the index in front.
+struct memory_file {
+  std::string bytes;
+  int64_t pos = 0;
+};
+
+// A second, read-only view of the same file: the muxer's faststart pass opens
+// its output again for reading while it shifts the media data forward.
+struct memory_reader {
+  const std::string* bytes = nullptr;
+  int64_t pos = 0;
+};
+
+// Callbacks run inside libavformat's C code: no exception may leave them.
+int write_bytes(void* opaque, uint8_t* buf, int size) {
+  auto& f = *static_cast<memory_file*>(opaque);
+  try {
+    const auto end = static_cast<std::size_t>(f.pos) + static_cast<std::size_t>(size);
+    if (end > f.bytes.size()) f.bytes.resize(end);
+    std::memcpy(f.bytes.data() + f.pos, buf, static_cast<std::size_t>(size));
+    f.pos = static_cast<int64_t>(end);
+    return size;
+  } catch (const std::bad_alloc&) {
+    return AVERROR(ENOMEM);
+  }
+}
+
+int read_bytes(void* opaque, uint8_t* buf, int size) {
+  auto& r = *static_cast<memory_reader*>(opaque);
+  const auto left = static_cast<int64_t>(r.bytes->size()) - r.pos;
+  if (left <= 0) return AVERROR_EOF;
+  const auto n = static_cast<int>(std::min<int64_t>(left, size));
+  std::memcpy(buf, r.bytes->data() + r.pos, static_cast<std::size_t>(n));
+  r.pos += n;
+  return n;
+}
+
+// New position after a seek, or a negative AVERROR; AVSEEK_SIZE asks for the size.
+int64_t seek_to(int64_t& pos, int64_t size, int64_t offset, int whence) {
+  whence &= ~AVSEEK_FORCE;
+  if (whence == AVSEEK_SIZE) return size;
+  const int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? pos : whence == SEEK_END ? size : -1;
+  if (base < 0 || base + offset < 0) return AVERROR(EINVAL);
+  return pos = base + offset;
+}
+
+int64_t seek_file(void* opaque, int64_t offset, int whence) {
+  auto& f = *static_cast<memory_file*>(opaque);
+  return seek_to(f.pos, static_cast<int64_t>(f.bytes.size()), offset, whence);
+}
+
+int64_t seek_reader(void* opaque, int64_t offset, int whence) {
+  auto& r = *static_cast<memory_reader*>(opaque);
+  return seek_to(r.pos, static_cast<int64_t>(r.bytes->size()), offset, whence);
+}
+
+constexpr int io_buffer_size = 64 * 1024;
+
+// An AVIOContext over `opaque` with its own buffer, or null.
+AVIOContext* make_io(void* opaque, bool writable, int (*read)(void*, uint8_t*, int),
+                     int (*write)(void*, uint8_t*, int), int64_t (*seek)(void*, int64_t, int)) {
+  auto* buffer = static_cast<unsigned char*>(av_malloc(io_buffer_size));
+  if (buffer == nullptr) return nullptr;
+  AVIOContext* io = avio_alloc_context(buffer, io_buffer_size, writable ? 1 : 0, opaque, read, write, seek);
+  if (io == nullptr) av_free(buffer);
+  return io;
+}
+
+void free_io(AVIOContext* io) {
+  if (io == nullptr) return;
+  av_freep(&io->buffer);
+  avio_context_free(&io);
+}
+
+struct io_deleter {
+  void operator()(AVIOContext* io) const { free_io(io); }
+};
+
+struct format_deleter {
+  void operator()(AVFormatContext* f) const { avformat_free_context(f); }
+};
+
+// Options handed to libav, which may replace the dictionary with the ones it did not use.
+struct options_dict {
+  AVDictionary* d = nullptr;
+  ~options_dict() { av_dict_free(&d); }
+};
+
+inline uint8_t to_byte(float v) { return static_cast<uint8_t>(static_cast<int>(v + 0.5f)); }
+
+// BT.709 limited range: what players assume for HD H.264 and what the stream
+// is tagged with. Done here rather than by libswscale so every CPU computes
+// the same bytes (swscale's SIMD paths round differently from its C code).
+// Chroma is taken from the mean of each 2x2 block; sizes are even.
+void to_yuv420(const image& img, AVFrame& f) {
+  for (int y = 0; y < img.height; y += 2) {
+    const rgb* top = img.row(y);
+    const rgb* bottom = img.row(y + 1);
+    uint8_t* y0 = f.data[0] + static_cast<std::ptrdiff_t>(y) * f.linesize[0];
+    uint8_t* y1 = y0 + f.linesize[0];
+    uint8_t* u = f.data[1] + static_cast<std::ptrdiff_t>(y / 2) * f.linesize[1];
+    uint8_t* v = f.data[2] + static_cast<std::ptrdiff_t>(y / 2) * f.linesize[2];
+    for (int x = 0; x < img.width; x += 2) {
+      const rgb a = clamp01(top[x]), b = clamp01(top[x + 1]), c = clamp01(bottom[x]), d = clamp01(bottom[x + 1]);
+      y0[x] = to_byte(16.f + 219.f * luma(a));
+      y0[x + 1] = to_byte(16.f + 219.f * luma(b));
+      y1[x] = to_byte(16.f + 219.f * luma(c));
+      y1[x + 1] = to_byte(16.f + 219.f * luma(d));
+      const rgb m = (a + b + c + d) * 0.25f;
+      const float l = luma(m);
+      u[x / 2] = to_byte(128.f + 224.f * (m.b - l) * (1.f / 1.8556f));
+      v[x / 2] = to_byte(128.f + 224.f * (m.r - l) * (1.f / 1.5748f));
+    }
+  }
+}
+
+} // namespace
+
+// Declared in destruction order's reverse: the muxer goes before the I/O
+// contexts it writes through, and those before the file they point at.
+struct mp4_encoder::state {
+  memory_file file;
+  memory_reader reader;
+  std::unique_ptr<AVIOContext, io_deleter> out_io;
+  std::unique_ptr<AVFormatContext, format_deleter> muxer;
+  av_codec_context_ptr codec;
+  AVStream* stream = nullptr; // owned by muxer
+  av_frame_ptr frame;
+  av_packet_ptr packet;
+  int64_t next_pts = 0;
+
+  // Serves the muxer's faststart pass, which reopens its output for reading.
+  static int open_again(AVFormatContext* s, AVIOContext** pb, const char*, int flags, AVDictionary**) {
+    auto& st = *static_cast<state*>(s->opaque);
+    if ((flags & AVIO_FLAG_WRITE) != 0) return AVERROR(EPERM);
+    st.reader = memory_reader{&st.file.bytes, 0};
+    *pb = make_io(&st.reader, false, read_bytes, nullptr, seek_reader);
+    return *pb == nullptr ? AVERROR(ENOMEM) : 0;
+  }
+
+  static int close_again(AVFormatContext*, AVIOContext* pb) {
+    free_io(pb);
+    return 0;
+  }
+
+  // Moves every packet the encoder has ready into the muxer; AVERROR(EAGAIN)
+  // and AVERROR_EOF mean "none left" and are not failures.
+  int drain() {
+    for (;;) {
+      int rc = avcodec_receive_packet(codec.get(), packet.get());
+      if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return 0;
+      if (rc < 0) return rc;
+      // Every frame lasts 1/fps. libx264 leaves durations unset, and the
+      // muxer would then give the last frame none: one frame short in players.
+      packet->duration = 1;
+      av_packet_rescale_ts(packet.get(), codec->time_base, stream->time_base);
+      packet->stream_index = stream->index;
+      rc = av_interleaved_write_frame(muxer.get(), packet.get());
+      if (rc < 0) return rc;
+    }
+  }
+};
+
+std::string video_format_error(int width, int height, int fps) {
+  if (width < min_video_side || height < min_video_side || width > max_video_side || height > max_video_side ||
+      width % 2 != 0 || height % 2 != 0)
+    return "video size " + std::to_string(width) + "x" + std::to_string(height) + " is not even within " +
+           std::to_string(min_video_side) + ".." + std::to_string(max_video_side);
+  if (fps < 1 || fps > 120) return "fps " + std::to_string(fps) + " is outside 1..120";
+  return {};
+}
+
+mp4_encoder::mp4_encoder(mp4_options opts) : opts_(std::move(opts)) {}
+
+mp4_encoder::~mp4_encoder() = default;
+
+bool mp4_encoder::open(int width, int height, int fps, std::string& error) {
+  if (opened_) {
+    error = "encoder already opened";
+    return false;
+  }
+  opened_ = true;
+  if (auto why = video_format_error(width, height, fps); !why.empty()) {
+    error = std::move(why);
+    return false;
+  }
+  quiet_libav_logs();
+  const AVCodec* x264 = avcodec_find_encoder_by_name("libx264");
+  if (x264 == nullptr) {
+    error = "libavcodec was built without libx264";
+    return false;
+  }
+  auto st = std::make_unique<state>();
+  AVFormatContext* muxer = nullptr;
+  int rc = avformat_alloc_output_context2(&muxer, nullptr, "mp4", nullptr);
+  if (rc < 0) {
+    error = av_error_text("MP4 muxer", rc);
+    return false;
+  }
+  st->muxer.reset(muxer);
+  st->out_io.reset(make_io(&st->file, true, nullptr, write_bytes, seek_file));
+  st->codec.reset(avcodec_alloc_context3(x264));
+  st->frame.reset(av_frame_alloc());
+  st->packet.reset(av_packet_alloc());
+  st->stream = avformat_new_stream(muxer, nullptr);
+  if (!st->out_io || !st->codec || !st->frame || !st->packet || st->stream == nullptr) {
+    error = "out of memory opening the MP4 encoder";
+    return false;
+  }
+  muxer->pb = st->out_io.get();
+  muxer->flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT; // no "Lavf..." tag: bytes independent of the libavformat version
+  muxer->opaque = st.get();
+  muxer->io_open = state::open_again;
+  muxer->io_close2 = state::close_again;
+
+  AVCodecContext& c = *st->codec;
+  c.width = width;
+  c.height = height;
+  c.time_base = AVRational{1, fps};
+  c.framerate = AVRational{fps, 1};
+  c.pix_fmt = AV_PIX_FMT_YUV420P;
+  c.gop_size = 2 * fps; // a keyframe every 2 s, so seeking in a player is quick
+  // One thread: x264's output depends on its thread count, and "auto" would
+  // follow the machine's cores. A render already owns one worker thread.
+  c.thread_count = 1;
+  c.color_range = AVCOL_RANGE_MPEG;
+  c.colorspace = AVCOL_SPC_BT709;
+  c.color_primaries = AVCOL_PRI_BT709;
+  c.color_trc = AVCOL_TRC_BT709;
+  if ((muxer->oformat->flags & AVFMT_GLOBALHEADER) != 0) c.flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+  options_dict codec_opts;
+  av_dict_set(&codec_opts.d, "preset", opts_.preset.c_str(), 0);
+  av_dict_set_int(&codec_opts.d, "crf", opts_.crf, 0);
+  rc = avcodec_open2(&c, x264, &codec_opts.d);
+  if (rc < 0) {
+    error = av_error_text("opening libx264 (preset " + opts_.preset + ", crf " + std::to_string(opts_.crf) + ")", rc);
+    return false;
+  }
+  rc = avcodec_parameters_from_context(st->stream->codecpar, &c);
+  if (rc < 0) {
+    error = av_error_text("stream parameters", rc);
+    return false;
+  }
+  st->stream->time_base = c.time_base;
+  st->frame->format = AV_PIX_FMT_YUV420P;
+  st->frame->width = width;
+  st->frame->height = height;
+  rc = av_frame_get_buffer(st->frame.get(), 0);
+  if (rc < 0) {
+    error = av_error_text("frame buffer", rc);
+    return false;
+  }
+  options_dict mux_opts;
+  av_dict_set(&mux_opts.d, "movflags", "+faststart", 0);
+  rc = avformat_write_header(muxer, &mux_opts.d);
+  if (rc < 0) {
+    error = av_error_text("MP4 header", rc);
+    return false;
+  }
+  state_ = std::move(st);
+  return true;
+}
+
+bool mp4_encoder::push(const image& frame, std::string& error) {
+  if (!state_) {
+    error = "encoder is not open";
+    return false;
+  }
+  state& st = *state_;
+  if (frame.width != st.codec->width || frame.height != st.codec->height) {
+    error = "frame size " + std::to_string(frame.width) + "x" + std::to_string(frame.height) + " differs from the video's " +
+            std::to_string(st.codec->width) + "x" + std::to_string(st.codec->height);
+    state_.reset();
+    return false;
+  }
+  int rc = av_frame_make_writable(st.frame.get());
+  if (rc >= 0) {
+    to_yuv420(frame, *st.frame);
+    st.frame->pts = st.next_pts++;
+    rc = avcodec_send_frame(st.codec.get(), st.frame.get());
+  }
+  if (rc >= 0) rc = st.drain();
+  if (rc < 0) {
+    error = av_error_text("encoding frame " + std::to_string(st.next_pts), rc);
+    state_.reset();
+    return false;
+  }
+  return true;
+}
+
+bool mp4_encoder::finish(std::string& out, std::string& error) {
+  if (!state_) {
+    error = "encoder is not open";
+    return false;
+  }
+  auto st = std::move(state_);
+  if (st->next_pts == 0) {
+    error = "a video needs at least one frame";
+    return false;
+  }
+  int rc = avcodec_send_frame(st->codec.get(), nullptr);
+  if (rc >= 0) rc = st->drain();
+  if (rc >= 0) rc = av_write_trailer(st->muxer.get());
+  if (rc < 0) {
+    error = av_error_text("finishing the MP4", rc);
+    return false;
+  }
+  avio_flush(st->out_io.get());
+  out = std::move(st->file.bytes);
+  return true;
+}
+
+} // namespace svc::providers

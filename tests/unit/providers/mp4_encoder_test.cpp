@@ -1,0 +1,147 @@
+#include "providers/mp4_encoder.hpp"
+
+#define BOOST_TEST_MODULE providers_mp4_encoder
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "mp4_probe.hpp"
+
+using namespace svc::providers;
+
+namespace {
+
+// A diagonal gradient that slides right by `shift` pixels per frame.
+image moving_gradient(int w, int h, int frame, float shift = 4.f) {
+  image img(w, h);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const float u = (static_cast<float>(x) + shift * static_cast<float>(frame)) / static_cast<float>(w);
+      img.at(x, y) = {0.5f + 0.5f * std::sin(6.f * u), static_cast<float>(y) / static_cast<float>(h), 0.3f};
+    }
+  return img;
+}
+
+image flat(int w, int h, rgb c) {
+  image img(w, h);
+  for (auto& p : img.px) p = c;
+  return img;
+}
+
+std::string encode_frames(int w, int h, int fps, int frames, mp4_options opts = {}) {
+  mp4_encoder enc(opts);
+  std::string error, mp4;
+  BOOST_REQUIRE_MESSAGE(enc.open(w, h, fps, error), error);
+  for (int i = 0; i < frames; ++i) BOOST_REQUIRE_MESSAGE(enc.push(moving_gradient(w, h, i), error), error);
+  BOOST_REQUIRE_MESSAGE(enc.finish(mp4, error), error);
+  return mp4;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(writes_an_h264_mp4_that_ffprobe_reads) {
+  const std::string mp4 = encode_frames(320, 176, 24, 48);
+  BOOST_REQUIRE(mp4.size() > 8u);
+  BOOST_TEST(mp4.substr(4, 4) == "ftyp");
+  std::string error;
+  const auto probe = svc::test::probe_video(mp4, error);
+  BOOST_REQUIRE_MESSAGE(probe, error);
+  BOOST_TEST(probe->codec_name == "h264");
+  BOOST_TEST(probe->pix_fmt == "yuv420p");
+  BOOST_TEST(probe->width == 320);
+  BOOST_TEST(probe->height == 176);
+  BOOST_TEST(probe->nb_frames == 48);
+  BOOST_TEST(std::abs(probe->duration - 2.0) < 1e-6);
+}
+
+BOOST_AUTO_TEST_CASE(index_comes_before_the_media_data) {
+  const auto boxes = svc::test::top_level_boxes(encode_frames(64, 48, 10, 5));
+  BOOST_REQUIRE(boxes.size() >= 3u);
+  BOOST_TEST(boxes.front() == "ftyp");
+  const auto moov = std::find(boxes.begin(), boxes.end(), "moov");
+  const auto mdat = std::find(boxes.begin(), boxes.end(), "mdat");
+  BOOST_REQUIRE((moov != boxes.end() && mdat != boxes.end()));
+  BOOST_TEST((moov < mdat));
+}
+
+BOOST_AUTO_TEST_CASE(equal_frames_give_byte_identical_files) {
+  const auto a = encode_frames(128, 96, 12, 20);
+  const auto b = encode_frames(128, 96, 12, 20);
+  BOOST_TEST((a == b));
+  BOOST_TEST((encode_frames(128, 96, 12, 19) != a));
+  BOOST_TEST((encode_frames(128, 96, 12, 20, {30, "veryfast"}) != a));
+}
+
+BOOST_AUTO_TEST_CASE(colours_survive_the_round_trip) {
+  // Decoded by the ffmpeg CLI, independently of our colour conversion.
+  for (const rgb c : {rgb{0.5f, 0.5f, 0.5f}, rgb{0.8f, 0.2f, 0.1f}, rgb{0.1f, 0.3f, 0.9f}}) {
+    mp4_encoder enc;
+    std::string error, mp4;
+    BOOST_REQUIRE(enc.open(64, 64, 8, error));
+    BOOST_REQUIRE(enc.push(flat(64, 64, c), error));
+    BOOST_REQUIRE(enc.finish(mp4, error));
+    const auto raw = svc::test::decode_frames_rgb24(mp4, error);
+    BOOST_REQUIRE_MESSAGE(raw, error);
+    BOOST_REQUIRE(raw->size() == 64u * 64u * 3u);
+    double sum[3] = {};
+    for (std::size_t i = 0; i < raw->size(); ++i) sum[i % 3] += static_cast<unsigned char>((*raw)[i]) / 255.0;
+    const double n = 64.0 * 64.0;
+    BOOST_TEST_INFO("colour " << c.r << "," << c.g << "," << c.b);
+    BOOST_TEST(std::abs(sum[0] / n - c.r) < 0.04);
+    BOOST_TEST(std::abs(sum[1] / n - c.g) < 0.04);
+    BOOST_TEST(std::abs(sum[2] / n - c.b) < 0.04);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(odd_tiny_and_huge_sizes_and_bad_fps_are_refused) {
+  for (auto [w, h, fps] : {std::tuple{63, 48, 24}, std::tuple{64, 47, 24}, std::tuple{14, 48, 24}, std::tuple{4098, 48, 24},
+                           std::tuple{64, 4098, 24}, std::tuple{0, 0, 24}, std::tuple{64, 48, 0}, std::tuple{64, 48, 121}}) {
+    mp4_encoder enc;
+    std::string error;
+    BOOST_TEST_INFO(w << "x" << h << " at " << fps);
+    BOOST_TEST(!enc.open(w, h, fps, error));
+    BOOST_TEST(!error.empty());
+    BOOST_TEST(!enc.push(flat(w > 0 ? w : 1, h > 0 ? h : 1, {}), error));
+  }
+  mp4_encoder edge;
+  std::string error, mp4;
+  BOOST_TEST(edge.open(16, 4096, 1, error));
+  BOOST_TEST(edge.push(flat(16, 4096, {0.2f, 0.4f, 0.6f}), error));
+  BOOST_TEST(edge.finish(mp4, error));
+}
+
+BOOST_AUTO_TEST_CASE(misuse_fails_as_a_value_and_spends_the_encoder) {
+  std::string error, mp4;
+  mp4_encoder unopened;
+  BOOST_TEST(!unopened.push(flat(64, 64, {}), error));
+  BOOST_TEST(!unopened.finish(mp4, error));
+
+  mp4_encoder twice;
+  BOOST_REQUIRE(twice.open(64, 64, 10, error));
+  BOOST_TEST(!twice.open(64, 64, 10, error));
+
+  mp4_encoder wrong_size;
+  BOOST_REQUIRE(wrong_size.open(64, 64, 10, error));
+  BOOST_TEST(!wrong_size.push(flat(64, 48, {}), error));
+  BOOST_TEST(error.find("64x48") != std::string::npos);
+  BOOST_TEST(!wrong_size.push(flat(64, 64, {}), error)); // spent after a failure
+  BOOST_TEST(!wrong_size.finish(mp4, error));
+
+  mp4_encoder empty;
+  BOOST_REQUIRE(empty.open(64, 64, 10, error));
+  BOOST_TEST(!empty.finish(mp4, error));
+  BOOST_TEST(mp4.empty());
+
+  mp4_encoder bad_preset({23, "no-such-preset"});
+  BOOST_TEST(!bad_preset.open(64, 64, 10, error));
+  BOOST_TEST(error.find("no-such-preset") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(an_encoder_dropped_mid_video_frees_everything) {
+  // Run under valgrind or ASan to see the leak check; here it must not crash.
+  mp4_encoder enc;
+  std::string error;
+  BOOST_REQUIRE(enc.open(96, 64, 24, error));
+  for (int i = 0; i < 10; ++i) BOOST_REQUIRE(enc.push(moving_gradient(96, 64, i), error));
+}

@@ -1,0 +1,151 @@
+#pragma once
+// Checks MP4 files from outside our encoder: their top-level boxes read by
+// hand, their video stream as ffprobe (found on PATH) reports it. Also runs
+// the ffmpeg CLI, which tests use to make JPEG and WebP inputs independently
+// of the decoder under test.
+
+#include <unistd.h>
+
+#include <boost/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace svc::test {
+
+/// The full path of `program` in a PATH directory, or empty.
+inline std::string find_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+/// A file under the temp directory, removed when this goes out of scope.
+class temp_file {
+public:
+  /// Writes `bytes` to a fresh file whose name ends with `suffix` (`.mp4`).
+  temp_file(const std::string& bytes, const std::string& suffix) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern = std::string(dir != nullptr ? dir : "/tmp") + "/svc-test-XXXXXX" + suffix;
+    const int fd = ::mkstemps(pattern.data(), static_cast<int>(suffix.size()));
+    if (fd < 0) return;
+    ::close(fd);
+    path_ = pattern;
+    std::ofstream(path_, std::ios::binary) << bytes;
+  }
+  ~temp_file() {
+    if (!path_.empty()) std::remove(path_.c_str());
+  }
+  temp_file(const temp_file&) = delete;
+  temp_file& operator=(const temp_file&) = delete;
+
+  /// Empty when the file could not be created.
+  const std::string& path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
+/// Runs a shell command; its stdout, or nullopt when it exits non-zero.
+inline std::optional<std::string> run_command(const std::string& command) {
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  return ::pclose(pipe) == 0 ? std::optional<std::string>(out) : std::nullopt;
+}
+
+/// The first video stream of a file as ffprobe sees it.
+struct video_probe {
+  std::string codec_name;
+  std::string pix_fmt;
+  int width = 0;
+  int height = 0;
+  long nb_frames = 0;
+  double duration = 0; ///< seconds, of the stream
+};
+
+/// ffprobe's view of `mp4`; nullopt with the reason in `error` when ffprobe is
+/// missing, fails, or finds no video stream.
+inline std::optional<video_probe> probe_video(const std::string& mp4, std::string& error) {
+  const std::string ffprobe = find_on_path("ffprobe");
+  if (ffprobe.empty()) {
+    error = "ffprobe not found on PATH (Debian package ffmpeg; scripts/setup installs it)";
+    return std::nullopt;
+  }
+  const temp_file file(mp4, ".mp4");
+  const auto out = run_command(ffprobe + " -v error -show_streams -show_format -of json '" + file.path() + "'");
+  if (!out) {
+    error = "ffprobe failed on the MP4";
+    return std::nullopt;
+  }
+  boost::system::error_code ec;
+  const auto doc = boost::json::parse(*out, ec);
+  if (ec || !doc.is_object() || !doc.as_object().contains("streams")) {
+    error = "ffprobe printed no streams: " + *out;
+    return std::nullopt;
+  }
+  for (const auto& s : doc.at("streams").as_array()) {
+    const auto& o = s.as_object();
+    if (!o.contains("codec_type") || o.at("codec_type") != "video") continue;
+    auto text = [&](const char* key) {
+      return o.contains(key) && o.at(key).is_string() ? std::string(o.at(key).as_string()) : std::string();
+    };
+    video_probe p;
+    p.codec_name = text("codec_name");
+    p.pix_fmt = text("pix_fmt");
+    p.width = o.contains("width") ? static_cast<int>(o.at("width").as_int64()) : 0;
+    p.height = o.contains("height") ? static_cast<int>(o.at("height").as_int64()) : 0;
+    p.nb_frames = std::atol(text("nb_frames").c_str());
+    p.duration = std::atof(text("duration").c_str());
+    return p;
+  }
+  error = "no video stream in: " + *out;
+  return std::nullopt;
+}
+
+/// Every frame of `mp4` as packed 8-bit RGB, decoded by the ffmpeg CLI;
+/// nullopt with the reason in `error` when ffmpeg is missing or fails.
+inline std::optional<std::string> decode_frames_rgb24(const std::string& mp4, std::string& error) {
+  const std::string ffmpeg = find_on_path("ffmpeg");
+  if (ffmpeg.empty()) {
+    error = "ffmpeg not found on PATH (Debian package ffmpeg; scripts/setup installs it)";
+    return std::nullopt;
+  }
+  const temp_file file(mp4, ".mp4");
+  auto raw = run_command(ffmpeg + " -v error -i '" + file.path() + "' -f rawvideo -pix_fmt rgb24 -");
+  if (!raw) error = "ffmpeg failed to decode the MP4";
+  return raw;
+}
+
+/// Types of the top-level boxes of an MP4 in file order (`ftyp`, `moov`, ...);
+/// stops at the first malformed size.
+inline std::vector<std::string> top_level_boxes(std::string_view mp4) {
+  std::vector<std::string> boxes;
+  for (std::size_t at = 0; at + 8 <= mp4.size();) {
+    uint64_t size = 0;
+    for (int i = 0; i < 4; ++i) size = size << 8 | static_cast<unsigned char>(mp4[at + i]);
+    const std::size_t header = size == 1 ? 16 : 8;
+    if (size == 1 && at + 16 <= mp4.size()) {
+      size = 0;
+      for (int i = 8; i < 16; ++i) size = size << 8 | static_cast<unsigned char>(mp4[at + i]);
+    }
+    if (size < header || size > mp4.size() - at) break;
+    boxes.emplace_back(mp4.substr(at + 4, 4));
+    at += size;
+  }
+  return boxes;
+}
+
+} // namespace svc::test

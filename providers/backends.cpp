@@ -1,5 +1,6 @@
 #include "providers/backends.hpp"
 
+#include "providers/keyframe_video_backend.hpp"
 #include "providers/procedural_renderer.hpp"
 #include "providers/remote/remote_backend.hpp"
 
@@ -28,7 +29,8 @@ std::unique_ptr<generation_backend> make_remote(const core::config& cfg, std::st
   opts.retries = cfg.remote_retries;
   opts.backoff = cfg.remote_backoff;
   opts.poll = cfg.remote_poll;
-  return std::make_unique<remote_backend>(std::move(opts));
+  // The GPU server makes stills; videos animate a keyframe it rendered.
+  return std::make_unique<keyframe_video_backend>(std::make_unique<remote_backend>(std::move(opts)));
 }
 
 } // namespace

@@ -3,16 +3,20 @@
 // size and steps, and serves the PNGs the server returned; a 500, a dead
 // server and a slow one fail the job with their failure codes and refund it;
 // a cancel during rendering interrupts the server; without a valid
-// `--remote-url` svcd does not start.
+// `--remote-url` svcd does not start. A video renders its keyframe there and
+// is animated into an MP4 by svcd.
 #define BOOST_TEST_MODULE e2e_remote_backend
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <vector>
 
+#include <boost/json.hpp>
+
 #include "a1111_server.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
+#include "support/media_probe.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 
@@ -163,4 +167,34 @@ BOOST_AUTO_TEST_CASE(svcd_refuses_to_start_without_a_valid_remote_url) {
       BOOST_TEST(why.find("--remote-url") != std::string::npos, why);
     }
   }
+}
+
+BOOST_FIXTURE_TEST_CASE(a_video_animates_a_keyframe_rendered_remotely, ok_server) {
+  boost::json::object body{{"prompt", "a harbour at dawn"}, {"duration_seconds", 1}, {"fps", 8},
+                           {"width", 320}, {"height", 256}, {"seed", 99}};
+  auto created = c.request("POST", "/v1/videos", with_key(t.write.key, {{"Content-Type", "application/json"}}),
+                           boost::json::serialize(body));
+  BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
+  c.set_timeout(90s);
+  auto job = c.get("/v1/videos/" + json_str(created.json(), "id"), with_key(t.read.key, {{"Prefer", "wait=60"}})).json();
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
+
+  auto renders = fake.renders();
+  BOOST_REQUIRE(renders.size() == 1u);
+  BOOST_TEST(renders[0].at("seed").as_int64() == 99);
+  BOOST_TEST(renders[0].at("batch_size").as_int64() == 1);
+  BOOST_TEST(renders[0].at("width").as_int64() >= 400, "a keyframe larger than the frame, for the camera move");
+  BOOST_TEST(renders[0].at("width").as_int64() % 8 == 0);
+  BOOST_TEST(renders[0].at("height").as_int64() % 8 == 0);
+
+  auto video = c.get(target_of(json_str(job, "output_urls.0")));
+  BOOST_REQUIRE_MESSAGE(video.status == 200, video.summary());
+  BOOST_TEST(video.header_or_empty("Content-Type") == "video/mp4");
+  std::string error;
+  auto probe = probe_video(video.body, error);
+  BOOST_REQUIRE_MESSAGE(probe, error);
+  BOOST_TEST(probe->codec == "h264");
+  BOOST_TEST(probe->width == 320);
+  BOOST_TEST(probe->height == 256);
+  BOOST_TEST(probe->frames == 8);
 }

@@ -35,6 +35,10 @@ struct short_file_ttl : server_fixture {
   short_file_ttl() : server_fixture({"--file-ttl", "2s"}) {}
 };
 
+struct one_upload_at_a_time : server_fixture {
+  one_upload_at_a_time() : server_fixture({"--max-uploads", "1"}) {}
+};
+
 bool file_exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
@@ -281,4 +285,28 @@ BOOST_FIXTURE_TEST_CASE(an_expired_file_is_404_and_its_bytes_are_deleted, short_
   auto body = image_body();
   body["init_image"] = id;
   BOOST_TEST(is_error(create_image(c, t.write.key, body), 400, "invalid_parameter"));
+}
+
+// A half-sent upload holds its slot without holding up anyone else; when
+// its client vanishes the slot is free again.
+BOOST_FIXTURE_TEST_CASE(uploads_are_bounded_and_a_vanished_client_frees_its_slot, one_upload_at_a_time) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  auto body = multipart_body({{"file", test_image("tiny.png") + std::string(100000, '\0'), {}, {}},
+                              {"purpose", "init_image", {}, {}}});
+  {
+    raw_connection stalled{svcd.api_url()};
+    BOOST_REQUIRE(stalled.send(upload_head(t.write.key, "Expect: 100-continue\r\nContent-Length: "
+                                                          + std::to_string(body.size()) + "\r\n")));
+    // 100 Continue comes once the handler holds the slot and reads the body.
+    BOOST_REQUIRE(starts_with(stalled.read_some(5s).data, "HTTP/1.1 100 Continue"));
+    BOOST_REQUIRE(stalled.send(body.substr(0, body.size() / 2)));
+    auto read = c.get("/v1/files", with_key(t.read.key));
+    BOOST_TEST(read.status == 200, read.summary());
+    auto busy = upload_file(c, t.write.key, test_image("tiny.png"));
+    BOOST_TEST(is_error(busy, 503, "unavailable"), busy.summary());
+    BOOST_TEST(busy.header_or_empty("Retry-After") == "1");
+  } // the stalled client disconnects mid-body
+  c.close();
+  BOOST_TEST(wait_until([&] { return upload_file(c, t.write.key, test_image("tiny.png")).status == 201; }, 5s, 50ms));
 }

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/log.hpp"
+#include "persistence/file_rows.hpp"
 #include "persistence/job_rows.hpp"
 #include "persistence/webhook_rows.hpp"
 
@@ -36,10 +37,20 @@ void delete_event(const context& ctx, persistence::write_batch& batch, const std
     ctx.tables->delivered_events.erase(batch, persistence::owned_key(key.substr(range.prefix.size()), event_id));
 }
 
+// An uploaded file past its lifetime: its bytes, its record and its listing row.
+void delete_file(const context& ctx, persistence::blob_store& blobs, persistence::write_batch& batch,
+                 const std::string& file_id) {
+  persistence::remove_file_bytes(blobs, file_id, "expiry_sweeper");
+  if (auto file = ctx.tables->files.get(file_id))
+    persistence::erase_file(*ctx.tables, batch, *file);
+  else
+    ctx.tables->files.erase(batch, file_id);
+}
+
 } // namespace
 
 std::chrono::milliseconds expiry_sweep_interval(const core::config& cfg) {
-  auto shortest = std::min({cfg.output_ttl, cfg.idempotency_ttl, cfg.event_retention});
+  auto shortest = std::min({cfg.output_ttl, cfg.idempotency_ttl, cfg.event_retention, cfg.file_ttl});
   auto tenth = std::chrono::duration_cast<std::chrono::milliseconds>(shortest) / 10;
   return std::clamp(tenth, std::chrono::milliseconds{10}, std::chrono::milliseconds{1000});
 }
@@ -97,6 +108,10 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
           ctx.tables->deliveries.erase(batch, e.subject);
           ++self->state.deliveries_deleted;
           break;
+        case persistence::expiry_kind::file:
+          delete_file(ctx, *blobs, batch, e.subject);
+          ++self->state.files_deleted;
+          break;
         }
       }
       for (auto& k : keys)
@@ -113,7 +128,8 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
       return {"outputs_deleted=" + std::to_string(st.outputs_deleted)
                 + " idempotency_deleted=" + std::to_string(st.idempotency_deleted)
                 + " events_deleted=" + std::to_string(st.events_deleted)
-                + " deliveries_deleted=" + std::to_string(st.deliveries_deleted),
+                + " deliveries_deleted=" + std::to_string(st.deliveries_deleted)
+                + " files_deleted=" + std::to_string(st.files_deleted),
               self->mailbox().size()};
     },
   };

@@ -1,10 +1,11 @@
 #pragma once
 // The expiry sweeper: deletes what outlives the actor that made it once its
 // stored deadline passes: a job's output bytes after `--output-ttl`, an
-// idempotency record after `--idempotency-ttl`. Deadlines are rows of the
-// `expiries` table, ordered by time, so a restart finds every one of them and
-// one overdue during downtime goes at the first sweep. It runs detached,
-// since deleting files blocks.
+// idempotency record after `--idempotency-ttl`, an event and a delivery row
+// after their retention, an uploaded file (bytes and rows) after
+// `--file-ttl`. Deadlines are rows of the `expiries` table, ordered by time,
+// so a restart finds every one of them and one overdue during downtime goes
+// at the first sweep. It runs detached, since deleting files blocks.
 
 #include "actors/context.hpp"
 #include "persistence/blob_store.hpp"
@@ -12,7 +13,8 @@
 namespace svc::actors {
 
 struct expiry_sweeper_state {
-  uint64_t outputs_deleted = 0, idempotency_deleted = 0, events_deleted = 0, deliveries_deleted = 0;
+  uint64_t outputs_deleted = 0, idempotency_deleted = 0, events_deleted = 0, deliveries_deleted = 0,
+           files_deleted = 0;
   static inline const char* name = "expiry_sweeper";
 };
 

@@ -140,9 +140,20 @@ void submit(self_ptr self, const job_services& services) {
   task.cancel = self->state.cancel;
   auto me = caf::actor_cast<job_actor>(self);
   task.run = [me, services, job = r, token = self->state.cancel] {
+    auto request = render_request_of(job);
+    if (job.init_image) {
+      // Read here, on the pool thread: an upload may be 20 MiB.
+      auto bytes = services.blobs->get(schema::file_blob_key(*job.init_image));
+      if (!bytes) {
+        caf::anon_send(me, failed_atom::value, std::string{"init_image_unavailable"},
+                       "the init image " + *job.init_image + " expired and was deleted before the job started");
+        return;
+      }
+      request.init_image = std::move(*bytes);
+    }
     caf::anon_send(me, started_atom::value);
     auto outcome = services.backend->render(
-      render_request_of(job), [me](double p) { caf::anon_send(me, progress_atom::value, p); }, token);
+      request, [me](double p) { caf::anon_send(me, progress_atom::value, p); }, token);
     if (!outcome.ok()) {
       caf::anon_send(me, failed_atom::value, outcome.error().code, outcome.error().message);
       return;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 
 #include "persistence/write_batch.hpp"
 #include "schema/errors.hpp"
+#include "schema/file_record.hpp"
 #include "schema/rate_buckets.hpp"
 #include "schema/job_record.hpp"
 #include "schema/records.hpp"
@@ -175,6 +177,13 @@ struct endpoint_patch {
   std::optional<bool> is_active;                   ///< true re-enables and resets the failure count
 };
 
+/// An upload to store: the record (all but `bytes` and `sha256`, which the
+/// writer fills in from the bytes) and the bytes, shared so no message copies them.
+struct file_upload {
+  schema::file_record record;
+  std::shared_ptr<const std::string> bytes;
+};
+
 /// The answer to a test fire.
 struct test_fire {
   std::string endpoint_id;
@@ -309,7 +318,7 @@ using job_directory_actor = introspectable_actor::extend<
   caf::reacts_to<expire_atom>>;
 
 /// Deletes what outlives its owner when its stored deadline passes: output
-/// bytes, idempotency records.
+/// bytes, idempotency records, events, delivery rows, uploaded files.
 using expiry_sweeper_actor = introspectable_actor::extend<
   /// Internal: handles every due `expiries` row, then re-arms.
   caf::reacts_to<sweep_atom>>;
@@ -363,6 +372,13 @@ using webhook_directory_actor = introspectable_actor::extend<
   caf::reacts_to<publish_atom, schema::event_record>,
   /// From an endpoint: its committed record changed (`true`: it was deleted).
   caf::reacts_to<changed_atom, schema::webhook_endpoint_record, bool>>;
+
+/// Stores uploaded files on its own thread (it runs detached, since hashing
+/// and fsync block): the bytes into the blob store, then the record and its
+/// rows through the store, so an answer means both are durable.
+using file_writer_actor = introspectable_actor::extend<
+  /// Stores an upload; the record as stored, or `internal_error` with nothing stored.
+  caf::replies_to<create_atom, file_upload>::with<schema::file_record>>;
 
 /// Sends e-mail (SMTP relay or outbox file) off the actor threads; retries a
 /// relay that fails, then falls back to the outbox.
@@ -421,3 +437,5 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::webhook_endpoint_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::event_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::delivery_task)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::core::mail_message)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::file_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::file_upload)

@@ -3,6 +3,7 @@
 #include "actors/anonymous_bucket.hpp"
 #include "actors/bucket_directory.hpp"
 #include "actors/expiry_sweeper.hpp"
+#include "actors/file_writer.hpp"
 #include "actors/job_directory.hpp"
 #include "actors/keyring.hpp"
 #include "actors/ledger_directory.hpp"
@@ -78,6 +79,7 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   h.ledgers = sys.spawn(ledger_directory, ctx);
   h.loras = sys.spawn(lora_catalogue, ctx);
   h.expiries = sys.spawn<caf::detached>(expiry_sweeper, ctx, rt->blobs_.get());
+  h.files = sys.spawn<caf::detached>(file_writer, ctx, rt->blobs_.get());
   job_services services{rt->backend_.get(), rt->pool_.get(), rt->blobs_.get(), rt->moderation_.get(), h.ledgers};
   h.jobs = sys.spawn(job_directory, ctx, services);
   return rt;
@@ -100,6 +102,7 @@ void runtime::stop() {
     // Everyone but the store first, so their last writes still find it.
     std::vector<caf::actor> others{caf::actor_cast<caf::actor>(handles_.jobs),
                                    caf::actor_cast<caf::actor>(handles_.expiries),
+                                   caf::actor_cast<caf::actor>(handles_.files),
                                    caf::actor_cast<caf::actor>(handles_.buckets),
                                    caf::actor_cast<caf::actor>(handles_.anonymous),
                                    caf::actor_cast<caf::actor>(handles_.keyring),

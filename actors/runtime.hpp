@@ -25,6 +25,7 @@ struct runtime_handles {
   expiry_sweeper_actor expiries;
   webhook_directory_actor webhooks;
   mailer_actor mailer;
+  file_writer_actor files;
 };
 
 /// What the runtime gets from outside the actor layer: where outputs are
@@ -55,7 +56,7 @@ public:
   const runtime_handles& handles() const { return handles_; }
   const context& ctx() const { return ctx_; }
   const persistence::tables& tables() const { return *tables_; }
-  /// Where job outputs are stored.
+  /// Where job outputs and uploaded files are stored.
   const persistence::blob_store& blobs() const { return *blobs_; }
 
 private:

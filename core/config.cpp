@@ -117,6 +117,7 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("read-timeout", "time to receive a whole request; idle keep-alive connections close after it", &config::read_timeout));
   o.push_back(int_option("pipeline-limit", "pipelined requests queued per connection", &config::pipeline_limit, 1, 1024));
   o.push_back(int_option("max-connections", "open client connections; further ones wait in the backlog", &config::max_connections, 1, 1 << 20));
+  o.push_back(int_option("max-uploads", "POST /v1/files bodies held in memory at once (each up to 20 MiB); more answer 503", &config::max_uploads, 1, 1024));
   o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it", &config::request_deadline));
   o.push_back(int_option("http-threads", "asio threads serving both listeners", &config::http_threads, 1, 64));
   o.push_back(int_option("actor-threads", "actor scheduler worker threads", &config::actor_threads, 1, 64));

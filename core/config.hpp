@@ -61,6 +61,7 @@ struct config {
   duration read_timeout = std::chrono::seconds{30}; ///< to receive a whole request (also keep-alive idle)
   std::size_t pipeline_limit = 16;        ///< requests queued per connection
   std::size_t max_connections = 4096;     ///< open client connections; more wait in the backlog
+  std::size_t max_uploads = 8;            ///< `POST /v1/files` bodies in memory at once (each up to 20 MiB); more: 503
   duration request_deadline = std::chrono::seconds{10}; ///< internal actor answer deadline: 503 past it
 
   // --- runtime

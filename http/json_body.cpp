@@ -28,7 +28,8 @@ std::optional<json::object> parse_json_object(const context_ptr& ctx) {
   auto v = json::parse(body, ec, {}, opts);
   if (ec || !v.is_object()) {
     reply_error(ctx, schema::make_api_error(error_code::invalid_body,
-                                            {{"detail", ec ? ec.message() : std::string{"not a JSON object"}}}));
+                                            {{"detail", ec ? "not valid JSON (" + ec.message() + ")"
+                                                           : std::string{"not a JSON object"}}}));
     return std::nullopt;
   }
   return std::move(v.as_object());

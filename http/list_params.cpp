@@ -4,6 +4,7 @@
 
 #include "core/ids.hpp"
 #include "http/respond.hpp"
+#include "schema/views.hpp"
 
 namespace svc::http {
 using schema::error_code;
@@ -37,6 +38,33 @@ std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_
     }
   }
   return out;
+}
+
+boost::json::value team_list_page(const context_ptr& ctx, const persistence::index_table& index,
+                                  std::string_view id_prefix, const list_params& params, const list_item& item) {
+  auto team_prefix = ctx->team->id + "/";
+  persistence::scan_range range{team_prefix + std::string{id_prefix} + "_",
+                                params.starting_after.empty() ? "" : team_prefix + params.starting_after, true};
+  boost::json::array data;
+  bool more = false;
+  while (true) {
+    bool keys_more = false;
+    auto keys = index.keys(range, params.limit + 1, keys_more);
+    for (auto& key : keys) {
+      auto view = item(std::string_view{key}.substr(team_prefix.size()));
+      if (!view)
+        continue;
+      if (data.size() == params.limit) {
+        more = true;
+        break;
+      }
+      data.push_back(std::move(*view));
+    }
+    if (more || !keys_more || keys.empty())
+      break;
+    range.start_after = keys.back();
+  }
+  return schema::list_view(std::move(data), more);
 }
 
 } // namespace svc::http

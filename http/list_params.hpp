@@ -2,11 +2,14 @@
 // List paging parameters shared by every list route: `limit` 1..100
 // (default 20, never clamped) and `starting_after` (an id of the list's kind).
 
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include <boost/json/value.hpp>
 
 #include "http/request_context.hpp"
 
@@ -23,5 +26,16 @@ struct list_params {
 /// `unknown_parameter`.
 std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_view id_prefix,
                                             std::initializer_list<std::string_view> filters = {});
+
+/// The wire form of one listed item, or nullopt to skip it (gone since the
+/// index was read, expired, or filtered out).
+using list_item = std::function<std::optional<boost::json::value>(std::string_view id)>;
+
+/// One page of the caller's team's list behind `index` (keys
+/// `team_id/<id_prefix>_<ULID>`), newest first, after the cursor: the list
+/// envelope. Index pages are read until `limit` items are found (one more
+/// tells `has_more`) or the index ends.
+boost::json::value team_list_page(const context_ptr& ctx, const persistence::index_table& index,
+                                  std::string_view id_prefix, const list_params& params, const list_item& item);
 
 } // namespace svc::http

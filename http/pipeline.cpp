@@ -55,8 +55,15 @@ bool check_admin_token(request_context& ctx) {
 
 api_pipeline::api_pipeline(services& svc) : svc_{svc}, routes_{api_routes()} {}
 
-void api_pipeline::on_request(http_request req, const peer_info& peer, responder done) {
+bool api_pipeline::streams_body(const http_request& head) const {
+  auto m = routes_.match(head.method(), split_target(head.target()).first);
+  return m.matched && m.matched->streams_body;
+}
+
+void api_pipeline::on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
+                              responder done) {
   auto ctx = std::make_shared<request_context>(svc_, listener_kind::api, std::move(req), peer, std::move(done));
+  ctx->body = std::move(body);
   assign_request_id(*ctx);
   // Stages stop at the first failure; the rate limit runs regardless, so every
   // answer (errors included) draws from a bucket and carries its headers.
@@ -77,7 +84,8 @@ void api_pipeline::on_protocol_error(protocol_error e, const std::string& detail
 
 admin_pipeline::admin_pipeline(services& svc) : svc_{svc}, routes_{admin_routes()} {}
 
-void admin_pipeline::on_request(http_request req, const peer_info& peer, responder done) {
+void admin_pipeline::on_request(http_request req, std::shared_ptr<body_source>, const peer_info& peer,
+                                responder done) {
   auto ctx = std::make_shared<request_context>(svc_, listener_kind::admin, std::move(req), peer, std::move(done));
   assign_request_id(*ctx);
   match_route(*ctx, routes_) && check_admin_token(*ctx);

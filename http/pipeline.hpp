@@ -14,7 +14,9 @@ namespace svc::http {
 class api_pipeline final : public exchange_handler {
 public:
   explicit api_pipeline(services& svc);
-  void on_request(http_request req, const peer_info& peer, responder done) override;
+  bool streams_body(const http_request& head) const override;
+  void on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
+                  responder done) override;
   void on_protocol_error(protocol_error e, const std::string& detail, const peer_info& peer,
                          responder done) override;
   const router& routes() const { return routes_; }
@@ -28,7 +30,9 @@ private:
 class admin_pipeline final : public exchange_handler {
 public:
   explicit admin_pipeline(services& svc);
-  void on_request(http_request req, const peer_info& peer, responder done) override;
+  bool streams_body(const http_request&) const override { return false; }
+  void on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
+                  responder done) override;
   void on_protocol_error(protocol_error e, const std::string& detail, const peer_info& peer,
                          responder done) override;
 

@@ -46,6 +46,7 @@ struct request_context {
   std::optional<schema::api_error> error;       ///< the first failure of a stage
   std::optional<legacy_redirect> legacy;        ///< set for a legacy path (308, or 410 with `error`)
   std::optional<actors::rate_decision> rate;    ///< the bucket drawn from
+  std::shared_ptr<body_source> body;            ///< the unread body of a route that streams it; else null
   bool replied = false;
 
   /// A captured path segment (`{id}`), or empty.

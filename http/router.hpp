@@ -30,6 +30,7 @@ struct route {
   schema::bucket_class bucket; ///< drawn from by every request to the route
   route_handler handler;
   std::string_view summary;    ///< one line, for logs and docs
+  bool streams_body = false;   ///< the handler reads the body itself (`request_context::body`): uploads
 };
 
 /// Captured path segments by name.

@@ -30,6 +30,21 @@ private:
   std::unordered_map<std::string, actors::bucket_actor> map_;
 };
 
+/// Counts the uploads whose bytes are in memory, so at most `limit` are
+/// (each up to 20 MiB): the bound on what uploads can take at once.
+class upload_gate {
+public:
+  /// Held while an upload is in flight; the slot is free again when the last copy goes.
+  using slot = std::shared_ptr<void>;
+  /// A slot, or null when `limit` uploads are in flight already.
+  slot try_enter(std::size_t limit);
+  /// Uploads in flight.
+  std::size_t in_flight() const { return in_flight_.load(); }
+
+private:
+  std::atomic<std::size_t> in_flight_{0};
+};
+
 /// Counters for `/metrics`.
 struct http_metrics {
   std::atomic<uint64_t> requests{0};
@@ -59,6 +74,7 @@ struct services {
   team_bucket_cache buckets;
   key_cache keys;
   lora_cache loras;
+  upload_gate uploads;
   http_metrics metrics;
 
   const persistence::tables& tables() const { return runtime.tables(); }

@@ -6,11 +6,38 @@ namespace svc::http {
 namespace bhttp = beast::http;
 namespace {
 
+/// Bytes of a streamed body handed to its sink at a time; also the progress
+/// that renews the read deadline while a body streams.
+constexpr std::size_t body_chunk_bytes = 64 * 1024;
+
 int64_t deadline_after(core::duration d) {
   return (std::chrono::steady_clock::now() + d).time_since_epoch().count();
 }
 
+// A syntax error of the HTTP parser, as opposed to the connection ending.
+bool is_parse_error(const beast::error_code& ec) {
+  return ec.category() == make_error_code(bhttp::error::end_of_stream).category() && ec != bhttp::error::end_of_stream
+         && ec != bhttp::error::partial_message;
+}
+
 } // namespace
+
+// The body of the streamed request at the head of the reads: reading starts
+// on the session's strand, whichever thread asks.
+class session::streamed_body final : public body_source {
+public:
+  explicit streamed_body(std::shared_ptr<session> s) : session_{std::move(s)} {}
+
+  void read(uint64_t limit, body_sink sink, body_done done) override {
+    net::post(session_->stream_.get_executor(),
+              [s = session_, limit, sink = std::move(sink), done = std::move(done)]() mutable {
+                s->start_body(limit, std::move(sink), std::move(done));
+              });
+  }
+
+private:
+  std::shared_ptr<session> session_;
+};
 
 session::session(tcp::socket socket, const transport_limits& limits, exchange_handler& app,
                  std::shared_ptr<connection_tracker> tracker)
@@ -38,41 +65,186 @@ void session::drain() {
 }
 
 void session::do_read() {
-  if (read_closed_ || closed_ || reading_ || queue_.size() >= limits_.pipeline_limit)
+  if (read_closed_ || closed_ || reading_ || body_pending_ || queue_.size() >= limits_.pipeline_limit)
     return;
   reading_ = true;
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(limits_.header_limit));
-  parser_->body_limit(limits_.body_limit);
+  // Which body limit applies depends on the route: checked once the head is in.
+  parser_->body_limit(boost::none);
   // The deadline covers the whole request, so a client trickling bytes
   // (slowloris) or idling on keep-alive is cut off after read_timeout.
   read_deadline_ = deadline_after(limits_.read_timeout);
+  bhttp::async_read_header(stream_, buffer_, *parser_,
+                           beast::bind_front_handler(&session::on_header, shared_from_this()));
+}
+
+// Answers a failed read (a protocol error, or the end of the connection); false when there was none.
+bool session::read_failed(beast::error_code ec) {
+  if (!ec)
+    return false;
+  read_deadline_ = 0;
+  if (ec == bhttp::error::header_limit) {
+    enqueue_protocol_error(protocol_error::headers_too_large, {});
+  } else if (ec == bhttp::error::body_limit) {
+    enqueue_protocol_error(protocol_error::body_too_large, {});
+  } else if (is_parse_error(ec)) {
+    enqueue_protocol_error(protocol_error::malformed, ec.message());
+  } else { // end of stream, reset, or the connection is being drained
+    read_closed_ = true;
+    close_if_done();
+  }
+  return true;
+}
+
+void session::on_header(beast::error_code ec, std::size_t) {
+  reading_ = false;
+  if (closed_ || read_failed(ec))
+    return;
+  if (parser_->is_done()) { // no body
+    read_deadline_ = 0;
+    return dispatch(parser_->release(), nullptr);
+  }
+  if (app_.streams_body(parser_->get()))
+    return start_streaming();
+  if (auto length = parser_->content_length(); length && *length > limits_.body_limit) {
+    read_deadline_ = 0;
+    return enqueue_protocol_error(protocol_error::body_too_large, {});
+  }
+  parser_->body_limit(limits_.body_limit); // a chunked body counts down from here
+  reading_ = true;
   bhttp::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&session::on_read, shared_from_this()));
 }
 
 void session::on_read(beast::error_code ec, std::size_t) {
   reading_ = false;
+  if (closed_ || read_failed(ec))
+    return;
   read_deadline_ = 0;
-  if (closed_)
-    return;
-  if (ec == bhttp::error::header_limit) {
-    enqueue_protocol_error(protocol_error::headers_too_large, {});
-  } else if (ec == bhttp::error::body_limit) {
-    enqueue_protocol_error(protocol_error::body_too_large, {});
-  } else if (ec && ec.category() == make_error_code(bhttp::error::end_of_stream).category()
-             && ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message) {
-    enqueue_protocol_error(protocol_error::malformed, ec.message());
-  } else if (ec) { // end of stream, reset, or the connection is being drained
-    read_closed_ = true;
-    close_if_done();
-    return;
-  } else {
-    auto seq = next_seq_++;
-    queue_.push_back({seq, std::nullopt, {}});
-    app_.on_request(parser_->release(), peer_, make_responder(seq));
-    do_read();
+  dispatch(parser_->release(), nullptr);
+}
+
+void session::dispatch(http_request req, std::shared_ptr<body_source> body) {
+  auto seq = next_seq_++;
+  queue_.push_back({seq, std::nullopt, {}});
+  app_.on_request(std::move(req), std::move(body), peer_, make_responder(seq));
+  do_read();
+}
+
+// Hands the head to the application with a source of the body, which stays
+// unread on the wire until the application asks for it.
+void session::start_streaming() {
+  expect_continue_ = beast::iequals(parser_->get()[bhttp::field::expect], "100-continue");
+  body_parser_.emplace(std::move(*parser_));
+  parser_.reset();
+  http_request head;
+  head.base() = std::move(body_parser_->get().base());
+  body_pending_ = true;
+  streamed_seq_ = next_seq_;
+  dispatch(std::move(head), std::make_shared<streamed_body>(shared_from_this()));
+}
+
+void session::start_body(uint64_t limit, body_sink sink, body_done done) {
+  if (!body_pending_ || sink_ || closed_) { // answered already, read twice, or the connection is gone
+    done(body_end::aborted);
     return;
   }
+  sink_ = std::move(sink);
+  body_done_ = std::move(done);
+  if (auto length = body_parser_->content_length(); length && *length > limit)
+    return end_body(body_end::too_large);
+  body_parser_->body_limit(limit);
+  chunk_ = std::make_unique<char[]>(body_chunk_bytes);
+  body_progress_ = 0;
+  read_deadline_ = deadline_after(limits_.read_timeout);
+  // A client that sent `Expect: 100-continue` waits for this before the
+  // body. It can only go out now if no earlier answer is still owed.
+  if (!expect_continue_ || queue_.size() != 1 || writing_)
+    return read_body_chunk();
+  writing_ = true;
+  continue_wire_ = "HTTP/1.1 100 Continue\r\n\r\n";
+  write_deadline_ = deadline_after(limits_.read_timeout);
+  net::async_write(stream_, net::buffer(continue_wire_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    self->writing_ = false;
+    self->write_deadline_ = 0;
+    if (ec)
+      self->close();
+    if (self->closed_ || !self->body_pending_)
+      self->end_body(body_end::aborted);
+    else
+      self->read_body_chunk();
+    self->do_write();
+  });
+}
+
+void session::read_body_chunk() {
+  auto& body = body_parser_->get().body();
+  body.data = chunk_.get();
+  body.size = body_chunk_bytes;
+  body.more = true;
+  reading_ = true;
+  bhttp::async_read_some(stream_, buffer_, *body_parser_,
+                         beast::bind_front_handler(&session::on_body_chunk, shared_from_this()));
+}
+
+void session::on_body_chunk(beast::error_code ec, std::size_t) {
+  reading_ = false;
+  if (closed_ || !body_pending_)
+    return end_body(body_end::aborted);
+  if (ec == bhttp::error::need_buffer) // the chunk buffer is full: not an error
+    ec = {};
+  auto got = body_chunk_bytes - body_parser_->get().body().size;
+  if (got > 0) {
+    if (!sink_({chunk_.get(), got}))
+      return end_body(body_end::refused);
+    // A body that keeps arriving keeps its connection: the deadline renews
+    // with every chunk's worth of bytes, so only a stalled one is cut off.
+    body_progress_ += got;
+    if (body_progress_ >= body_chunk_bytes) {
+      body_progress_ = 0;
+      read_deadline_ = deadline_after(limits_.read_timeout);
+    }
+  }
+  if (ec == bhttp::error::body_limit)
+    return end_body(body_end::too_large);
+  if (ec)
+    return end_body(is_parse_error(ec) ? body_end::malformed : body_end::aborted);
+  if (body_parser_->is_done())
+    return end_body(body_end::complete);
+  read_body_chunk();
+}
+
+void session::end_body(body_end how) {
+  auto done = std::move(body_done_);
+  body_done_ = nullptr;
+  sink_ = nullptr;
+  chunk_.reset();
+  body_parser_.reset();
+  body_pending_ = false;
+  read_deadline_ = 0;
+  if (how != body_end::complete)
+    read_closed_ = true; // the rest of the body is still on the wire: answer, then close
+  if (done)
+    done(how);
+  if (how == body_end::complete)
+    do_read();
+  else
+    close_if_done();
+}
+
+// The streamed request was answered without (all of) its body: nothing more
+// can be read from this connection. A read or write in flight still uses
+// the parser and buffer; its completion ends the body.
+void session::abandon_body() {
+  body_pending_ = false;
+  read_closed_ = true;
+  if (reading_ || writing_)
+    return;
+  body_done_ = nullptr;
+  sink_ = nullptr;
+  chunk_.reset();
+  body_parser_.reset();
+  read_deadline_ = 0;
 }
 
 void session::enqueue_protocol_error(protocol_error e, const std::string& detail) {
@@ -92,6 +264,8 @@ responder session::make_responder(uint64_t seq) {
 void session::deliver(uint64_t seq, outgoing_response res) {
   if (closed_ || queue_.empty())
     return;
+  if (body_pending_ && seq == streamed_seq_)
+    abandon_body();
   auto index = seq - queue_.front().seq;
   if (index >= queue_.size())
     return;

@@ -3,6 +3,9 @@
 // for each whole request), hands them to the application, and writes the
 // answers in request order. Up to `pipeline_limit` requests may wait for
 // their answers; past that the session stops reading until one is written.
+// The head is read first: a route that streams its body (uploads) gets it
+// through a `body_source`, chunk by chunk, and no further request is read
+// until that body is.
 
 #include <array>
 #include <atomic>
@@ -38,6 +41,8 @@ public:
   void expire();
 
 private:
+  class streamed_body;
+
   struct slot {
     uint64_t seq;
     std::optional<outgoing_response> response;
@@ -45,7 +50,16 @@ private:
   };
 
   void do_read();
+  void on_header(beast::error_code ec, std::size_t bytes);
   void on_read(beast::error_code ec, std::size_t bytes);
+  bool read_failed(beast::error_code ec);
+  void dispatch(http_request req, std::shared_ptr<body_source> body);
+  void start_streaming();
+  void start_body(uint64_t limit, body_sink sink, body_done done);
+  void read_body_chunk();
+  void on_body_chunk(beast::error_code ec, std::size_t bytes);
+  void end_body(body_end how);
+  void abandon_body();
   void enqueue_protocol_error(protocol_error e, const std::string& detail);
   responder make_responder(uint64_t seq);
   void deliver(uint64_t seq, outgoing_response res);
@@ -57,6 +71,18 @@ private:
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
+  // The streamed body being read: its parser, a chunk buffer (only while
+  // reading, so idle connections cost nothing), where the bytes go and who
+  // learns the end. `body_pending_` holds further reads until it is done.
+  std::optional<beast::http::request_parser<beast::http::buffer_body>> body_parser_;
+  std::unique_ptr<char[]> chunk_;
+  body_sink sink_;
+  body_done body_done_;
+  bool body_pending_ = false;
+  std::size_t body_progress_ = 0; ///< body bytes since the read deadline was last renewed
+  bool expect_continue_ = false; ///< the client waits for `100 Continue` before sending the body
+  std::string continue_wire_;    ///< the interim answer while it is written
+  uint64_t streamed_seq_ = 0;    ///< the request whose body is pending
   std::deque<slot> queue_;
   uint64_t next_seq_ = 0;
   bool reading_ = false;

@@ -1,9 +1,13 @@
 #pragma once
 // What the HTTP transport (listener and sessions) hands to the application
-// and gets back: a parsed request, the peer, and a responder to call once.
+// and gets back: a parsed request (or its head and a source of its body),
+// the peer, and a responder to call once.
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -43,12 +47,44 @@ using responder = std::function<void(outgoing_response)>;
 /// Requests the transport could not parse; each is answered, then the connection closes.
 enum class protocol_error { malformed, headers_too_large, body_too_large };
 
+/// How reading a streamed body ended.
+enum class body_end : uint8_t {
+  complete,  ///< every byte went to the sink
+  too_large, ///< the body is over the limit (a Content-Length over it: before any byte was read)
+  refused,   ///< the sink returned false
+  malformed, ///< the chunked framing is broken
+  aborted,   ///< the connection failed, timed out or closed: no answer will reach the client
+};
+
+/// Takes the next bytes of a streamed body (valid during the call only); false refuses the rest.
+using body_sink = std::function<bool(std::string_view bytes)>;
+
+/// Learns how a streamed body ended; called once.
+using body_done = std::function<void(body_end)>;
+
+/// The unread body of a request whose route streams it (uploads). The
+/// application reads it at most once, or answers without reading it; unless
+/// the body was read `complete`, the connection closes after the answer,
+/// since the rest of the body is still on the wire.
+class body_source {
+public:
+  virtual ~body_source() = default;
+  /// Reads up to `limit` bytes, handing them to `sink` piece by piece, then
+  /// calls `done`. Any thread may call it; `sink` and `done` run on the
+  /// connection's thread, so they must only move bytes.
+  virtual void read(std::uint64_t limit, body_sink sink, body_done done) = 0;
+};
+
 /// The application behind a listener.
 class exchange_handler {
 public:
   virtual ~exchange_handler() = default;
-  /// A complete request arrived.
-  virtual void on_request(http_request req, const peer_info& peer, responder done) = 0;
+  /// True if the application reads this request's body itself (asked once
+  /// the head has arrived); such requests come with a `body_source`.
+  virtual bool streams_body(const http_request& head) const = 0;
+  /// A request arrived: complete (`body` null), or its head with `body` to read it.
+  virtual void on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
+                          responder done) = 0;
   /// A request could not be read; `done` answers it before the connection closes.
   virtual void on_protocol_error(protocol_error e, const std::string& detail, const peer_info& peer,
                                  responder done) = 0;
@@ -57,7 +93,7 @@ public:
 /// Limits every connection lives under.
 struct transport_limits {
   std::size_t header_limit = 16 * 1024;
-  std::size_t body_limit = 1024 * 1024;
+  std::size_t body_limit = 1024 * 1024; ///< of bodies read whole (streamed ones have the reader's limit)
   core::duration read_timeout = std::chrono::seconds{30};
   std::size_t pipeline_limit = 16;
   std::size_t max_connections = 4096;

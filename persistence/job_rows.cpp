@@ -10,11 +10,12 @@
 namespace svc::persistence {
 namespace {
 
-constexpr std::array<std::pair<expiry_kind, std::string_view>, 4> kind_names{
+constexpr std::array<std::pair<expiry_kind, std::string_view>, 5> kind_names{
   {{expiry_kind::outputs, "outputs"},
    {expiry_kind::idempotency, "idempotency"},
    {expiry_kind::event, "event"},
-   {expiry_kind::delivery, "delivery"}}};
+   {expiry_kind::delivery, "delivery"},
+   {expiry_kind::file, "file"}}};
 
 std::string_view kind_name(expiry_kind k) {
   for (auto& [kind, name] : kind_names)

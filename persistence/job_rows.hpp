@@ -29,7 +29,7 @@ std::string idempotency_key(std::string_view team_id, std::string_view route, st
 void put_idempotency(const tables& t, write_batch& batch, const schema::idempotency_record& r);
 
 /// What an `expiries` row removes when its deadline passes.
-enum class expiry_kind { outputs, idempotency, event, delivery };
+enum class expiry_kind { outputs, idempotency, event, delivery, file };
 
 /// The `expiries` key: `<16-digit Unix ms>/<kind>/<subject>`, so key order is deadline order.
 std::string expiry_key(core::time_point deadline, expiry_kind kind, std::string_view subject);
@@ -38,7 +38,7 @@ std::string expiry_key(core::time_point deadline, expiry_kind kind, std::string_
 struct expiry_entry {
   int64_t deadline_ms = 0;
   expiry_kind kind = expiry_kind::outputs;
-  std::string subject; ///< a job id (`outputs`), an `idempotency` key, an event id, a `deliveries` key
+  std::string subject; ///< a job id (`outputs`), an `idempotency` key, an event id, a `deliveries` key, a file id
 };
 
 /// Parses an `expiries` key; false for anything this version did not write.

@@ -33,10 +33,12 @@ enum class table : uint8_t {
   delivery_tasks,     ///< endpoint id + '/' + task id -> delivery_task (attempts still to make)
   deliveries,         ///< endpoint id + '/' + delivery id -> delivery_record (one per attempt)
   delivered_events,   ///< endpoint id + '/' + event id -> delivery id of the success
+  files,              ///< file id -> file_record (uploads; the bytes are blobs)
+  files_by_team,      ///< team id + '/' + file id -> file id (listing, newest first)
 };
 
 /// Number of tables.
-inline constexpr std::size_t table_count = 24;
+inline constexpr std::size_t table_count = 26;
 
 /// The LMDB database name of a table.
 std::string_view table_name(table t);

@@ -3,6 +3,7 @@
 
 #include "persistence/environment.hpp"
 #include "persistence/record_table.hpp"
+#include "schema/file_record.hpp"
 #include "schema/records.hpp"
 #include "schema/webhook_records.hpp"
 
@@ -32,7 +33,9 @@ struct tables {
       pending_events{env, table::pending_events},
       delivery_tasks{env, table::delivery_tasks},
       deliveries{env, table::deliveries},
-      delivered_events{env, table::delivered_events} {}
+      delivered_events{env, table::delivered_events},
+      files{env, table::files},
+      files_by_team{env, table::files_by_team} {}
 
   record_table<schema::team_record> teams;
   record_table<schema::balance_record> balances;
@@ -57,6 +60,8 @@ struct tables {
   record_table<schema::delivery_task> delivery_tasks; ///< `we_id/task_id`
   record_table<schema::delivery_record> deliveries;   ///< `we_id/dlv_id`
   index_table delivered_events;  ///< `we_id/evt_id` -> the succeeded delivery's id
+  record_table<schema::file_record> files;
+  index_table files_by_team;     ///< `team_id/file_id` -> file id
 };
 
 } // namespace svc::persistence

@@ -8,6 +8,7 @@
 
 #include <boost/json/value.hpp>
 
+#include "schema/file_codec.hpp"
 #include "schema/job_codec.hpp"
 #include "schema/record_codecs.hpp"
 #include "schema/webhook_codecs.hpp"

@@ -7,8 +7,9 @@ using t = error_type;
 using c = error_code;
 
 const std::vector<error_info> catalogue = {
-  {c::invalid_body, "invalid_body", 400, t::invalid_request, "The request body is not valid JSON: {detail}.",
-   "The body could not be parsed as a JSON object."},
+  {c::invalid_body, "invalid_body", 400, t::invalid_request, "The request body could not be parsed: {detail}.",
+   "The body is not a JSON object (JSON routes), or not a complete multipart/form-data body (uploads: broken framing, "
+   "a part without a name, no closing boundary)."},
   {c::invalid_parameter, "invalid_parameter", 400, t::invalid_request, "Invalid value for '{param}': {detail}.",
    "A parameter has the wrong type or is out of range; `error.param` names it."},
   {c::unknown_parameter, "unknown_parameter", 400, t::invalid_request, "Unknown parameter '{param}'.",

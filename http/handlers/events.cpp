@@ -8,7 +8,6 @@
 #include "http/list_params.hpp"
 #include "http/respond.hpp"
 #include "schema/event_types.hpp"
-#include "schema/views.hpp"
 
 namespace svc::http {
 namespace {
@@ -48,34 +47,14 @@ void list_events(const context_ptr& ctx) {
     type = it->second;
   }
   auto& tables = ctx->svc.tables();
-  auto team_prefix = ctx->team->id + "/";
-  persistence::scan_range range{team_prefix + "evt_",
-                                params->starting_after.empty() ? "" : team_prefix + params->starting_after, true};
-  boost::json::array data;
-  bool more = false;
-  // With a filter, or where the sweeper removed an event under the scan,
-  // pages of keys are read until enough events match (one more tells has_more).
-  while (true) {
-    bool keys_more = false;
-    auto keys = tables.events_by_team.keys(range, params->limit + 1, keys_more);
-    for (auto& key : keys) {
-      auto e = tables.events.get(std::string_view{key}.substr(team_prefix.size()));
-      if (!e || e->synthetic || (type && e->type != *type))
-        continue;
-      auto envelope = envelope_of(*e);
-      if (!envelope)
-        continue;
-      if (data.size() == params->limit) {
-        more = true;
-        break;
-      }
-      data.push_back(std::move(*envelope));
-    }
-    if (more || !keys_more || keys.empty())
-      break;
-    range.start_after = keys.back();
-  }
-  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+  // Test fires and events the sweeper removed under the scan are skipped.
+  reply_json(ctx, 200, team_list_page(ctx, tables.events_by_team, "evt", *params,
+                                      [&](std::string_view id) -> std::optional<boost::json::value> {
+                                        auto e = tables.events.get(id);
+                                        if (!e || e->synthetic || (type && e->type != *type))
+                                          return std::nullopt;
+                                        return envelope_of(*e);
+                                      }));
 }
 
 void get_event(const context_ptr& ctx) {

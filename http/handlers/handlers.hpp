@@ -6,6 +6,7 @@
 #include <string>
 
 #include "http/request_context.hpp"
+#include "schema/file_record.hpp"
 #include "schema/webhook_records.hpp"
 
 namespace svc::http {
@@ -62,6 +63,14 @@ void list_webhook_deliveries(const context_ptr& ctx);
 // events.cpp
 void list_events(const context_ptr& ctx);
 void get_event(const context_ptr& ctx);
+
+// files.cpp
+void create_file(const context_ptr& ctx);
+void get_file(const context_ptr& ctx);
+void list_files(const context_ptr& ctx);
+/// Shared with priced_request.cpp: the caller's team's file `id` while it
+/// lives; nullopt for an unknown, expired or another team's file (or no `file_` id).
+std::optional<schema::file_record> find_team_file(const context_ptr& ctx, const std::string& id);
 
 // docs.cpp
 void get_error_docs(const context_ptr& ctx);

@@ -10,7 +10,6 @@
 #include "http/json_body.hpp"
 #include "http/list_params.hpp"
 #include "schema/job_view.hpp"
-#include "schema/views.hpp"
 
 namespace svc::http {
 namespace {
@@ -96,31 +95,13 @@ void list_jobs(const context_ptr& ctx, schema::job_kind kind) {
                                 "status"));
   }
   auto& tables = ctx->svc.tables();
-  auto team_prefix = ctx->team->id + "/";
-  persistence::scan_range range{team_prefix + prefix + "_",
-                                params->starting_after.empty() ? "" : team_prefix + params->starting_after, true};
-  boost::json::array data;
-  bool more = false;
-  // Without a filter one page of keys is the answer; with one, pages are read
-  // until enough jobs match (one past the limit tells whether more exist).
-  while (true) {
-    bool keys_more = false;
-    auto keys = tables.jobs_by_team.keys(range, 100, keys_more);
-    for (auto& key : keys) {
-      auto job = tables.jobs.get(std::string_view{key}.substr(team_prefix.size()));
-      if (!job || (status && job->status != *status))
-        continue;
-      if (data.size() == params->limit) {
-        more = true;
-        break;
-      }
-      data.push_back(schema::job_view(*job, {ctx->svc.base_url, ctx->svc.url_secret}));
-    }
-    if (more || !keys_more || keys.empty())
-      break;
-    range.start_after = keys.back();
-  }
-  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+  reply_json(ctx, 200, team_list_page(ctx, tables.jobs_by_team, prefix, *params,
+                                      [&](std::string_view id) -> std::optional<boost::json::value> {
+                                        auto job = tables.jobs.get(id);
+                                        if (!job || (status && job->status != *status))
+                                          return std::nullopt;
+                                        return schema::job_view(*job, {ctx->svc.base_url, ctx->svc.url_secret});
+                                      }));
 }
 
 void cancel(const context_ptr& ctx) {

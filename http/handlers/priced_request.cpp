@@ -1,5 +1,7 @@
 #include "http/handlers/priced_request.hpp"
 
+#include "core/duration.hpp"
+#include "http/handlers/handlers.hpp"
 #include "http/json_body.hpp"
 #include "http/respond.hpp"
 
@@ -22,11 +24,18 @@ std::optional<priced_request<Request>> read_priced(const context_ptr& ctx, Valid
     reply_error(ctx, loras.error());
     return std::nullopt;
   }
-  if (request.value().init_image) {
-    // No upload can exist yet: files arrive with `POST /v1/files`.
-    reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
-                                            {{"detail", "no file with this id"}}, "init_image"));
-    return std::nullopt;
+  if (auto& id = request.value().init_image) {
+    auto file = find_team_file(ctx, *id);
+    std::string why;
+    if (!file)
+      why = "no live file of this team has this id (files expire " + core::format_duration(ctx->svc.cfg.file_ttl)
+            + " after upload)";
+    else if (file->purpose != schema::file_purpose::init_image)
+      why = "the file was uploaded with purpose " + std::string{to_string(file->purpose)} + ", not init_image";
+    if (!why.empty()) {
+      reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter, {{"detail", why}}, "init_image"));
+      return std::nullopt;
+    }
   }
   priced_request<Request> out;
   out.body = std::move(*body);

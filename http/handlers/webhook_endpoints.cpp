@@ -10,7 +10,6 @@
 #include "http/idempotency.hpp"
 #include "http/json_body.hpp"
 #include "http/list_params.hpp"
-#include "schema/views.hpp"
 #include "schema/webhook_request.hpp"
 #include "schema/webhook_signature.hpp"
 #include "schema/webhook_views.hpp"
@@ -112,31 +111,13 @@ void list_webhook_endpoints(const context_ptr& ctx) {
   if (!params)
     return;
   auto& tables = ctx->svc.tables();
-  auto team_prefix = ctx->team->id + "/";
-  persistence::scan_range range{team_prefix + "we_",
-                                params->starting_after.empty() ? "" : team_prefix + params->starting_after, true};
-  boost::json::array data;
-  bool more = false;
-  // An endpoint deleted between the index read and its record read is
-  // skipped, so pages are read until the page is full or the index ends.
-  while (true) {
-    bool keys_more = false;
-    auto keys = tables.endpoints_by_team.keys(range, params->limit + 1, keys_more);
-    for (auto& key : keys) {
-      auto e = tables.webhook_endpoints.get(std::string_view{key}.substr(team_prefix.size()));
-      if (!e)
-        continue;
-      if (data.size() == params->limit) {
-        more = true;
-        break;
-      }
-      data.push_back(schema::webhook_endpoint_view(*e));
-    }
-    if (more || !keys_more || keys.empty())
-      break;
-    range.start_after = keys.back();
-  }
-  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+  reply_json(ctx, 200, team_list_page(ctx, tables.endpoints_by_team, "we", *params,
+                                      [&](std::string_view id) -> std::optional<boost::json::value> {
+                                        auto e = tables.webhook_endpoints.get(id);
+                                        if (!e)
+                                          return std::nullopt; // deleted since the index was read
+                                        return schema::webhook_endpoint_view(*e);
+                                      }));
 }
 
 void get_webhook_endpoint(const context_ptr& ctx) {

@@ -1,6 +1,6 @@
 #pragma once
-// What Debian's ffprobe reports about a downloaded video: an independent
-// check that svcd's MP4 files are what players will see.
+// What Debian's ffprobe and ffmpeg make of downloaded outputs: an independent
+// check that svcd's MP4 and PNG files are what players and viewers will see.
 
 #include <optional>
 #include <string>
@@ -22,5 +22,12 @@ struct video_probe {
 /// Runs `ffprobe` (from PATH) on `bytes` written to a temporary file; nothing
 /// when ffprobe is missing, fails, or finds no video stream (`error` says why).
 std::optional<video_probe> probe_video(std::string_view bytes, std::string& error);
+
+/// The first frame of an image or video file, scaled to `width` x `height`,
+/// as packed RGB bytes (decoded by the `ffmpeg` CLI); nothing on failure.
+std::optional<std::string> first_frame_rgb(std::string_view bytes, int width, int height, std::string& error);
+
+/// Mean absolute difference per channel (0..255) of two equal-sized RGB buffers; -1 when sizes differ.
+double mean_abs_difference(std::string_view a, std::string_view b);
 
 } // namespace svc::e2e

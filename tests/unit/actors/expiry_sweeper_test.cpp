@@ -6,6 +6,7 @@
 #include <string>
 
 #include "actor_fixture.hpp"
+#include "persistence/file_rows.hpp"
 #include "persistence/job_rows.hpp"
 
 namespace {
@@ -77,6 +78,24 @@ struct sweeper_fixture : svc::test::actor_fixture {
       if (blobs.get(svc::schema::output_blob_key(j, i)))
         return false;
     return true;
+  }
+
+  /// Stores an upload of team_1 whose lifetime ends at `expires`.
+  svc::schema::file_record uploaded(const std::string& id, svc::core::time_point expires) {
+    svc::schema::file_record f;
+    f.id = id;
+    f.team_id = "team_1";
+    f.bytes = 3;
+    f.content_type = "image/png";
+    f.width = f.height = 1;
+    f.sha256 = std::string(64, 'a');
+    f.created_at = clock->now();
+    f.expires_at = expires;
+    BOOST_REQUIRE(blobs.put(svc::schema::file_blob_key(id), "png").ok());
+    svc::persistence::write_batch b;
+    svc::persistence::put_file(tables, b, f);
+    commit(std::move(b));
+    return f;
   }
 
   std::size_t expiry_rows() const {
@@ -174,6 +193,24 @@ BOOST_AUTO_TEST_CASE(rows_of_vanished_subjects_and_foreign_rows_are_dropped) {
   spawn_sweeper();
   BOOST_TEST(expiry_rows() == 1u);
   BOOST_TEST(outputs_exist(later));
+}
+
+BOOST_AUTO_TEST_CASE(an_expired_file_loses_its_bytes_and_rows) {
+  auto now = clock->now();
+  auto due = uploaded("file_01KAK3R5N2W9X7Q4V6B8C0D1EF", now - 1s);
+  auto later = uploaded("file_01KAK3R5N2W9X7Q4V6B8C0D1EG", now + 1h);
+  auto sweeper = spawn_sweeper();
+  BOOST_TEST(!blobs.get(svc::schema::file_blob_key(due.id)));
+  BOOST_TEST(!tables.files.get(due.id));
+  BOOST_TEST(!tables.files_by_team.get("team_1/" + due.id));
+  BOOST_TEST(blobs.get(svc::schema::file_blob_key(later.id)).has_value());
+  BOOST_TEST(tables.files.get(later.id).has_value());
+  BOOST_TEST(expiry_rows() == 1u);
+  advance(1h + 1s);
+  BOOST_TEST(!blobs.get(svc::schema::file_blob_key(later.id)));
+  BOOST_TEST(!tables.files.get(later.id));
+  BOOST_TEST(expiry_rows() == 0u);
+  BOOST_TEST(state_of<expiry_sweeper_state>(sweeper).files_deleted == 2u);
 }
 
 BOOST_AUTO_TEST_CASE(a_backlog_is_swept_in_batches_without_waiting) {

@@ -106,6 +106,33 @@ BOOST_AUTO_TEST_CASE(a_provider_failure_fails_the_job_and_refunds) {
   BOOST_TEST(tables.expiries.keys({}, 10, more).empty());
 }
 
+BOOST_AUTO_TEST_CASE(the_init_image_bytes_reach_the_back_end) {
+  start(scripted);
+  std::string bytes = "\x89PNG init image bytes";
+  BOOST_REQUIRE(blobs.put(svc::schema::file_blob_key("file_01KAK3R5N2W9X7Q4V6B8C0D1EF"), bytes).ok());
+  auto j = make_job("a lighthouse");
+  j.init_image = "file_01KAK3R5N2W9X7Q4V6B8C0D1EF";
+  create(j);
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::succeeded));
+  BOOST_TEST(scripted.init_image() == bytes);
+}
+
+BOOST_AUTO_TEST_CASE(an_init_image_deleted_before_the_start_fails_the_job) {
+  start(scripted);
+  auto j = make_job("a lighthouse");
+  j.init_image = "file_01KAK3R5N2W9X7Q4V6B8C0D1EF"; // no bytes: the file expired meanwhile
+  create(j);
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::failed));
+  BOOST_REQUIRE(r.failure.has_value());
+  BOOST_TEST(r.failure->code == "init_image_unavailable");
+  BOOST_TEST(r.failure->message.find(*j.init_image) != std::string::npos);
+  BOOST_TEST(scripted.started() == 0); // never rendered
+  check_refunded(r);
+  BOOST_TEST(balance_is(opening, 0));
+}
+
 BOOST_AUTO_TEST_CASE(an_output_that_cannot_be_stored_fails_the_job_and_leaves_no_files) {
   start(scripted);
   faulty.fail_on = ".1.png";

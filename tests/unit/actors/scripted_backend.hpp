@@ -25,6 +25,7 @@ public:
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++started_;
+      init_image_ = req.init_image;
     }
     changed_.notify_all();
     if (progress)
@@ -78,6 +79,12 @@ public:
     return started_;
   }
 
+  /// The init image bytes of the last render begun ("" for none).
+  std::string init_image() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return init_image_;
+  }
+
   /// `[hold]` renders that stopped because their token was cancelled.
   int cancelled() const {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -90,6 +97,7 @@ private:
   int started_ = 0;
   int cancelled_ = 0;
   bool released_ = false;
+  std::string init_image_;
 };
 
 } // namespace svc::test

@@ -84,7 +84,7 @@ std::string dump(const config& c) {
     << "\nmoderation_words=" << c.moderation_words
     << "\nheader_limit=" << c.header_limit << "\nbody_limit=" << c.body_limit
     << "\nread_timeout=" << c.read_timeout.count() << "\npipeline_limit=" << c.pipeline_limit
-    << "\nmax_connections=" << c.max_connections << "\nrequest_deadline=" << c.request_deadline.count()
+    << "\nmax_connections=" << c.max_connections << "\nmax_uploads=" << c.max_uploads << "\nrequest_deadline=" << c.request_deadline.count()
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
     << "\ngroup_commit=" << c.group_commit
     << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level
@@ -131,6 +131,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"read-timeout", "1s"},
     {"pipeline-limit", "4"},
     {"max-connections", "100"},
+    {"max-uploads", "3"},
     {"request-deadline", "2s"},
     {"http-threads", "2"},
     {"actor-threads", "3"},

@@ -66,7 +66,8 @@ BOOST_AUTO_TEST_CASE(expiry_key_has_the_documented_shape) {
 }
 
 BOOST_AUTO_TEST_CASE(expiry_keys_parse_back) {
-  for (auto kind : {expiry_kind::outputs, expiry_kind::idempotency}) {
+  for (auto kind : {expiry_kind::outputs, expiry_kind::idempotency, expiry_kind::event, expiry_kind::delivery,
+                    expiry_kind::file}) {
     for (std::string subject : {"img_1", "team_1/images/key/with/slashes", "x"}) {
       for (int64_t ms : {int64_t{0}, int64_t{1763720130123}, int64_t{9000000000000} /* year 2255: near the end of a ns time_point */}) {
         expiry_entry e;

@@ -1,0 +1,100 @@
+#include "persistence/file_rows.hpp"
+
+#define BOOST_TEST_MODULE persistence_file_rows
+#include <boost/test/unit_test.hpp>
+
+#include <memory>
+#include <string>
+
+#include "persistence/environment.hpp"
+#include "persistence/job_rows.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+using namespace svc::persistence;
+using svc::core::from_unix_ms;
+using svc::schema::file_record;
+
+struct rows_fixture {
+  testing::temp_dir dir;
+  std::unique_ptr<environment> env = open(dir.path);
+  tables t{*env};
+  file_blob_store blobs{dir.path + "/blobs"};
+
+  static std::unique_ptr<environment> open(const std::string& path) {
+    std::string error;
+    auto e = environment::open(path, error);
+    BOOST_REQUIRE_MESSAGE(e, "open failed: " << error);
+    return e;
+  }
+
+  void commit(const write_batch& b) {
+    auto st = env->commit(b);
+    BOOST_REQUIRE_MESSAGE(st.ok(), st.message);
+  }
+
+  std::size_t count(const index_table& index) const {
+    bool more = false;
+    return index.keys({}, 100, more).size();
+  }
+};
+
+file_record sample_file(const std::string& id) {
+  file_record f;
+  f.id = id;
+  f.team_id = "team_1";
+  f.bytes = 3;
+  f.content_type = "image/png";
+  f.width = f.height = 1;
+  f.sha256 = std::string(64, 'a');
+  f.created_at = from_unix_ms(1763720130123);
+  f.expires_at = from_unix_ms(1763806530123);
+  return f;
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_CASE(put_file_writes_record_listing_and_expiry, rows_fixture) {
+  auto f = sample_file("file_01KAK3R5N2W9X7Q4V6B8C0D1EF");
+  write_batch b;
+  put_file(t, b, f);
+  commit(b);
+  auto stored = t.files.get(f.id);
+  BOOST_REQUIRE(stored);
+  BOOST_TEST(stored->sha256 == f.sha256);
+  BOOST_TEST((t.files_by_team.get("team_1/" + f.id) == std::optional<std::string>{f.id}));
+  bool more = false;
+  auto keys = t.expiries.keys({}, 10, more);
+  BOOST_REQUIRE(keys.size() == 1u);
+  BOOST_TEST(keys[0] == "0001763806530123/file/" + f.id);
+  expiry_entry e;
+  BOOST_REQUIRE(parse_expiry_key(keys[0], e));
+  BOOST_TEST((e.kind == expiry_kind::file));
+  BOOST_TEST(e.subject == f.id);
+}
+
+BOOST_FIXTURE_TEST_CASE(erase_file_removes_record_and_listing_only, rows_fixture) {
+  auto a = sample_file("file_01KAK3R5N2W9X7Q4V6B8C0D1EF");
+  auto b = sample_file("file_01KAK3R5N2W9X7Q4V6B8C0D1EG");
+  write_batch put;
+  put_file(t, put, a);
+  put_file(t, put, b);
+  commit(put);
+  write_batch erase;
+  erase_file(t, erase, a);
+  commit(erase);
+  BOOST_TEST(!t.files.get(a.id));
+  BOOST_TEST(t.files.get(b.id).has_value());
+  BOOST_TEST(count(t.files_by_team) == 1u);
+  BOOST_TEST(count(t.expiries) == 2u); // the sweeper erases the row it handled
+}
+
+BOOST_FIXTURE_TEST_CASE(remove_file_bytes_deletes_the_blob_once, rows_fixture) {
+  auto key = svc::schema::file_blob_key("file_01KAK3R5N2W9X7Q4V6B8C0D1EF");
+  BOOST_REQUIRE(blobs.put(key, "png").ok());
+  remove_file_bytes(blobs, "file_01KAK3R5N2W9X7Q4V6B8C0D1EF", "test");
+  BOOST_TEST(!blobs.get(key));
+  remove_file_bytes(blobs, "file_01KAK3R5N2W9X7Q4V6B8C0D1EF", "test"); // absent: no error
+  BOOST_TEST(!blobs.get(key));
+}

@@ -84,6 +84,13 @@ std::optional<std::string> first_frame_rgb(std::string_view bytes, int width, in
   return rgb;
 }
 
+std::optional<std::string> lavfi_image(const std::string& source, const std::string& extension, std::string& error) {
+  return run_on_bytes({},
+                      "OUT=\"$IN." + extension + "\"; ffmpeg -v error -f lavfi -i '" + source
+                        + "' -frames:v 1 -y \"$OUT\" && cat \"$OUT\" && rm -f \"$OUT\"",
+                      error);
+}
+
 double mean_abs_difference(std::string_view a, std::string_view b) {
   if (a.size() != b.size() || a.empty())
     return -1;

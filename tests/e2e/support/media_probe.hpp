@@ -27,6 +27,10 @@ std::optional<video_probe> probe_video(std::string_view bytes, std::string& erro
 /// as packed RGB bytes (decoded by the `ffmpeg` CLI); nothing on failure.
 std::optional<std::string> first_frame_rgb(std::string_view bytes, int width, int height, std::string& error);
 
+/// The first frame of an ffmpeg lavfi `source` (e.g. `color=c=red:s=64x64`)
+/// encoded as `extension` (`png`, `jpg`, `webp`); nothing on failure.
+std::optional<std::string> lavfi_image(const std::string& source, const std::string& extension, std::string& error);
+
 /// Mean absolute difference per channel (0..255) of two equal-sized RGB buffers; -1 when sizes differ.
 double mean_abs_difference(std::string_view a, std::string_view b);
 

@@ -13,7 +13,7 @@
 #include "support/file_uploads.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
-#include "support/media_probe.hpp"
+#include "media_probe.hpp"
 #include "support/server_fixture.hpp"
 #include "support/webhook_receiver_fixture.hpp"
 
@@ -46,7 +46,7 @@ std::string first_frame(http_client& c, const json::value& job) {
   auto bytes = c.get(target_of(json_str(job, "output_urls.0")));
   BOOST_REQUIRE_MESSAGE(bytes.status == 200, bytes.summary());
   std::string error;
-  auto rgb = first_frame_rgb(bytes.body, probe_width, probe_height, error);
+  auto rgb = svc::test::first_frame_rgb(bytes.body, probe_width, probe_height, error);
   BOOST_REQUIRE_MESSAGE(rgb, error);
   return *rgb;
 }
@@ -62,10 +62,10 @@ struct upload_fixture : server_fixture {
     std::string error;
     // Red left half, blue right half: unlike any landscape, and still so
     // after the video's camera crops and moves over it.
-    auto jpeg = lavfi_image("color=c=red:s=320x256,drawbox=x=160:y=0:w=160:h=256:color=blue:t=fill", "jpg", error);
+    auto jpeg = svc::test::lavfi_image("color=c=red:s=320x256,drawbox=x=160:y=0:w=160:h=256:color=blue:t=fill", "jpg", error);
     BOOST_REQUIRE_MESSAGE(jpeg, error);
     pattern = *jpeg;
-    auto rgb = first_frame_rgb(pattern, probe_width, probe_height, error);
+    auto rgb = svc::test::first_frame_rgb(pattern, probe_width, probe_height, error);
     BOOST_REQUIRE_MESSAGE(rgb, error);
     pattern_rgb = *rgb;
     file_id = json_str(upload_file_ok(c, t.write.key, pattern), "id");
@@ -77,8 +77,8 @@ struct upload_fixture : server_fixture {
     body["init_image"] = file_id;
     auto derived = run_job(c, t, path, body);
     BOOST_TEST(json_str(derived, "init_image") == file_id);
-    auto with = mean_abs_difference(first_frame(c, derived), pattern_rgb);
-    auto without = mean_abs_difference(first_frame(c, plain), pattern_rgb);
+    auto with = svc::test::mean_abs_difference(first_frame(c, derived), pattern_rgb);
+    auto without = svc::test::mean_abs_difference(first_frame(c, plain), pattern_rgb);
     BOOST_TEST_MESSAGE(path << ": distance to the upload " << with << " with it, " << without << " without");
     BOOST_TEST(with >= 0);
     BOOST_TEST(with < without * 0.6, "with " << with << " vs without " << without);

@@ -16,7 +16,7 @@
 #include "a1111_server.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
-#include "support/media_probe.hpp"
+#include "media_probe.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 
@@ -191,10 +191,10 @@ BOOST_FIXTURE_TEST_CASE(a_video_animates_a_keyframe_rendered_remotely, ok_server
   BOOST_REQUIRE_MESSAGE(video.status == 200, video.summary());
   BOOST_TEST(video.header_or_empty("Content-Type") == "video/mp4");
   std::string error;
-  auto probe = probe_video(video.body, error);
+  auto probe = svc::test::probe_video(video.body, error);
   BOOST_REQUIRE_MESSAGE(probe, error);
-  BOOST_TEST(probe->codec == "h264");
+  BOOST_TEST(probe->codec_name == "h264");
   BOOST_TEST(probe->width == 320);
   BOOST_TEST(probe->height == 256);
-  BOOST_TEST(probe->frames == 8);
+  BOOST_TEST(probe->nb_frames == 8);
 }

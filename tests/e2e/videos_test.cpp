@@ -14,7 +14,7 @@
 
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
-#include "support/media_probe.hpp"
+#include "media_probe.hpp"
 #include "support/output_bytes.hpp"
 #include "support/server_fixture.hpp"
 #include "support/webhook_receiver_fixture.hpp"
@@ -111,16 +111,15 @@ BOOST_FIXTURE_TEST_CASE(a_video_renders_to_a_playable_mp4_and_reaches_the_webhoo
   BOOST_TEST(static_cast<long>(download.body.size()) == json_int(done, "outputs.0.bytes").value_or(-1));
 
   std::string error;
-  auto probe = probe_video(download.body, error);
+  auto probe = svc::test::probe_video(download.body, error);
   BOOST_REQUIRE_MESSAGE(probe, error);
-  BOOST_TEST(probe->codec == "h264");
-  BOOST_TEST(probe->pixel_format == "yuv420p");
+  BOOST_TEST(probe->codec_name == "h264");
+  BOOST_TEST(probe->pix_fmt == "yuv420p");
   BOOST_TEST(probe->width == 320);
   BOOST_TEST(probe->height == 256);
-  BOOST_TEST(probe->frames == 16, "duration_seconds x fps frames");
-  BOOST_TEST(probe->seconds > 1.9);
-  BOOST_TEST(probe->seconds < 2.1);
-  BOOST_TEST(probe->format.find("mp4") != std::string::npos, probe->format);
+  BOOST_TEST(probe->nb_frames == 16, "duration_seconds x fps frames");
+  BOOST_TEST(probe->duration > 1.9);
+  BOOST_TEST(probe->duration < 2.1);
 
   auto receipt = wait_for_receipt(*hooks, type_is("video.completed"), 20s);
   BOOST_REQUIRE(receipt);

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <string>
 
-#include "mp4_probe.hpp"
+#include "media_probe.hpp"
 #include "providers/png_writer.hpp"
 #include "providers/rng.hpp"
 

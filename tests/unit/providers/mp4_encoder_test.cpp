@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "mp4_probe.hpp"
+#include "media_probe.hpp"
 
 using namespace svc::providers;
 

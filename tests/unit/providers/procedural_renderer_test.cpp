@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/crypto.hpp"
-#include "mp4_probe.hpp"
+#include "media_probe.hpp"
 #include "png_header.hpp"
 #include "providers/image_decoder.hpp"
 #include "schema/builtin_loras.hpp"

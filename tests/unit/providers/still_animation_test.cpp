@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "mp4_probe.hpp"
+#include "media_probe.hpp"
 
 using namespace svc::providers;
 

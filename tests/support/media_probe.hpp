@@ -1,8 +1,8 @@
 #pragma once
-// Checks MP4 files from outside our encoder: their top-level boxes read by
-// hand, their video stream as ffprobe (found on PATH) reports it. Also runs
-// the ffmpeg CLI, which tests use to make JPEG and WebP inputs independently
-// of the decoder under test.
+// Checks outputs from outside our code, for unit and e2e tests alike: MP4
+// top-level boxes read by hand, the video stream as ffprobe (found on PATH)
+// reports it, frames decoded by the ffmpeg CLI, and test pictures made by it
+// (so JPEG and WebP inputs do not come from the decoder under test).
 
 #include <unistd.h>
 
@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -127,6 +128,55 @@ inline std::optional<std::string> decode_frames_rgb24(const std::string& mp4, st
   auto raw = run_command(ffmpeg + " -v error -i '" + file.path() + "' -f rawvideo -pix_fmt rgb24 -");
   if (!raw) error = "ffmpeg failed to decode the MP4";
   return raw;
+}
+
+/// The first frame of an image or video file scaled to `width` x `height`, as
+/// packed 8-bit RGB decoded by the ffmpeg CLI; nullopt with the reason in `error`.
+inline std::optional<std::string> first_frame_rgb(const std::string& bytes, int width, int height,
+                                                  std::string& error) {
+  const std::string ffmpeg = find_on_path("ffmpeg");
+  if (ffmpeg.empty()) {
+    error = "ffmpeg not found on PATH (Debian package ffmpeg; scripts/setup installs it)";
+    return std::nullopt;
+  }
+  const temp_file file(bytes, ".input");
+  const auto size = std::to_string(width) + "x" + std::to_string(height);
+  auto raw = run_command(ffmpeg + " -v error -i '" + file.path() + "' -frames:v 1 -s " + size
+                         + " -f rawvideo -pix_fmt rgb24 -");
+  if (!raw || raw->size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3) {
+    error = "ffmpeg could not decode a " + size + " frame";
+    return std::nullopt;
+  }
+  return raw;
+}
+
+/// The first frame of an ffmpeg lavfi `source` (`color=c=red:s=64x64`, no
+/// single quotes) encoded as `extension` (`png`, `jpg`, `webp`); nullopt with
+/// the reason in `error`.
+inline std::optional<std::string> lavfi_image(const std::string& source, const std::string& extension,
+                                              std::string& error) {
+  const std::string ffmpeg = find_on_path("ffmpeg");
+  if (ffmpeg.empty()) {
+    error = "ffmpeg not found on PATH (Debian package ffmpeg; scripts/setup installs it)";
+    return std::nullopt;
+  }
+  const temp_file file("", "." + extension);
+  if (!run_command(ffmpeg + " -v error -f lavfi -i '" + source + "' -frames:v 1 -y '" + file.path() + "'")) {
+    error = "ffmpeg could not make a ." + extension + " from " + source;
+    return std::nullopt;
+  }
+  std::ifstream in(file.path(), std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// Mean absolute difference per channel (0..255) of two equal-sized RGB
+/// buffers; -1 when their sizes differ or they are empty.
+inline double mean_abs_difference(std::string_view a, std::string_view b) {
+  if (a.size() != b.size() || a.empty()) return -1;
+  double sum = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    sum += std::abs(static_cast<int>(static_cast<unsigned char>(a[i])) - static_cast<int>(static_cast<unsigned char>(b[i])));
+  return sum / static_cast<double>(a.size());
 }
 
 /// Types of the top-level boxes of an MP4 in file order (`ftyp`, `moov`, ...);

@@ -1,18 +1,24 @@
-// Measures the built-in procedural renderer: wall time to render and encode
-// one PNG at 1024x1024 and 512x512, on one thread, N runs each (default 5),
-// printing every run, the median and the command that reproduces it.
+// Measures the built-in procedural renderer: wall and CPU time to render and
+// encode one PNG at 1024x1024 and 512x512, and one MP4 video (default 4 s of
+// 768x432 at 24 fps: keyframe, camera move, H.264), on one thread, N runs
+// each (default 5), printing every run, the medians and the command that
+// reproduces them.
 //
 //   cmake --build build --target svc-render-bench
 //   build/bench/svc-render-bench [--runs 5] [--prompt TEXT] [--seed N] [--steps N]
-//                                [--lora SLUG[:WEIGHT]]... [--out DIR]
+//                                [--lora SLUG[:WEIGHT]]... [--init FILE]
+//                                [--video WxH:SECONDS:FPS] [--preset NAME] [--crf N] [--out DIR]
 //
-// --out writes each size's last PNG to DIR (to look at); --lora may repeat.
+// --init uses FILE (PNG, JPEG or WebP) as the init image; --preset and --crf
+// set the x264 encoder (defaults: the renderer's); --video 0 skips the video;
+// --out writes each case's last output to DIR (to look at); --lora may repeat.
 #include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -21,6 +27,7 @@
 namespace {
 
 using svc::providers::cancel_token;
+using svc::providers::procedural_options;
 using svc::providers::procedural_renderer;
 using svc::providers::render_request;
 
@@ -35,13 +42,28 @@ double thread_cpu_ms() {
 struct options {
   int runs = 5;
   render_request req;
+  procedural_options renderer;
+  render_request video{}; ///< size, duration and fps; duration 0 skips the video
   std::string out_dir;
   std::string command;
 };
 
+bool parse_video(const std::string& v, render_request& video) {
+  if (v == "0") {
+    video.duration_seconds = 0;
+    return true;
+  }
+  return std::sscanf(v.c_str(), "%dx%d:%d:%d", &video.width, &video.height, &video.duration_seconds, &video.fps) == 4 &&
+         video.duration_seconds > 0;
+}
+
 bool parse(int argc, char** argv, options& o) {
   o.req.prompt = "a quiet mountain lake at sunset, pine trees";
   o.req.seed = 42;
+  o.video.width = 768;
+  o.video.height = 432;
+  o.video.duration_seconds = 4;
+  o.video.fps = 24;
   o.command = argv[0];
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -53,10 +75,51 @@ bool parse(int argc, char** argv, options& o) {
     else if (a == "--seed") o.req.seed = static_cast<uint32_t>(std::strtoul(v.c_str(), nullptr, 10));
     else if (a == "--steps") o.req.steps = std::atoi(v.c_str());
     else if (a == "--out") o.out_dir = v;
-    else if (a == "--lora") {
+    else if (a == "--preset") o.renderer.mp4.preset = v;
+    else if (a == "--crf") o.renderer.mp4.crf = std::atoi(v.c_str());
+    else if (a == "--video") {
+      if (!parse_video(v, o.video)) return false;
+    } else if (a == "--init") {
+      std::ifstream file(v, std::ios::binary);
+      if (!file) return false;
+      o.req.init_image.assign(std::istreambuf_iterator<char>(file), {});
+    } else if (a == "--lora") {
       const auto colon = v.find(':');
       o.req.loras.push_back({v.substr(0, colon), colon == std::string::npos ? 1.0 : std::atof(v.c_str() + colon + 1)});
     } else return false;
+  }
+  return true;
+}
+
+// Renders `req` `runs` times; prints each run and the medians; writes the last
+// output to `out_dir` as `name` when asked. False when a render fails.
+bool measure(procedural_renderer& renderer, const render_request& req, const options& o, const std::string& label,
+             const std::string& name) {
+  const cancel_token never;
+  std::vector<double> ms, cpu;
+  std::string last;
+  for (int r = 0; r < o.runs; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = thread_cpu_ms();
+    auto outcome = renderer.render(req, {}, never);
+    const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double cpu_ms = thread_cpu_ms() - cpu_start;
+    if (!outcome.ok()) {
+      std::fprintf(stderr, "%s: render failed: %s\n", label.c_str(), outcome.error().message.c_str());
+      return false;
+    }
+    last = std::move(outcome.value().outputs.front());
+    ms.push_back(elapsed);
+    cpu.push_back(cpu_ms);
+    std::printf("%s run %d: %.1f ms wall, %.1f ms cpu (%zu bytes)\n", label.c_str(), r + 1, elapsed, cpu_ms, last.size());
+  }
+  std::sort(ms.begin(), ms.end());
+  std::sort(cpu.begin(), cpu.end());
+  std::printf("%s median of %d: %.1f ms wall, %.1f ms cpu\n", label.c_str(), o.runs, ms[ms.size() / 2], cpu[cpu.size() / 2]);
+  if (!o.out_dir.empty()) {
+    const std::string path = o.out_dir + "/" + name;
+    std::ofstream(path, std::ios::binary) << last;
+    std::printf("wrote %s\n", path.c_str());
   }
   return true;
 }
@@ -66,39 +129,29 @@ bool parse(int argc, char** argv, options& o) {
 int main(int argc, char** argv) {
   options o;
   if (!parse(argc, argv, o)) {
-    std::fprintf(stderr, "usage: %s [--runs N] [--prompt TEXT] [--seed N] [--steps N] [--lora SLUG[:W]]... [--out DIR]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s [--runs N] [--prompt TEXT] [--seed N] [--steps N] [--lora SLUG[:W]]... [--init FILE]\n"
+                 "       [--video WxH:SECONDS:FPS | --video 0] [--preset NAME] [--crf N] [--out DIR]\n",
+                 argv[0]);
     return 2;
   }
-  procedural_renderer renderer;
-  const cancel_token never;
+  procedural_renderer renderer(o.renderer);
   for (const int side : {1024, 512}) {
     render_request req = o.req;
     req.width = req.height = side;
-    std::vector<double> ms, cpu;
-    std::string last;
-    for (int r = 0; r < o.runs; ++r) {
-      const auto start = std::chrono::steady_clock::now();
-      const double cpu_start = thread_cpu_ms();
-      auto outcome = renderer.render(req, {}, never);
-      const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      const double cpu_ms = thread_cpu_ms() - cpu_start;
-      if (!outcome.ok()) {
-        std::fprintf(stderr, "render failed: %s\n", outcome.error().message.c_str());
-        return 1;
-      }
-      last = std::move(outcome.value().outputs.front());
-      ms.push_back(elapsed);
-      cpu.push_back(cpu_ms);
-      std::printf("%dx%d run %d: %.1f ms wall, %.1f ms cpu (%zu bytes)\n", side, side, r + 1, elapsed, cpu_ms, last.size());
-    }
-    std::sort(ms.begin(), ms.end());
-    std::sort(cpu.begin(), cpu.end());
-    std::printf("%dx%d median of %d: %.1f ms wall, %.1f ms cpu\n", side, side, o.runs, ms[ms.size() / 2], cpu[cpu.size() / 2]);
-    if (!o.out_dir.empty()) {
-      const std::string path = o.out_dir + "/render-" + std::to_string(side) + ".png";
-      std::ofstream(path, std::ios::binary) << last;
-      std::printf("wrote %s\n", path.c_str());
-    }
+    const std::string size = std::to_string(side) + "x" + std::to_string(side);
+    if (!measure(renderer, req, o, size, "render-" + std::to_string(side) + ".png")) return 1;
+  }
+  if (o.video.duration_seconds > 0) {
+    render_request req = o.req;
+    req.width = o.video.width;
+    req.height = o.video.height;
+    req.duration_seconds = o.video.duration_seconds;
+    req.fps = o.video.fps;
+    const std::string label = "video " + std::to_string(req.width) + "x" + std::to_string(req.height) + " " +
+                              std::to_string(req.duration_seconds) + " s at " + std::to_string(req.fps) + " fps (" +
+                              o.renderer.mp4.preset + ", crf " + std::to_string(o.renderer.mp4.crf) + ")";
+    if (!measure(renderer, req, o, label, "render-video.mp4")) return 1;
   }
   std::printf("reproduce: %s\n", o.command.c_str());
   return 0;

@@ -8,6 +8,7 @@
 
 #include <boost/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -114,6 +115,24 @@ inline std::optional<video_probe> probe_video(const std::string& mp4, std::strin
   }
   error = "no video stream in: " + *out;
   return std::nullopt;
+}
+
+/// What every video output must be: an `ftyp` box first, then (as ffprobe
+/// reads it) an H.264 yuv420p stream of `width` x `height` with `frames`
+/// frames lasting `seconds` (within one frame). Empty when it is; otherwise
+/// what differs, for the assertion message.
+inline std::string h264_mp4_mismatch(const std::string& mp4, int width, int height, long frames, double seconds) {
+  if (mp4.size() < 8 || mp4.compare(4, 4, "ftyp") != 0) return "the file does not start with an ftyp box";
+  std::string error;
+  const auto p = probe_video(mp4, error);
+  if (!p) return error;
+  std::ostringstream got;
+  got << p->codec_name << " " << p->pix_fmt << " " << p->width << "x" << p->height << ", " << p->nb_frames
+      << " frames, " << p->duration << " s";
+  const bool ok = p->codec_name == "h264" && p->pix_fmt == "yuv420p" && p->width == width && p->height == height &&
+                  p->nb_frames == frames && std::abs(p->duration - seconds) <= seconds / frames + 1e-6;
+  return ok ? std::string() : "expected h264 yuv420p " + std::to_string(width) + "x" + std::to_string(height) + ", " +
+                                  std::to_string(frames) + " frames, " + std::to_string(seconds) + " s; got " + got.str();
 }
 
 /// Every frame of `mp4` as packed 8-bit RGB, decoded by the ffmpeg CLI;

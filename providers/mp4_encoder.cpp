@@ -250,6 +250,11 @@ bool mp4_encoder::open(int width, int height, int fps, std::string& error) {
   options_dict codec_opts;
   av_dict_set(&codec_opts.d, "preset", opts_.preset.c_str(), 0);
   av_dict_set_int(&codec_opts.d, "crf", opts_.crf, 0);
+  // No macroblock tree: x264 reads memory it never wrote while it propagates
+  // costs over the lookahead (widths that are not a multiple of 64), so its
+  // bits would depend on what the process allocated before, and on the CPU's
+  // code paths that shape the heap. Equal frames must give equal bytes.
+  av_dict_set(&codec_opts.d, "x264-params", "mbtree=0", 0);
   rc = avcodec_open2(&c, x264, &codec_opts.d);
   if (rc < 0) {
     error = av_error_text("opening libx264 (preset " + opts_.preset + ", crf " + std::to_string(opts_.crf) + ")", rc);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "heap_noise.hpp"
 #include "providers/png_writer.hpp"
 
 using namespace svc::providers;
@@ -95,6 +96,7 @@ BOOST_AUTO_TEST_CASE(a_video_is_one_larger_still_animated_into_an_mp4) {
   BOOST_TEST(std::is_sorted(progress.begin(), progress.end()));
   BOOST_TEST(progress.back() == 1.0);
 
+  svc::test::leave_heap_filled_with(0xa5);
   auto again = keyframe_video_backend(std::make_unique<gradient_stills>()).render(video_request(), {}, cancel_token{});
   BOOST_REQUIRE(again.ok());
   BOOST_TEST((again.value().outputs[0] == out.value().outputs[0]), "equal stills give equal videos");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/crypto.hpp"
+#include "heap_noise.hpp"
 #include "media_probe.hpp"
 #include "png_header.hpp"
 #include "providers/image_decoder.hpp"
@@ -330,6 +331,31 @@ BOOST_AUTO_TEST_CASE(videos_are_byte_identical_for_equal_requests_and_differ_by_
   const auto a = render_one(req);
   BOOST_TEST((render_one(req) == a));
   BOOST_TEST((render_one(small_video(43)) != render_one(small_video(42))));
+}
+
+// What ran before in the process (other sizes, stills, videos, init images)
+// must not reach the bytes: a width that is not a multiple of 64 once made
+// x264 depend on the heap's earlier contents.
+BOOST_AUTO_TEST_CASE(a_video_is_the_same_after_other_renders_of_other_kinds) {
+  auto req = small_video();
+  req.width = 272;
+  req.height = 160;
+  const auto first = render_one(req);
+  svc::test::leave_heap_filled_with(0x55);
+  auto other_still = small("a harbour in fog", 9);
+  other_still.width = 320;
+  other_still.height = 208;
+  render_one(other_still);
+  auto other_video = small_video(5);
+  other_video.width = 208;
+  other_video.height = 176;
+  other_video.init_image = init_png();
+  render_one(other_video);
+  auto from_upload = small("a harbour in fog", 9);
+  from_upload.init_image = init_png(300, 200);
+  render_one(from_upload);
+  svc::test::leave_heap_filled_with(0xff);
+  BOOST_TEST((render_one(req) == first));
 }
 
 BOOST_AUTO_TEST_CASE(video_progress_is_monotonic_and_ends_at_one) {

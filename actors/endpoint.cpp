@@ -262,7 +262,8 @@ void on_attempted(self_ptr self, const context& ctx, const endpoint_services& se
 
 // What a test fire carries: a sample of the type's `data`, marked by the
 // envelope's `synthetic: true`.
-boost::json::value sample_data(const context& ctx, const webhook_endpoint_record& e, std::string_view type) {
+boost::json::value sample_data(const context& ctx, const webhook_endpoint_record& e, std::string_view type,
+                               const std::string& version) {
   if (type == schema::usage_balance_low) {
     auto team = ctx.tables->teams.get(e.team_id);
     auto balance = ctx.tables->balances.get(e.team_id).value_or(schema::balance_record{e.team_id, 0, 0, {}});
@@ -285,7 +286,7 @@ boost::json::value sample_data(const context& ctx, const webhook_endpoint_record
   sample.height = video ? 432 : 1024;
   sample.duration_seconds = video ? 4 : 0;
   sample.fps = video ? 24 : 0;
-  sample.api_version = team_version(ctx, e.team_id);
+  sample.api_version = version;
   sample.cost_status = sample.status == schema::job_status::succeeded ? schema::hold_status::charged
                                                                       : schema::hold_status::refunded;
   if (sample.status == schema::job_status::failed)
@@ -299,10 +300,10 @@ boost::json::value sample_data(const context& ctx, const webhook_endpoint_record
 }
 
 caf::result<test_fire> fire_test(self_ptr self, const context& ctx, const endpoint_services& services,
-                                 const std::string& type) {
+                                 const std::string& type, const std::string& version) {
   auto& r = self->state.record;
   auto now = ctx.clock->now();
-  auto event = schema::mint_event(r.team_id, type, team_version(ctx, r.team_id), true, now, sample_data(ctx, r, type));
+  auto event = schema::mint_event(r.team_id, type, version, true, now, sample_data(ctx, r, type, version));
   persistence::write_batch batch;
   persistence::put_event(*ctx.tables, batch, event, ctx.cfg->event_retention, persistence::fan_out::done);
   test_fire answer{r.id, event.id, r.is_active};
@@ -444,8 +445,8 @@ endpoint_actor::behavior_type endpoint(self_ptr self, context ctx, endpoint_serv
         self->quit();
       });
     },
-    [=](test_atom, const std::string& type) -> caf::result<test_fire> {
-      return fire_test(self, ctx, services, type);
+    [=](test_atom, const std::string& type, const std::string& version) -> caf::result<test_fire> {
+      return fire_test(self, ctx, services, type, version);
     },
     [=](replay_atom, core::time_point since) -> caf::result<int64_t> { return replay(self, ctx, services, since); },
     [=](deliver_atom, delivery_task& task) {

@@ -335,8 +335,9 @@ using endpoint_actor = introspectable_actor::extend<
   caf::replies_to<rotate_atom>::with<schema::webhook_endpoint_record>,
   /// Deletes the endpoint and its pending tasks, then exits.
   caf::replies_to<delete_atom>::with<bool>,
-  /// Enqueues a signed synthetic event of a type (test fire).
-  caf::replies_to<test_atom, std::string>::with<test_fire>,
+  /// Enqueues a signed synthetic event of a type (test fire), minted with the
+  /// Svc-Version applied to the request that fired it.
+  caf::replies_to<test_atom, std::string, std::string>::with<test_fire>,
   /// Enqueues every event since a time that the endpoint subscribes to and never received; the count.
   caf::replies_to<replay_atom, core::time_point>::with<int64_t>,
   /// A committed delivery task to attempt (at once or at its due time).
@@ -364,8 +365,8 @@ using webhook_directory_actor = introspectable_actor::extend<
   caf::replies_to<rotate_atom, std::string, std::string>::with<schema::webhook_endpoint_record>,
   /// `delete` on a team's endpoint.
   caf::replies_to<delete_atom, std::string, std::string>::with<bool>,
-  /// `test` on a team's endpoint with an event type.
-  caf::replies_to<test_atom, std::string, std::string, std::string>::with<test_fire>,
+  /// `test` on a team's endpoint with an event type and the request's Svc-Version.
+  caf::replies_to<test_atom, std::string, std::string, std::string, std::string>::with<test_fire>,
   /// `replay` on a team's endpoint since a time.
   caf::replies_to<replay_atom, std::string, std::string, core::time_point>::with<int64_t>,
   /// An event committed with its `pending_events` row: fan it out.

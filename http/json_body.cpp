@@ -10,10 +10,14 @@ namespace svc::http {
 namespace json = boost::json;
 using schema::error_code;
 
-std::optional<json::object> parse_json_object(const context_ptr& ctx) {
+std::optional<json::object> parse_json_object(const context_ptr& ctx, empty_body empty) {
   auto& body = ctx->req.body();
-  if (body.find_first_not_of(" \t\r\n") == std::string::npos)
-    return json::object{};
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) {
+    if (empty == empty_body::allowed)
+      return json::object{};
+    reply_error(ctx, schema::make_api_error(error_code::invalid_body, {{"detail", "the body is empty; send a JSON object"}}));
+    return std::nullopt;
+  }
   if (auto it = ctx->req.find(beast::http::field::content_type); it != ctx->req.end()) {
     std::string_view type = it->value();
     if (!beast::iequals(type.substr(0, type.find(';')), "application/json")) {
@@ -35,8 +39,9 @@ std::optional<json::object> parse_json_object(const context_ptr& ctx) {
   return std::move(v.as_object());
 }
 
-std::optional<json::object> read_json_object(const context_ptr& ctx, std::initializer_list<std::string_view> allowed) {
-  auto v = parse_json_object(ctx);
+std::optional<json::object> read_json_object(const context_ptr& ctx, std::initializer_list<std::string_view> allowed,
+                                            empty_body empty) {
+  auto v = parse_json_object(ctx, empty);
   if (!v)
     return v;
   for (auto& [key, value] : *v) {

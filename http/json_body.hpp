@@ -16,14 +16,20 @@
 
 namespace svc::http {
 
-/// The body as a JSON object (an empty body is `{}`), for callers that check
-/// the fields themselves; nullopt after answering 400 `invalid_body` or 415.
-std::optional<boost::json::object> parse_json_object(const context_ptr& ctx);
+/// Whether a route takes no body at all as `{}`: actions whose fields are all
+/// optional do; creates and updates answer 400 `invalid_body`, since nothing
+/// was sent that could be JSON.
+enum class empty_body { refused, allowed };
 
-/// The body as a JSON object with only `allowed` fields (an empty body is `{}`);
-/// nullopt after answering 400 `invalid_body`/`unknown_parameter` or 415.
+/// The body as a JSON object, for callers that check the fields themselves;
+/// nullopt after answering 400 `invalid_body` or 415.
+std::optional<boost::json::object> parse_json_object(const context_ptr& ctx, empty_body empty = empty_body::refused);
+
+/// The body as a JSON object with only `allowed` fields; nullopt after
+/// answering 400 `invalid_body`/`unknown_parameter` or 415.
 std::optional<boost::json::object> read_json_object(const context_ptr& ctx,
-                                                    std::initializer_list<std::string_view> allowed);
+                                                    std::initializer_list<std::string_view> allowed,
+                                                    empty_body empty = empty_body::refused);
 
 /// Typed access to a body's fields; the first failure is kept in `error`.
 class body_fields {

@@ -41,7 +41,7 @@ void create_key(const context_ptr& ctx) {
 }
 
 void admin_rotate_key(const context_ptr& ctx) {
-  if (!read_json_object(ctx, {}))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<actors::issued_key>(
     ctx, ctx->svc.actors().keyring, [ctx](actors::issued_key& k) { reply_json(ctx, 200, issued_view(k)); },

@@ -29,7 +29,7 @@ void rotate_api_key(const context_ptr& ctx) {
   if (!core::has_id_shape(id, "key"))
     return reply_error(ctx, schema::make_api_error(schema::error_code::resource_not_found,
                                                    {{"kind", "api_key"}, {"id", id.substr(0, 64)}}, "id"));
-  if (!read_json_object(ctx, {}))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<actors::issued_key>(
     ctx, ctx->svc.actors().keyring,

@@ -105,7 +105,7 @@ void list_jobs(const context_ptr& ctx, schema::job_kind kind) {
 }
 
 void cancel(const context_ptr& ctx) {
-  if (!read_json_object(ctx, {}))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<schema::job_record>(
     ctx, ctx->svc.actors().jobs, [ctx](schema::job_record& job) { reply_job(ctx, job); }, actors::cancel_atom::value,

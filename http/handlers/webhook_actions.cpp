@@ -18,7 +18,7 @@ void test_webhook_endpoint(const context_ptr& ctx) {
   auto& id = ctx->param("id");
   if (!core::has_id_shape(id, "we"))
     return reply_endpoint_not_found(ctx, id);
-  auto body = parse_json_object(ctx);
+  auto body = parse_json_object(ctx, empty_body::allowed);
   if (!body)
     return;
   auto type = schema::validate_test_fire_request(*body);
@@ -29,7 +29,7 @@ void test_webhook_endpoint(const context_ptr& ctx) {
     [ctx](actors::test_fire& t) {
       reply_json(ctx, 202, schema::test_fire_view(t.endpoint_id, t.event_id, t.enqueued));
     },
-    actors::test_atom::value, ctx->team->id, id, type.value());
+    actors::test_atom::value, ctx->team->id, id, type.value(), ctx->version);
 }
 
 void replay_webhook_endpoint(const context_ptr& ctx) {

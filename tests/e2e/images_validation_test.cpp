@@ -111,10 +111,19 @@ BOOST_AUTO_TEST_CASE(bodies_that_are_not_a_json_object_are_refused) {
       BOOST_TEST(is_error(r, 400, "invalid_body"), r.summary());
     }
   }
-  // An empty body is an empty object, so the required prompt is missing.
-  auto empty = c.request("POST", "/v1/images", with_key(t.write.key, {{"Content-Type", "application/json"}}), "");
-  BOOST_TEST(is_error(empty, 400, "invalid_parameter"), empty.summary());
-  BOOST_TEST(json_str(empty.json(), "error.param") == "prompt");
+  // No body at all is not JSON either (not an empty object missing its prompt),
+  // on every create and update route.
+  for (auto [method, path] : {std::pair{"POST", "/v1/images"}, std::pair{"POST", "/v1/videos"},
+                              std::pair{"POST", "/v1/images/estimate"}, std::pair{"POST", "/v1/webhook_endpoints"},
+                              std::pair{"PATCH", "/v1/team"}})
+    for (std::string body : {"", "  \r\n"})
+      BOOST_TEST_CONTEXT(method << " " << path << " with body '" << body << "'") {
+        auto key = std::string{path} == "/v1/team" ? t.full.key : t.write.key;
+        auto empty = c.request(method, path, with_key(key, {{"Content-Type", "application/json"}}), body);
+        BOOST_TEST(is_error(empty, 400, "invalid_body"), empty.summary());
+        auto bare = c.request(method, path, with_key(key), body);
+        BOOST_TEST(is_error(bare, 400, "invalid_body"), bare.summary());
+      }
   auto text = c.request("POST", "/v1/images", with_key(t.write.key, {{"Content-Type", "text/plain"}}),
                         "{\"prompt\": \"x\"}");
   BOOST_TEST(is_error(text, 415, "unsupported_media_type"), text.summary());

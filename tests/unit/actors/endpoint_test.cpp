@@ -575,7 +575,9 @@ BOOST_AUTO_TEST_CASE(a_test_fire_is_a_signed_synthetic_delivery) {
   auto e = make_endpoint({"image.completed"});
   store_endpoint(e);
   auto ep = spawn_endpoint(e);
-  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"});
+  // The request that fires it applied another version than the team's default.
+  const std::string request_version = version == "2026-01-15" ? "2026-09-01" : "2026-01-15";
+  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"}, request_version);
   BOOST_REQUIRE(fired.value);
   BOOST_TEST(fired.value->enqueued);
   BOOST_TEST(fired.value->endpoint_id == e.id);
@@ -589,6 +591,9 @@ BOOST_AUTO_TEST_CASE(a_test_fire_is_a_signed_synthetic_delivery) {
   BOOST_TEST(body.at("data").at("object").as_string() == "image");
   BOOST_TEST(!body.at("data").as_object().contains("synthetic")); // on the envelope, never in data
   BOOST_TEST(c.header("Svc-Event-Id") == fired.value->event_id);
+  BOOST_TEST(c.header("Svc-Version") == request_version);
+  BOOST_TEST(body.at("api_version").as_string() == request_version);
+  BOOST_TEST(body.at("data").at("api_version").as_string() == request_version);
   BOOST_TEST(stripe_verifies(c.header("Svc-Webhook-Signature"), c.post.body, e.secret, unix_s(now())));
   auto ev = tables.events.get(fired.value->event_id);
   BOOST_REQUIRE(ev);
@@ -599,7 +604,7 @@ BOOST_AUTO_TEST_CASE(a_test_fire_is_a_signed_synthetic_delivery) {
   BOOST_TEST(deliveries_of(e.id).size() == 1u);
 
   // A type the endpoint does not subscribe to is still sent.
-  auto other = ask<test_fire>(ep, test_atom::value, std::string{"video.failed"});
+  auto other = ask<test_fire>(ep, test_atom::value, std::string{"video.failed"}, std::string{"2026-09-01"});
   BOOST_REQUIRE(other.value);
   BOOST_TEST(other.value->enqueued);
   BOOST_REQUIRE(transport.size() == 2u);
@@ -612,7 +617,7 @@ BOOST_AUTO_TEST_CASE(a_test_fire_on_a_disabled_endpoint_is_not_enqueued) {
   e.is_active = false;
   store_endpoint(e);
   auto ep = spawn_endpoint(e);
-  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"});
+  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"}, std::string{"2026-09-01"});
   BOOST_REQUIRE(fired.value);
   BOOST_TEST(!fired.value->enqueued);
   BOOST_TEST(fired.value->endpoint_id == e.id);

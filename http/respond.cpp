@@ -5,6 +5,7 @@
 #include "actors/messages.hpp"
 #include "core/log.hpp"
 #include "schema/api_versions.hpp"
+#include "schema/utf8.hpp"
 
 namespace svc::http {
 namespace bhttp = beast::http;
@@ -70,13 +71,15 @@ void reply_json(const context_ptr& ctx, unsigned status, const json::value& body
 
 void reply_error(const context_ptr& ctx, const schema::api_error& err, header_list extra) {
   auto& row = schema::info(err.code);
+  // Messages and params quote client bytes (ids from the path, query names,
+  // header values); the JSON must stay valid whatever those bytes were.
   json::object e{{"type", schema::to_string(row.type)},
                  {"code", row.name},
-                 {"message", err.message},
+                 {"message", schema::utf8_sanitized(err.message)},
                  {"request_id", ctx->request_id},
                  {"doc_url", ctx->svc.base_url + "/docs/errors#" + std::string{row.name}}};
   if (!err.param.empty())
-    e["param"] = err.param;
+    e["param"] = schema::utf8_sanitized(err.param);
   if (err.code == schema::error_code::too_many_requests && ctx->rate)
     extra.emplace_back("Retry-After", std::to_string(ctx->rate->retry_after));
   if (err.code == schema::error_code::method_not_allowed)

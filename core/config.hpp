@@ -60,6 +60,8 @@ struct config {
   std::size_t body_limit = 1024 * 1024;   ///< bytes of a JSON request body
   duration read_timeout = std::chrono::seconds{30}; ///< to receive a whole request (also keep-alive idle)
   std::size_t pipeline_limit = 16;        ///< requests queued per connection
+  std::size_t queued_response_bytes = 1024 * 1024; ///< unwritten answer bytes past which a connection reads no more requests
+  std::size_t queued_response_total = 256 * 1024 * 1024; ///< ...past which no connection does (the sum over all)
   std::size_t max_connections = 4096;     ///< open client connections; more wait in the backlog
   std::size_t max_uploads = 8;            ///< `POST /v1/files` bodies in memory at once (each up to 20 MiB); more: 503
   duration request_deadline = std::chrono::seconds{10}; ///< internal actor answer deadline: 503 past it

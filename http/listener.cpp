@@ -71,9 +71,11 @@ tcp::endpoint parse_endpoint(const std::string& host_port) {
   return {addr, static_cast<unsigned short>(std::stoi(port_text))};
 }
 
-listener::listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits)
+listener::listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits,
+                   std::shared_ptr<response_budget> budget)
   : ioc_{ioc}, strand_{net::make_strand(ioc)}, acceptor_{strand_}, retry_timer_{strand_}, sweep_timer_{strand_}, limits_{limits},
     tracker_{std::make_shared<connection_tracker>()} {
+  tracker_->budget = std::move(budget);
   auto ep = parse_endpoint(host_port);
   beast::error_code ec;
   acceptor_.open(ep.protocol(), ec);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "http/response_budget.hpp"
 #include "http/transport.hpp"
 
 namespace svc::http {
@@ -28,6 +29,8 @@ public:
   void expire_overdue();
   /// Called (on any thread) whenever a connection ends.
   std::function<void()> on_remove;
+  /// The bytes of unwritten answers the sessions may hold, shared by every listener of the server.
+  std::shared_ptr<response_budget> budget;
 
 private:
   mutable std::mutex mutex_;
@@ -37,7 +40,9 @@ private:
 class listener : public std::enable_shared_from_this<listener> {
 public:
   /// Binds `host:port` (port 0: ephemeral); throws std::runtime_error naming the address on failure.
-  listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits);
+  /// Its sessions count their unwritten answers in `budget`.
+  listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits,
+           std::shared_ptr<response_budget> budget);
 
   /// The bound endpoint (the real port when 0 was asked for).
   tcp::endpoint local_endpoint() const;

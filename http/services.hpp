@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
 
 #include "actors/runtime.hpp"
 #include "http/key_cache.hpp"
@@ -76,6 +77,10 @@ struct services {
   lora_cache loras;
   upload_gate uploads;
   http_metrics metrics;
+  /// Opens and reads output blobs for downloads, off the asio threads. Two
+  /// threads: the reads are short (one piece each), and more would only
+  /// queue on the same disk.
+  boost::asio::thread_pool blob_reads{2};
 
   const persistence::tables& tables() const { return runtime.tables(); }
   const actors::runtime_handles& actors() const { return runtime.handles(); }

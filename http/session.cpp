@@ -10,6 +10,10 @@ namespace {
 /// that renews the read deadline while a body streams.
 constexpr std::size_t body_chunk_bytes = 64 * 1024;
 
+/// Bytes of a streamed response body read from disk at a time: the most a
+/// connection holds of it.
+constexpr std::size_t piece_bytes = 64 * 1024;
+
 int64_t deadline_after(core::duration d) {
   return (std::chrono::steady_clock::now() + d).time_since_epoch().count();
 }
@@ -48,8 +52,9 @@ session::session(tcp::socket socket, const transport_limits& limits, exchange_ha
 }
 
 session::~session() {
-  if (tracker_)
-    tracker_->remove(this);
+  if (!closed_)
+    tracker_->budget->release(held_);
+  tracker_->remove(this);
 }
 
 void session::start() {
@@ -64,8 +69,26 @@ void session::drain() {
   });
 }
 
+// Whether answers already queued leave room to read another request; when
+// the server-wide budget is spent, asks to be woken once it is not.
+bool session::may_read() {
+  if (held_ >= limits_.response_queue_limit || awaiting_budget_)
+    return false; // on_write, or the budget's wake-up, reads again
+  if (!tracker_->budget->exhausted())
+    return true;
+  std::weak_ptr<session> weak = weak_from_this();
+  awaiting_budget_ = tracker_->budget->wait([weak] {
+    if (auto self = weak.lock())
+      net::post(self->stream_.get_executor(), [self] {
+        self->awaiting_budget_ = false;
+        self->do_read();
+      });
+  });
+  return !awaiting_budget_;
+}
+
 void session::do_read() {
-  if (read_closed_ || closed_ || reading_ || body_pending_ || queue_.size() >= limits_.pipeline_limit)
+  if (read_closed_ || closed_ || reading_ || body_pending_ || queue_.size() >= limits_.pipeline_limit || !may_read())
     return;
   reading_ = true;
   parser_.emplace();
@@ -126,7 +149,7 @@ void session::on_read(beast::error_code ec, std::size_t) {
 
 void session::dispatch(http_request req, std::shared_ptr<body_source> body) {
   auto seq = next_seq_++;
-  queue_.push_back({seq, std::nullopt, {}});
+  queue_.push_back({seq, std::nullopt, {}, {}, 0});
   app_.on_request(std::move(req), std::move(body), peer_, make_responder(seq));
   do_read();
 }
@@ -250,7 +273,7 @@ void session::abandon_body() {
 void session::enqueue_protocol_error(protocol_error e, const std::string& detail) {
   read_closed_ = true; // the byte stream is out of step: answer, then close
   auto seq = next_seq_++;
-  queue_.push_back({seq, std::nullopt, {}});
+  queue_.push_back({seq, std::nullopt, {}, {}, 0});
   app_.on_protocol_error(e, detail, peer_, make_responder(seq));
 }
 
@@ -269,8 +292,24 @@ void session::deliver(uint64_t seq, outgoing_response res) {
   auto index = seq - queue_.front().seq;
   if (index >= queue_.size())
     return;
-  queue_[index].response = std::move(res);
+  auto& s = queue_[index];
+  s.response = std::move(res);
+  hold(s, s.response->head.size() + s.response->body.size());
   do_write();
+}
+
+void session::hold(slot& s, uint64_t n) {
+  s.held += n;
+  held_ += n;
+  tracker_->budget->hold(n);
+}
+
+void session::unhold(slot& s, uint64_t n) {
+  if (closed_) // close() gave back everything
+    return;
+  s.held -= n;
+  held_ -= n;
+  tracker_->budget->release(n);
 }
 
 void session::do_write() {
@@ -300,7 +339,11 @@ void session::on_write(beast::error_code ec, std::size_t) {
     close();
     return;
   }
-  bool keep_alive = queue_.front().response->keep_alive;
+  auto& front = queue_.front();
+  if (auto& stream = front.response->stream; stream && stream->remaining() > 0)
+    return read_piece();
+  bool keep_alive = front.response->keep_alive;
+  unhold(front, front.held);
   queue_.pop_front();
   if (!keep_alive) {
     close();
@@ -309,6 +352,33 @@ void session::on_write(beast::error_code ec, std::size_t) {
   do_write();
   do_read();
   close_if_done();
+}
+
+// The next piece of the front answer's body, read off this thread; the
+// write deadline covers the read, so a stuck disk closes the connection too.
+void session::read_piece() {
+  writing_ = true;
+  write_deadline_ = deadline_after(limits_.read_timeout);
+  queue_.front().response->stream->next(piece_bytes, [self = shared_from_this()](std::optional<std::string> piece) {
+    net::post(self->stream_.get_executor(),
+              [self, piece = std::move(piece)]() mutable { self->on_piece(std::move(piece)); });
+  });
+}
+
+void session::on_piece(std::optional<std::string> piece) {
+  if (closed_ || queue_.empty()) {
+    writing_ = false;
+    return;
+  }
+  if (!piece || piece->empty()) { // the head promised bytes that cannot be read: only closing tells the client
+    writing_ = false;
+    return close();
+  }
+  auto& front = queue_.front();
+  unhold(front, front.piece.size());
+  front.piece = std::move(*piece);
+  hold(front, front.piece.size());
+  net::async_write(stream_, net::buffer(front.piece), beast::bind_front_handler(&session::on_write, shared_from_this()));
 }
 
 bool session::overdue(std::chrono::steady_clock::time_point now) const {
@@ -332,6 +402,8 @@ void session::close() {
   if (closed_)
     return;
   closed_ = true;
+  tracker_->budget->release(held_);
+  held_ = 0;
   beast::error_code ec;
   stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
   stream_.socket().close(ec);

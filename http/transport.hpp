@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,20 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using http_request = beast::http::request<beast::http::string_body>;
 
+/// A response body that stays on disk until it is written: the session asks
+/// for the next piece only once the previous one is on the wire, so a
+/// connection holds one piece whatever the body's size.
+class body_stream {
+public:
+  virtual ~body_stream() = default;
+  /// Bytes not yet handed out.
+  virtual std::uint64_t remaining() const = 0;
+  /// Reads the next piece (1..`max` bytes) off the asio threads and hands
+  /// it to `done` on any thread; nullopt when the bytes cannot be read (the
+  /// head promised them, so the connection closes). One call at a time.
+  virtual void next(std::size_t max, std::function<void(std::optional<std::string>)> done) = 0;
+};
+
 /// A response ready for the wire: the status line and fields already
 /// formatted (without `Connection`, which the session decides, and without the
 /// blank line), and the body. Building it costs no per-field allocations.
@@ -33,6 +48,7 @@ struct outgoing_response {
   unsigned version = 11;  ///< 10 or 11, as the request
   std::string head;       ///< "HTTP/1.1 200 OK\r\nName: value\r\n..."
   std::string body;
+  std::shared_ptr<body_stream> stream; ///< the rest of the body, read from disk while written; or null
   bool keep_alive = true; ///< false closes the connection after writing
 };
 
@@ -96,6 +112,7 @@ struct transport_limits {
   std::size_t body_limit = 1024 * 1024; ///< of bodies read whole (streamed ones have the reader's limit)
   core::duration read_timeout = std::chrono::seconds{30};
   std::size_t pipeline_limit = 16;
+  std::size_t response_queue_limit = 1024 * 1024; ///< bytes of unwritten answers past which a connection reads no more requests
   std::size_t max_connections = 4096;
   int io_threads = 1; ///< threads running the io_context; one needs no per-connection strand
 };

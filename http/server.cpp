@@ -25,6 +25,9 @@ transport_limits limits_of(const core::config& cfg) {
   l.pipeline_limit = cfg.pipeline_limit;
   l.response_queue_limit = cfg.queued_response_bytes;
   l.max_connections = cfg.max_connections;
+  l.max_connections_per_address = cfg.max_connections_per_address;
+  l.busy_idle_timeout = cfg.busy_idle_timeout;
+  l.trusted_proxies = cfg.trusted_proxies;
   l.io_threads = cfg.http_threads;
   return l;
 }

@@ -1,5 +1,6 @@
 #include "http/session.hpp"
 
+#include "http/client_address.hpp"
 #include "http/listener.hpp"
 
 namespace svc::http {
@@ -48,7 +49,9 @@ session::session(tcp::socket socket, const transport_limits& limits, exchange_ha
   : stream_{std::move(socket)}, limits_{limits}, app_{app}, tracker_{std::move(tracker)} {
   beast::error_code ec;
   auto ep = stream_.socket().remote_endpoint(ec);
-  peer_.address = ec ? "unknown" : ep.address().to_string();
+  if (!ec)
+    peer_.ip = ep.address();
+  peer_.address = ec ? "unknown" : client_key(peer_.ip);
 }
 
 session::~session() {
@@ -58,7 +61,11 @@ session::~session() {
 }
 
 void session::start() {
-  tracker_->add(this, weak_from_this());
+  // A trusted proxy speaks for many clients: its connections are not capped per address.
+  auto key = in_ranges(peer_.ip, limits_.trusted_proxies) ? std::string{} : peer_.address;
+  if (!tracker_->add(this, weak_from_this(), key, limits_.max_connections_per_address))
+    return close(); // over the per-address cap: closed before a byte is read
+
   net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->do_read(); });
 }
 
@@ -98,6 +105,7 @@ void session::do_read() {
   // The deadline covers the whole request, so a client trickling bytes
   // (slowloris) or idling on keep-alive is cut off after read_timeout.
   read_deadline_ = deadline_after(limits_.read_timeout);
+  idle_deadline_ = deadline_after(limits_.busy_idle_timeout);
   bhttp::async_read_header(stream_, buffer_, *parser_,
                            beast::bind_front_handler(&session::on_header, shared_from_this()));
 }
@@ -122,6 +130,7 @@ bool session::read_failed(beast::error_code ec) {
 
 void session::on_header(beast::error_code ec, std::size_t) {
   reading_ = false;
+  idle_deadline_ = 0;
   if (closed_ || read_failed(ec))
     return;
   if (parser_->is_done()) { // no body
@@ -381,10 +390,11 @@ void session::on_piece(std::optional<std::string> piece) {
   net::async_write(stream_, net::buffer(front.piece), beast::bind_front_handler(&session::on_write, shared_from_this()));
 }
 
-bool session::overdue(std::chrono::steady_clock::time_point now) const {
+bool session::overdue(std::chrono::steady_clock::time_point now, bool busy) const {
   auto t = now.time_since_epoch().count();
   auto r = read_deadline_.load(std::memory_order_relaxed), w = write_deadline_.load(std::memory_order_relaxed);
-  return (r != 0 && t > r) || (w != 0 && t > w);
+  auto i = busy ? idle_deadline_.load(std::memory_order_relaxed) : 0;
+  return (r != 0 && t > r) || (w != 0 && t > w) || (i != 0 && t > i);
 }
 
 void session::expire() {

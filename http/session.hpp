@@ -37,8 +37,9 @@ public:
   /// Stops reading; answers what is queued with `Connection: close`, then closes.
   void drain();
 
-  /// True if a read or write has outlived its deadline (any thread may ask).
-  bool overdue(std::chrono::steady_clock::time_point now) const;
+  /// True if a read or write has outlived its deadline, or (when the server
+  /// is `busy`) the wait for a request head its shorter one (any thread may ask).
+  bool overdue(std::chrono::steady_clock::time_point now, bool busy) const;
 
   /// Closes the connection because it was overdue.
   void expire();
@@ -105,6 +106,7 @@ private:
   // checked by the listener's sweep: cheaper than a timer per operation.
   std::atomic<int64_t> read_deadline_{0};
   std::atomic<int64_t> write_deadline_{0};
+  std::atomic<int64_t> idle_deadline_{0}; ///< of the wait for a request head, applied while the server is busy
   const transport_limits& limits_;
   exchange_handler& app_;
   peer_info peer_;

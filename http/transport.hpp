@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -18,6 +19,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "core/cidr.hpp"
 #include "core/duration.hpp"
 
 namespace svc::http {
@@ -54,7 +56,8 @@ struct outgoing_response {
 
 /// Where a request came from.
 struct peer_info {
-  std::string address; ///< client IP, the key of its anonymous bucket
+  net::ip::address ip; ///< the TCP peer
+  std::string address; ///< the client's key (see `client_key`), the key of its anonymous bucket
 };
 
 /// Delivers the response of one request. Call exactly once, from any thread.
@@ -114,6 +117,9 @@ struct transport_limits {
   std::size_t pipeline_limit = 16;
   std::size_t response_queue_limit = 1024 * 1024; ///< bytes of unwritten answers past which a connection reads no more requests
   std::size_t max_connections = 4096;
+  std::size_t max_connections_per_address = 256; ///< per client key; trusted proxies exempt
+  core::duration busy_idle_timeout = std::chrono::seconds{5}; ///< wait for a request head while over 75% of max_connections
+  std::vector<core::cidr> trusted_proxies; ///< peers whose forwarding headers name the client
   int io_threads = 1; ///< threads running the io_context; one needs no per-connection strand
 };
 

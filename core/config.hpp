@@ -67,7 +67,10 @@ struct config {
   std::size_t max_connections_per_address = 256; ///< open connections of one client address (IPv6: one /64); more are closed at once
   duration busy_idle_timeout = std::chrono::seconds{5}; ///< idle wait for a request while over 75% of max_connections are open
   std::vector<cidr> trusted_proxies;      ///< peers whose Forwarded / X-Forwarded-For name the client
-  std::size_t max_uploads = 8;            ///< `POST /v1/files` bodies in memory at once (each up to 20 MiB); more: 503
+  std::size_t max_uploads = 8;            ///< `POST /v1/files` bodies in memory at once (each up to 20 MiB); more: 503; one team: half
+  std::size_t upload_min_bytes = 64 * 1024; ///< an upload body must bring this many bytes per window...
+  duration upload_rate_window = std::chrono::seconds{10}; ///< ...after the first window of this (else 408)
+  duration upload_deadline = std::chrono::minutes{5};     ///< a whole upload body, from its first read (else 408)
   duration request_deadline = std::chrono::seconds{10}; ///< internal actor answer deadline: 503 past it
 
   // --- runtime

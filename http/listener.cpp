@@ -124,8 +124,8 @@ void listener::sweep() {
   // Past 75% of the connection cap, idle connections make room sooner.
   tracker_->expire_overdue(tracker_->count() * 4 > limits_.max_connections * 3);
   // A quarter of the timeout: deadlines hold to within 25% (at most 1 s late).
-  auto period = std::clamp<core::duration>(std::min(limits_.read_timeout, limits_.busy_idle_timeout) / 4,
-                                           std::chrono::milliseconds{20}, std::chrono::seconds{1});
+  auto shortest = std::min({limits_.read_timeout, limits_.busy_idle_timeout, limits_.body_rate_window});
+  auto period = std::clamp<core::duration>(shortest / 4, std::chrono::milliseconds{20}, std::chrono::seconds{1});
   sweep_timer_.expires_after(period);
   sweep_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
     if (!ec)

@@ -22,6 +22,9 @@ transport_limits limits_of(const core::config& cfg) {
   l.header_limit = cfg.header_limit;
   l.body_limit = cfg.body_limit;
   l.read_timeout = cfg.read_timeout;
+  l.body_rate_bytes = cfg.upload_min_bytes;
+  l.body_rate_window = cfg.upload_rate_window;
+  l.body_deadline = cfg.upload_deadline;
   l.pipeline_limit = cfg.pipeline_limit;
   l.response_queue_limit = cfg.queued_response_bytes;
   l.max_connections = cfg.max_connections;

@@ -7,8 +7,7 @@ namespace svc::http {
 namespace bhttp = beast::http;
 namespace {
 
-/// Bytes of a streamed body handed to its sink at a time; also the progress
-/// that renews the read deadline while a body streams.
+/// Bytes of a streamed body handed to its sink at a time.
 constexpr std::size_t body_chunk_bytes = 64 * 1024;
 
 /// Bytes of a streamed response body read from disk at a time: the most a
@@ -18,6 +17,8 @@ constexpr std::size_t piece_bytes = 64 * 1024;
 int64_t deadline_after(core::duration d) {
   return (std::chrono::steady_clock::now() + d).time_since_epoch().count();
 }
+
+int64_t ticks(core::duration d) { return std::chrono::duration_cast<std::chrono::steady_clock::duration>(d).count(); }
 
 // A syntax error of the HTTP parser, as opposed to the connection ending.
 bool is_parse_error(const beast::error_code& ec) {
@@ -188,7 +189,10 @@ void session::start_body(uint64_t limit, body_sink sink, body_done done) {
   body_parser_->body_limit(limit);
   chunk_ = std::make_unique<char[]>(body_chunk_bytes);
   body_progress_ = 0;
-  read_deadline_ = deadline_after(limits_.read_timeout);
+  body_started_ = deadline_after(core::duration{0});
+  body_due_ = body_started_ + ticks(limits_.body_deadline);
+  // The first window is free: the first bytes of the rate are due at the end of the second.
+  read_deadline_ = std::min(body_started_ + 2 * ticks(limits_.body_rate_window), body_due_);
   // A client that sent `Expect: 100-continue` waits for this before the
   // body. It can only go out now if no earlier answer is still owed.
   if (!expect_continue_ || queue_.size() != 1 || writing_)
@@ -223,18 +227,22 @@ void session::on_body_chunk(beast::error_code ec, std::size_t) {
   reading_ = false;
   if (closed_ || !body_pending_)
     return end_body(body_end::aborted);
+  if (body_timed_out_)
+    return end_body(body_end::too_slow);
   if (ec == bhttp::error::need_buffer) // the chunk buffer is full: not an error
     ec = {};
   auto got = body_chunk_bytes - body_parser_->get().body().size;
   if (got > 0) {
     if (!sink_({chunk_.get(), got}))
       return end_body(body_end::refused);
-    // A body that keeps arriving keeps its connection: the deadline renews
-    // with every chunk's worth of bytes, so only a stalled one is cut off.
+    // The minimum rate: each `body_rate_bytes` buy one more window, but
+    // never past the body's deadline, so a trickle cannot hold its upload
+    // slot for hours.
     body_progress_ += got;
-    if (body_progress_ >= body_chunk_bytes) {
+    if (body_progress_ >= limits_.body_rate_bytes) {
       body_progress_ = 0;
-      read_deadline_ = deadline_after(limits_.read_timeout);
+      auto window = ticks(limits_.body_rate_window);
+      read_deadline_ = std::min(std::max(deadline_after(limits_.body_rate_window), body_started_ + 2 * window), body_due_);
     }
   }
   if (ec == bhttp::error::body_limit)
@@ -398,9 +406,20 @@ bool session::overdue(std::chrono::steady_clock::time_point now, bool busy) cons
 }
 
 void session::expire() {
-  // Close only: a write in flight may still use its slot's buffers, which the
-  // slots keep alive until the session itself goes away.
-  net::post(stream_.get_executor(), [self = shared_from_this()] { self->close(); });
+  net::post(stream_.get_executor(), [self = shared_from_this()] {
+    // A streamed body too slow: ending its read (the receive side shut, so
+    // the read completes) lets the application answer 408 before the close.
+    // Only once: if the read does not end, the next sweep closes.
+    if (self->body_pending_ && self->sink_ && self->reading_ && self->write_deadline_ == 0 && !self->body_timed_out_) {
+      self->body_timed_out_ = true;
+      beast::error_code ec;
+      self->stream_.socket().shutdown(tcp::socket::shutdown_receive, ec);
+      return;
+    }
+    // Close only: a write in flight may still use its slot's buffers, which
+    // the slots keep alive until the session itself goes away.
+    self->close();
+  });
 }
 
 void session::close_if_done() {

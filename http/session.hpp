@@ -91,6 +91,9 @@ private:
   body_done body_done_;
   bool body_pending_ = false;
   std::size_t body_progress_ = 0; ///< body bytes since the read deadline was last renewed
+  int64_t body_started_ = 0;      ///< steady-clock ticks of the body's first read
+  int64_t body_due_ = 0;          ///< ...and of its absolute deadline
+  bool body_timed_out_ = false;   ///< the body missed its rate or deadline: end it as too slow
   bool expect_continue_ = false; ///< the client waits for `100 Continue` before sending the body
   std::string continue_wire_;    ///< the interim answer while it is written
   uint64_t streamed_seq_ = 0;    ///< the request whose body is pending

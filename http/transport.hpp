@@ -72,6 +72,7 @@ enum class body_end : uint8_t {
   too_large, ///< the body is over the limit (a Content-Length over it: before any byte was read)
   refused,   ///< the sink returned false
   malformed, ///< the chunked framing is broken
+  too_slow,  ///< the body arrived slower than the transport's minimum rate, or not within its deadline
   aborted,   ///< the connection failed, timed out or closed: no answer will reach the client
 };
 
@@ -114,6 +115,11 @@ struct transport_limits {
   std::size_t header_limit = 16 * 1024;
   std::size_t body_limit = 1024 * 1024; ///< of bodies read whole (streamed ones have the reader's limit)
   core::duration read_timeout = std::chrono::seconds{30};
+  // A streamed body (an upload) must bring `body_rate_bytes` within each
+  // `body_rate_window` after the first, and end within `body_deadline` of its first read.
+  std::size_t body_rate_bytes = 64 * 1024;
+  core::duration body_rate_window = std::chrono::seconds{10};
+  core::duration body_deadline = std::chrono::minutes{5};
   std::size_t pipeline_limit = 16;
   std::size_t response_queue_limit = 1024 * 1024; ///< bytes of unwritten answers past which a connection reads no more requests
   std::size_t max_connections = 4096;

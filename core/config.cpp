@@ -114,7 +114,7 @@ std::vector<config_option> make_options() {
   o.back().default_text = "built-in";
   o.push_back(int_option("header-limit", "bytes of request line and headers (431 past it)", &config::header_limit, 1024, 1 << 20));
   o.push_back(int_option("body-limit", "bytes of a JSON request body (413 past it)", &config::body_limit, 1024, 64 << 20));
-  o.push_back(duration_option("read-timeout", "time to receive a whole request; idle keep-alive connections close after it", &config::read_timeout));
+  o.push_back(duration_option("read-timeout", "time to receive a whole request (an upload's body: see --upload-deadline); idle keep-alive connections close after it", &config::read_timeout));
   o.push_back(int_option("pipeline-limit", "pipelined requests queued per connection", &config::pipeline_limit, 1, 1024));
   o.push_back(int_option("queued-response-bytes", "bytes of answers a connection may hold unwritten (a client not reading) before it reads no further request", &config::queued_response_bytes, 64 * 1024, 1LL << 32));
   o.push_back(int_option("queued-response-total", "bytes of unwritten answers over all connections past which none reads a further request", &config::queued_response_total, 1 << 20, 1LL << 40));

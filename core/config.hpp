@@ -59,7 +59,7 @@ struct config {
   // --- HTTP server hardening
   std::size_t header_limit = 16 * 1024;   ///< bytes of request line + headers
   std::size_t body_limit = 1024 * 1024;   ///< bytes of a JSON request body
-  duration read_timeout = std::chrono::seconds{30}; ///< to receive a whole request (also keep-alive idle)
+  duration read_timeout = std::chrono::seconds{30}; ///< to receive a whole request but an upload's body (also keep-alive idle)
   std::size_t pipeline_limit = 16;        ///< requests queued per connection
   std::size_t queued_response_bytes = 1024 * 1024; ///< unwritten answer bytes past which a connection reads no more requests
   std::size_t queued_response_total = 256 * 1024 * 1024; ///< ...past which no connection does (the sum over all)

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <fstream>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 #include "support/image_jobs.hpp"
@@ -45,6 +46,11 @@ std::string grown_output(server_fixture& f, std::int64_t bytes) {
   BOOST_REQUIRE_MESSAGE(::truncate(path.c_str(), bytes) == 0, path);
   return target_of(json_str(done, "output_urls.0"));
 }
+
+struct small_response_budgets : server_fixture {
+  small_response_budgets()
+    : server_fixture({"--queued-response-bytes", "65536", "--queued-response-total", "1048576"}) {}
+};
 
 } // namespace
 
@@ -99,4 +105,25 @@ BOOST_FIXTURE_TEST_CASE(a_client_that_stops_reading_pins_no_output_bytes, server
   BOOST_TEST(whole.body.size() == static_cast<std::size_t>(size));
   BOOST_TEST(whole.body.rfind("\x89PNG\r\n\x1a\n", 0) == 0u);
   BOOST_TEST(whole.body.find_first_not_of('\0', size - 1 * mib) == std::string::npos, "the zeros the file grew by");
+}
+
+// Every answer written gives its bytes back to the budgets: far more than
+// they hold passes through one connection, and it still reads requests.
+BOOST_FIXTURE_TEST_CASE(answers_many_times_the_budgets_flow_through, small_response_budgets) {
+  constexpr std::int64_t size = 16 * mib;
+  auto target = grown_output(*this, size);
+  http_client reader{svcd.api_url()};
+  for (int i = 0; i < 3; ++i) {
+    auto whole = reader.get(target);
+    BOOST_TEST(whole.status == 200, whole.summary());
+    BOOST_TEST(whole.body.size() == static_cast<std::size_t>(size));
+  }
+  std::vector<request_spec> pages(300, request_spec{"GET", "/docs/errors", {}, {}});
+  std::size_t bytes = 0;
+  auto answers = reader.pipeline(pages);
+  BOOST_TEST(answers.size() == pages.size());
+  for (auto& r : answers)
+    bytes += r.body.size();
+  BOOST_TEST(bytes > 1u * mib, "the pipelined answers carried " << bytes << " bytes");
+  BOOST_TEST(reader.get(target, {{"Range", "bytes=0-0"}}).status == 206, "the connection still reads requests");
 }

@@ -114,10 +114,24 @@ std::vector<config_option> make_options() {
   o.back().default_text = "built-in";
   o.push_back(int_option("header-limit", "bytes of request line and headers (431 past it)", &config::header_limit, 1024, 1 << 20));
   o.push_back(int_option("body-limit", "bytes of a JSON request body (413 past it)", &config::body_limit, 1024, 64 << 20));
-  o.push_back(duration_option("read-timeout", "time to receive a whole request; idle keep-alive connections close after it", &config::read_timeout));
+  o.push_back(duration_option("read-timeout", "time to receive a whole request (an upload's body: see --upload-deadline); idle keep-alive connections close after it", &config::read_timeout));
   o.push_back(int_option("pipeline-limit", "pipelined requests queued per connection", &config::pipeline_limit, 1, 1024));
+  o.push_back(int_option("queued-response-bytes", "bytes of answers a connection may hold unwritten (a client not reading) before it reads no further request", &config::queued_response_bytes, 64 * 1024, 1LL << 32));
+  o.push_back(int_option("queued-response-total", "bytes of unwritten answers over all connections past which none reads a further request", &config::queued_response_total, 1 << 20, 1LL << 40));
   o.push_back(int_option("max-connections", "open client connections; further ones wait in the backlog", &config::max_connections, 1, 1 << 20));
-  o.push_back(int_option("max-uploads", "POST /v1/files bodies held in memory at once (each up to 20 MiB); more answer 503", &config::max_uploads, 1, 1024));
+  o.push_back(int_option("max-connections-per-address", "open connections of one client address (IPv6: one /64; trusted proxies exempt); more are closed at once", &config::max_connections_per_address, 1, 1 << 20));
+  o.push_back(duration_option("busy-idle-timeout", "while over 75% of max-connections are open, connections waiting this long for a request close", &config::busy_idle_timeout));
+  o.push_back({"trusted-proxy", "CIDR of a reverse proxy whose Forwarded / X-Forwarded-For names the client (repeatable; a comma list in a file or SVC_TRUSTED_PROXY)", "", false,
+               [](config& c, const std::string& v) {
+                 auto list = parse_cidr_list(v);
+                 if (list)
+                   c.trusted_proxies = std::move(*list);
+                 return list.has_value();
+               }, true});
+  o.push_back(int_option("max-uploads", "POST /v1/files bodies held in memory at once (each up to 20 MiB); more answer 503; one team may hold half (429 past it)", &config::max_uploads, 1, 1024));
+  o.push_back(int_option("upload-min-bytes", "an upload body must bring at least this many bytes per --upload-rate-window (after the first), else 408", &config::upload_min_bytes, 1, 1 << 30));
+  o.push_back(duration_option("upload-rate-window", "the window of --upload-min-bytes; the first window of an upload is free", &config::upload_rate_window));
+  o.push_back(duration_option("upload-deadline", "a whole upload body must arrive within this of its first read, else 408", &config::upload_deadline));
   o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it", &config::request_deadline));
   o.push_back(int_option("http-threads", "asio threads serving both listeners", &config::http_threads, 1, 64));
   o.push_back(int_option("actor-threads", "actor scheduler worker threads", &config::actor_threads, 1, 64));

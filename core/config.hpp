@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cidr.hpp"
 #include "core/clock.hpp"
 #include "core/duration.hpp"
 
@@ -58,10 +59,18 @@ struct config {
   // --- HTTP server hardening
   std::size_t header_limit = 16 * 1024;   ///< bytes of request line + headers
   std::size_t body_limit = 1024 * 1024;   ///< bytes of a JSON request body
-  duration read_timeout = std::chrono::seconds{30}; ///< to receive a whole request (also keep-alive idle)
+  duration read_timeout = std::chrono::seconds{30}; ///< to receive a whole request but an upload's body (also keep-alive idle)
   std::size_t pipeline_limit = 16;        ///< requests queued per connection
+  std::size_t queued_response_bytes = 1024 * 1024; ///< unwritten answer bytes past which a connection reads no more requests
+  std::size_t queued_response_total = 256 * 1024 * 1024; ///< ...past which no connection does (the sum over all)
   std::size_t max_connections = 4096;     ///< open client connections; more wait in the backlog
-  std::size_t max_uploads = 8;            ///< `POST /v1/files` bodies in memory at once (each up to 20 MiB); more: 503
+  std::size_t max_connections_per_address = 256; ///< open connections of one client address (IPv6: one /64); more are closed at once
+  duration busy_idle_timeout = std::chrono::seconds{5}; ///< idle wait for a request while over 75% of max_connections are open
+  std::vector<cidr> trusted_proxies;      ///< peers whose Forwarded / X-Forwarded-For name the client
+  std::size_t max_uploads = 8;            ///< `POST /v1/files` bodies in memory at once (each up to 20 MiB); more: 503; one team: half
+  std::size_t upload_min_bytes = 64 * 1024; ///< an upload body must bring this many bytes per window...
+  duration upload_rate_window = std::chrono::seconds{10}; ///< ...after the first window of this (else 408)
+  duration upload_deadline = std::chrono::minutes{5};     ///< a whole upload body, from its first read (else 408)
   duration request_deadline = std::chrono::seconds{10}; ///< internal actor answer deadline: 503 past it
 
   // --- runtime
@@ -81,6 +90,7 @@ struct config_option {
   bool is_switch = false;  ///< a flag without value (`--webhook-allow-private`)
   /// Sets the field from text; returns false if the text is malformed.
   std::function<bool(config&, const std::string&)> apply;
+  bool repeatable = false; ///< may be given several times; `apply` gets the values joined by commas
 };
 
 /// Every option of `config`, in documentation order.

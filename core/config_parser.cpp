@@ -24,10 +24,15 @@ po::options_description make_description() {
   desc.add_options()("help", "print this help")("config", po::value<std::string>(), "read options from FILE (key = value lines)")(
     "print-config-table", "print every option as a markdown table");
   for (auto& o : config_options()) {
+    auto help = o.help + " (default: " + o.default_text + ")";
+    if (o.repeatable) {
+      desc.add_options()(o.name.c_str(), po::value<std::vector<std::string>>()->composing(), help.c_str());
+      continue;
+    }
     auto* value = po::value<std::string>();
     if (o.is_switch)
       value->implicit_value("true");
-    desc.add_options()(o.name.c_str(), value, (o.help + " (default: " + o.default_text + ")").c_str());
+    desc.add_options()(o.name.c_str(), value, help.c_str());
   }
   return desc;
 }
@@ -36,8 +41,22 @@ po::options_description make_description() {
 void store_environment(const env_lookup& env, po::variables_map& vm) {
   for (auto& o : config_options())
     if (!vm.count(o.name))
-      if (auto v = env(env_name(o.name)))
-        vm.emplace(o.name, po::variable_value{*v, false});
+      if (auto v = env(env_name(o.name))) {
+        if (o.repeatable)
+          vm.emplace(o.name, po::variable_value{std::vector<std::string>{*v}, false});
+        else
+          vm.emplace(o.name, po::variable_value{*v, false});
+      }
+}
+
+// The option's value as `apply` takes it: a repeated one joined by commas.
+std::string text_of(const config_option& o, const po::variable_value& v) {
+  if (!o.repeatable)
+    return v.as<std::string>();
+  std::string joined;
+  for (auto& item : v.as<std::vector<std::string>>())
+    joined += (joined.empty() ? "" : ",") + item;
+  return joined;
 }
 
 } // namespace
@@ -74,7 +93,7 @@ parsed_config parse_config(int argc, const char* const* argv, const env_lookup& 
     for (auto& o : config_options()) {
       if (!vm.count(o.name))
         continue;
-      auto text = vm[o.name].as<std::string>();
+      auto text = text_of(o, vm[o.name]);
       if (!o.apply(out.cfg, text)) {
         out.error = "invalid value for --" + o.name + ": '" + text + "'";
         return out;

@@ -8,15 +8,27 @@
 
 namespace svc::http {
 
-void connection_tracker::add(session* s, std::weak_ptr<session> w) {
+bool connection_tracker::add(session* s, std::weak_ptr<session> w, const std::string& key, std::size_t per_key_limit) {
   std::lock_guard<std::mutex> guard{mutex_};
-  live_.emplace(s, std::move(w));
+  if (!key.empty()) {
+    auto& n = per_key_[key];
+    if (n >= per_key_limit)
+      return false;
+    ++n;
+  }
+  live_.emplace(s, entry{std::move(w), key});
+  return true;
 }
 
 void connection_tracker::remove(session* s) {
   {
     std::lock_guard<std::mutex> guard{mutex_};
-    live_.erase(s);
+    auto it = live_.find(s);
+    if (it != live_.end()) {
+      if (auto k = per_key_.find(it->second.key); k != per_key_.end() && --k->second == 0)
+        per_key_.erase(k);
+      live_.erase(it);
+    }
   }
   if (on_remove)
     on_remove();
@@ -31,22 +43,22 @@ void connection_tracker::drain_all() {
   std::vector<std::shared_ptr<session>> sessions;
   {
     std::lock_guard<std::mutex> guard{mutex_};
-    for (auto& [ptr, weak] : live_)
-      if (auto s = weak.lock())
+    for (auto& [ptr, e] : live_)
+      if (auto s = e.weak.lock())
         sessions.push_back(std::move(s));
   }
   for (auto& s : sessions)
     s->drain();
 }
 
-void connection_tracker::expire_overdue() {
+void connection_tracker::expire_overdue(bool busy) {
   auto now = std::chrono::steady_clock::now();
   std::vector<std::shared_ptr<session>> late;
   {
     std::lock_guard<std::mutex> guard{mutex_};
-    for (auto& [ptr, weak] : live_)
-      if (ptr->overdue(now))
-        if (auto s = weak.lock())
+    for (auto& [ptr, e] : live_)
+      if (ptr->overdue(now, busy))
+        if (auto s = e.weak.lock())
           late.push_back(std::move(s));
   }
   for (auto& s : late)
@@ -71,9 +83,11 @@ tcp::endpoint parse_endpoint(const std::string& host_port) {
   return {addr, static_cast<unsigned short>(std::stoi(port_text))};
 }
 
-listener::listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits)
+listener::listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits,
+                   std::shared_ptr<response_budget> budget)
   : ioc_{ioc}, strand_{net::make_strand(ioc)}, acceptor_{strand_}, retry_timer_{strand_}, sweep_timer_{strand_}, limits_{limits},
     tracker_{std::make_shared<connection_tracker>()} {
+  tracker_->budget = std::move(budget);
   auto ep = parse_endpoint(host_port);
   beast::error_code ec;
   acceptor_.open(ep.protocol(), ec);
@@ -107,10 +121,11 @@ void listener::start(exchange_handler& app) {
 }
 
 void listener::sweep() {
-  tracker_->expire_overdue();
+  // Past 75% of the connection cap, idle connections make room sooner.
+  tracker_->expire_overdue(tracker_->count() * 4 > limits_.max_connections * 3);
   // A quarter of the timeout: deadlines hold to within 25% (at most 1 s late).
-  auto period = std::clamp<core::duration>(limits_.read_timeout / 4, std::chrono::milliseconds{20},
-                                           std::chrono::seconds{1});
+  auto shortest = std::min({limits_.read_timeout, limits_.busy_idle_timeout, limits_.body_rate_window});
+  auto period = std::clamp<core::duration>(shortest / 4, std::chrono::milliseconds{20}, std::chrono::seconds{1});
   sweep_timer_.expires_after(period);
   sweep_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
     if (!ec)

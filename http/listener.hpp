@@ -7,37 +7,52 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
+#include "http/response_budget.hpp"
 #include "http/transport.hpp"
 
 namespace svc::http {
 
 class session;
 
-/// The live sessions of a listener; sessions add and remove themselves.
+/// The live sessions of a listener, and how many each client key holds;
+/// sessions add and remove themselves.
 class connection_tracker {
 public:
-  void add(session* s, std::weak_ptr<session> w);
+  /// Registers a session of client `key` (empty: not counted per key); false
+  /// when `key` holds `per_key_limit` connections already (the session is not added).
+  bool add(session* s, std::weak_ptr<session> w, const std::string& key, std::size_t per_key_limit);
   void remove(session* s);
   /// Number of open connections.
   std::size_t count() const;
   /// Asks every open session to finish and close.
   void drain_all();
-  /// Closes the sessions whose read or write is past its deadline.
-  void expire_overdue();
+  /// Closes the sessions whose read or write is past its deadline; `busy`
+  /// also those waiting for a request head past the busy idle deadline.
+  void expire_overdue(bool busy);
   /// Called (on any thread) whenever a connection ends.
   std::function<void()> on_remove;
+  /// The bytes of unwritten answers the sessions may hold, shared by every listener of the server.
+  std::shared_ptr<response_budget> budget;
 
 private:
+  struct entry {
+    std::weak_ptr<session> weak;
+    std::string key;
+  };
   mutable std::mutex mutex_;
-  std::unordered_map<session*, std::weak_ptr<session>> live_;
+  std::unordered_map<session*, entry> live_;
+  std::unordered_map<std::string, std::size_t> per_key_;
 };
 
 class listener : public std::enable_shared_from_this<listener> {
 public:
   /// Binds `host:port` (port 0: ephemeral); throws std::runtime_error naming the address on failure.
-  listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits);
+  /// Its sessions count their unwritten answers in `budget`.
+  listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits,
+           std::shared_ptr<response_budget> budget);
 
   /// The bound endpoint (the real port when 0 was asked for).
   tcp::endpoint local_endpoint() const;

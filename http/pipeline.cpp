@@ -1,6 +1,7 @@
 #include "http/pipeline.hpp"
 
 #include "core/crypto.hpp"
+#include "http/client_address.hpp"
 #include "http/respond.hpp"
 #include "http/stages/stages.hpp"
 
@@ -63,6 +64,9 @@ bool api_pipeline::streams_body(const http_request& head) const {
 void api_pipeline::on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
                               responder done) {
   auto ctx = std::make_shared<request_context>(svc_, listener_kind::api, std::move(req), peer, std::move(done));
+  // Behind a trusted reverse proxy the client is the one its headers name.
+  if (!svc_.cfg.trusted_proxies.empty())
+    ctx->peer.address = client_key(client_address(peer.ip, ctx->req, svc_.cfg.trusted_proxies));
   ctx->body = std::move(body);
   assign_request_id(*ctx);
   // Stages stop at the first failure; the rate limit runs regardless, so every

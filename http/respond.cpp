@@ -5,6 +5,7 @@
 #include "actors/messages.hpp"
 #include "core/log.hpp"
 #include "schema/api_versions.hpp"
+#include "schema/utf8.hpp"
 
 namespace svc::http {
 namespace bhttp = beast::http;
@@ -25,11 +26,12 @@ std::optional<std::string_view> request_context::header(std::string_view name) c
   return std::string_view{it->value().data(), it->value().size()};
 }
 
-void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::string_view content_type,
-                header_list extra) {
-  if (ctx->replied)
-    return;
-  ctx->replied = true;
+namespace {
+
+// The response with its status line and fields (Content-Length: `length`),
+// counted and logged; the caller adds the body unless the method is HEAD.
+outgoing_response start_response(const context_ptr& ctx, unsigned status, std::string_view content_type,
+                                 const header_list& extra, uint64_t length) {
   outgoing_response res;
   res.version = ctx->req.version() == 10 ? 10 : 11;
   auto& h = res.head;
@@ -53,14 +55,36 @@ void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::
   }
   for (auto& [name, value] : extra)
     field(name, value);
-  field("Content-Length", std::to_string(body.size()));
-  if (ctx->req.method() != bhttp::verb::head)
-    res.body = std::move(body);
+  field("Content-Length", std::to_string(length));
   res.keep_alive = ctx->req.keep_alive() && !ctx->svc.draining.load(std::memory_order_relaxed);
   ctx->svc.metrics.count(status);
   if (status >= 500)
     core::log_warn("http", ctx->request_id + " " + std::string{ctx->req.method_string()} + " "
                              + std::string{ctx->path} + " -> " + std::to_string(status));
+  return res;
+}
+
+} // namespace
+
+void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::string_view content_type,
+                header_list extra) {
+  if (ctx->replied)
+    return;
+  ctx->replied = true;
+  auto res = start_response(ctx, status, content_type, extra, body.size());
+  if (ctx->req.method() != bhttp::verb::head)
+    res.body = std::move(body);
+  ctx->done(std::move(res));
+}
+
+void reply_stream(const context_ptr& ctx, unsigned status, std::shared_ptr<body_stream> body,
+                  std::string_view content_type, header_list extra) {
+  if (ctx->replied)
+    return;
+  ctx->replied = true;
+  auto res = start_response(ctx, status, content_type, extra, body->remaining());
+  if (ctx->req.method() != bhttp::verb::head)
+    res.stream = std::move(body);
   ctx->done(std::move(res));
 }
 
@@ -70,13 +94,15 @@ void reply_json(const context_ptr& ctx, unsigned status, const json::value& body
 
 void reply_error(const context_ptr& ctx, const schema::api_error& err, header_list extra) {
   auto& row = schema::info(err.code);
+  // Messages and params quote client bytes (ids from the path, query names,
+  // header values); the JSON must stay valid whatever those bytes were.
   json::object e{{"type", schema::to_string(row.type)},
                  {"code", row.name},
-                 {"message", err.message},
+                 {"message", schema::utf8_sanitized(err.message)},
                  {"request_id", ctx->request_id},
                  {"doc_url", ctx->svc.base_url + "/docs/errors#" + std::string{row.name}}};
   if (!err.param.empty())
-    e["param"] = err.param;
+    e["param"] = schema::utf8_sanitized(err.param);
   if (err.code == schema::error_code::too_many_requests && ctx->rate)
     extra.emplace_back("Retry-After", std::to_string(ctx->rate->retry_after));
   if (err.code == schema::error_code::method_not_allowed)

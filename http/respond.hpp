@@ -22,6 +22,11 @@ void reply_json(const context_ptr& ctx, unsigned status, const boost::json::valu
 void reply_body(const context_ptr& ctx, unsigned status, std::string body, std::string_view content_type,
                 header_list extra = {});
 
+/// Answers with a body read from disk while it is written (its length is
+/// `body->remaining()`); a HEAD request reads none of it.
+void reply_stream(const context_ptr& ctx, unsigned status, std::shared_ptr<body_stream> body,
+                  std::string_view content_type, header_list extra = {});
+
 /// Answers with the error envelope of `err`, plus `extra` headers.
 void reply_error(const context_ptr& ctx, const schema::api_error& err, header_list extra = {});
 

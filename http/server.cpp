@@ -18,8 +18,21 @@ namespace svc::http {
 namespace {
 
 transport_limits limits_of(const core::config& cfg) {
-  return {cfg.header_limit, cfg.body_limit, cfg.read_timeout, cfg.pipeline_limit, cfg.max_connections,
-          cfg.http_threads};
+  transport_limits l;
+  l.header_limit = cfg.header_limit;
+  l.body_limit = cfg.body_limit;
+  l.read_timeout = cfg.read_timeout;
+  l.body_rate_bytes = cfg.upload_min_bytes;
+  l.body_rate_window = cfg.upload_rate_window;
+  l.body_deadline = cfg.upload_deadline;
+  l.pipeline_limit = cfg.pipeline_limit;
+  l.response_queue_limit = cfg.queued_response_bytes;
+  l.max_connections = cfg.max_connections;
+  l.max_connections_per_address = cfg.max_connections_per_address;
+  l.busy_idle_timeout = cfg.busy_idle_timeout;
+  l.trusted_proxies = cfg.trusted_proxies;
+  l.io_threads = cfg.http_threads;
+  return l;
 }
 
 std::string url_of(const tcp::endpoint& ep) {
@@ -85,9 +98,10 @@ int run_server(const core::config& cfg) {
     net::io_context ioc{cfg.http_threads};
     // Bound before the runtime starts: events minted by recovered jobs need the base URL.
     std::vector<std::shared_ptr<listener>> listeners;
+    auto budget = std::make_shared<response_budget>(cfg.queued_response_total);
     try {
-      listeners.push_back(std::make_shared<listener>(ioc, cfg.listen, limits_of(cfg)));
-      listeners.push_back(std::make_shared<listener>(ioc, cfg.admin_listen, limits_of(cfg)));
+      listeners.push_back(std::make_shared<listener>(ioc, cfg.listen, limits_of(cfg), budget));
+      listeners.push_back(std::make_shared<listener>(ioc, cfg.admin_listen, limits_of(cfg), budget));
     } catch (const std::exception& e) {
       core::log_error("svcd", e.what());
       return 1;

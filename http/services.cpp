@@ -13,16 +13,6 @@ void team_bucket_cache::put(const std::string& team_id, actors::bucket_actor h) 
   map_.emplace(team_id, std::move(h));
 }
 
-upload_gate::slot upload_gate::try_enter(std::size_t limit) {
-  auto n = in_flight_.load();
-  do {
-    if (n >= limit)
-      return nullptr;
-  } while (!in_flight_.compare_exchange_weak(n, n + 1));
-  // No object to own: the deleter is the point (it runs once, with the last copy).
-  return slot{static_cast<void*>(this), [](void* gate) { --static_cast<upload_gate*>(gate)->in_flight_; }};
-}
-
 void http_metrics::count(unsigned status) {
   ++requests;
   if (status < 300)

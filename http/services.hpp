@@ -9,10 +9,12 @@
 #include <unordered_map>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
 
 #include "actors/runtime.hpp"
 #include "http/key_cache.hpp"
 #include "http/lora_cache.hpp"
+#include "http/upload_gate.hpp"
 
 namespace svc::http {
 
@@ -28,21 +30,6 @@ public:
 private:
   mutable std::mutex mutex_;
   std::unordered_map<std::string, actors::bucket_actor> map_;
-};
-
-/// Counts the uploads whose bytes are in memory, so at most `limit` are
-/// (each up to 20 MiB): the bound on what uploads can take at once.
-class upload_gate {
-public:
-  /// Held while an upload is in flight; the slot is free again when the last copy goes.
-  using slot = std::shared_ptr<void>;
-  /// A slot, or null when `limit` uploads are in flight already.
-  slot try_enter(std::size_t limit);
-  /// Uploads in flight.
-  std::size_t in_flight() const { return in_flight_.load(); }
-
-private:
-  std::atomic<std::size_t> in_flight_{0};
 };
 
 /// Counters for `/metrics`.
@@ -76,6 +63,10 @@ struct services {
   lora_cache loras;
   upload_gate uploads;
   http_metrics metrics;
+  /// Opens and reads output blobs for downloads, off the asio threads. Two
+  /// threads: the reads are short (one piece each), and more would only
+  /// queue on the same disk.
+  boost::asio::thread_pool blob_reads{2};
 
   const persistence::tables& tables() const { return runtime.tables(); }
   const actors::runtime_handles& actors() const { return runtime.handles(); }

@@ -1,18 +1,24 @@
 #include "http/session.hpp"
 
+#include "http/client_address.hpp"
 #include "http/listener.hpp"
 
 namespace svc::http {
 namespace bhttp = beast::http;
 namespace {
 
-/// Bytes of a streamed body handed to its sink at a time; also the progress
-/// that renews the read deadline while a body streams.
+/// Bytes of a streamed body handed to its sink at a time.
 constexpr std::size_t body_chunk_bytes = 64 * 1024;
+
+/// Bytes of a streamed response body read from disk at a time: the most a
+/// connection holds of it.
+constexpr std::size_t piece_bytes = 64 * 1024;
 
 int64_t deadline_after(core::duration d) {
   return (std::chrono::steady_clock::now() + d).time_since_epoch().count();
 }
+
+int64_t ticks(core::duration d) { return std::chrono::duration_cast<std::chrono::steady_clock::duration>(d).count(); }
 
 // A syntax error of the HTTP parser, as opposed to the connection ending.
 bool is_parse_error(const beast::error_code& ec) {
@@ -44,16 +50,23 @@ session::session(tcp::socket socket, const transport_limits& limits, exchange_ha
   : stream_{std::move(socket)}, limits_{limits}, app_{app}, tracker_{std::move(tracker)} {
   beast::error_code ec;
   auto ep = stream_.socket().remote_endpoint(ec);
-  peer_.address = ec ? "unknown" : ep.address().to_string();
+  if (!ec)
+    peer_.ip = ep.address();
+  peer_.address = ec ? "unknown" : client_key(peer_.ip);
 }
 
 session::~session() {
-  if (tracker_)
-    tracker_->remove(this);
+  if (!closed_)
+    tracker_->budget->release(held_);
+  tracker_->remove(this);
 }
 
 void session::start() {
-  tracker_->add(this, weak_from_this());
+  // A trusted proxy speaks for many clients: its connections are not capped per address.
+  auto key = in_ranges(peer_.ip, limits_.trusted_proxies) ? std::string{} : peer_.address;
+  if (!tracker_->add(this, weak_from_this(), key, limits_.max_connections_per_address))
+    return close(); // over the per-address cap: closed before a byte is read
+
   net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->do_read(); });
 }
 
@@ -64,8 +77,26 @@ void session::drain() {
   });
 }
 
+// Whether answers already queued leave room to read another request; when
+// the server-wide budget is spent, asks to be woken once it is not.
+bool session::may_read() {
+  if (held_ >= limits_.response_queue_limit || awaiting_budget_)
+    return false; // on_write, or the budget's wake-up, reads again
+  if (!tracker_->budget->exhausted())
+    return true;
+  std::weak_ptr<session> weak = weak_from_this();
+  awaiting_budget_ = tracker_->budget->wait([weak] {
+    if (auto self = weak.lock())
+      net::post(self->stream_.get_executor(), [self] {
+        self->awaiting_budget_ = false;
+        self->do_read();
+      });
+  });
+  return !awaiting_budget_;
+}
+
 void session::do_read() {
-  if (read_closed_ || closed_ || reading_ || body_pending_ || queue_.size() >= limits_.pipeline_limit)
+  if (read_closed_ || closed_ || reading_ || body_pending_ || queue_.size() >= limits_.pipeline_limit || !may_read())
     return;
   reading_ = true;
   parser_.emplace();
@@ -75,6 +106,7 @@ void session::do_read() {
   // The deadline covers the whole request, so a client trickling bytes
   // (slowloris) or idling on keep-alive is cut off after read_timeout.
   read_deadline_ = deadline_after(limits_.read_timeout);
+  idle_deadline_ = deadline_after(limits_.busy_idle_timeout);
   bhttp::async_read_header(stream_, buffer_, *parser_,
                            beast::bind_front_handler(&session::on_header, shared_from_this()));
 }
@@ -99,6 +131,7 @@ bool session::read_failed(beast::error_code ec) {
 
 void session::on_header(beast::error_code ec, std::size_t) {
   reading_ = false;
+  idle_deadline_ = 0;
   if (closed_ || read_failed(ec))
     return;
   if (parser_->is_done()) { // no body
@@ -126,7 +159,7 @@ void session::on_read(beast::error_code ec, std::size_t) {
 
 void session::dispatch(http_request req, std::shared_ptr<body_source> body) {
   auto seq = next_seq_++;
-  queue_.push_back({seq, std::nullopt, {}});
+  queue_.push_back({seq, std::nullopt, {}, {}, 0});
   app_.on_request(std::move(req), std::move(body), peer_, make_responder(seq));
   do_read();
 }
@@ -156,7 +189,10 @@ void session::start_body(uint64_t limit, body_sink sink, body_done done) {
   body_parser_->body_limit(limit);
   chunk_ = std::make_unique<char[]>(body_chunk_bytes);
   body_progress_ = 0;
-  read_deadline_ = deadline_after(limits_.read_timeout);
+  body_started_ = deadline_after(core::duration{0});
+  body_due_ = body_started_ + ticks(limits_.body_deadline);
+  // The first window is free: the first bytes of the rate are due at the end of the second.
+  read_deadline_ = std::min(body_started_ + 2 * ticks(limits_.body_rate_window), body_due_);
   // A client that sent `Expect: 100-continue` waits for this before the
   // body. It can only go out now if no earlier answer is still owed.
   if (!expect_continue_ || queue_.size() != 1 || writing_)
@@ -191,18 +227,22 @@ void session::on_body_chunk(beast::error_code ec, std::size_t) {
   reading_ = false;
   if (closed_ || !body_pending_)
     return end_body(body_end::aborted);
+  if (body_timed_out_)
+    return end_body(body_end::too_slow);
   if (ec == bhttp::error::need_buffer) // the chunk buffer is full: not an error
     ec = {};
   auto got = body_chunk_bytes - body_parser_->get().body().size;
   if (got > 0) {
     if (!sink_({chunk_.get(), got}))
       return end_body(body_end::refused);
-    // A body that keeps arriving keeps its connection: the deadline renews
-    // with every chunk's worth of bytes, so only a stalled one is cut off.
+    // The minimum rate: each `body_rate_bytes` buy one more window, but
+    // never past the body's deadline, so a trickle cannot hold its upload
+    // slot for hours.
     body_progress_ += got;
-    if (body_progress_ >= body_chunk_bytes) {
+    if (body_progress_ >= limits_.body_rate_bytes) {
       body_progress_ = 0;
-      read_deadline_ = deadline_after(limits_.read_timeout);
+      auto window = ticks(limits_.body_rate_window);
+      read_deadline_ = std::min(std::max(deadline_after(limits_.body_rate_window), body_started_ + 2 * window), body_due_);
     }
   }
   if (ec == bhttp::error::body_limit)
@@ -250,7 +290,7 @@ void session::abandon_body() {
 void session::enqueue_protocol_error(protocol_error e, const std::string& detail) {
   read_closed_ = true; // the byte stream is out of step: answer, then close
   auto seq = next_seq_++;
-  queue_.push_back({seq, std::nullopt, {}});
+  queue_.push_back({seq, std::nullopt, {}, {}, 0});
   app_.on_protocol_error(e, detail, peer_, make_responder(seq));
 }
 
@@ -269,8 +309,24 @@ void session::deliver(uint64_t seq, outgoing_response res) {
   auto index = seq - queue_.front().seq;
   if (index >= queue_.size())
     return;
-  queue_[index].response = std::move(res);
+  auto& s = queue_[index];
+  s.response = std::move(res);
+  hold(s, s.response->head.size() + s.response->body.size());
   do_write();
+}
+
+void session::hold(slot& s, uint64_t n) {
+  s.held += n;
+  held_ += n;
+  tracker_->budget->hold(n);
+}
+
+void session::unhold(slot& s, uint64_t n) {
+  if (closed_) // close() gave back everything
+    return;
+  s.held -= n;
+  held_ -= n;
+  tracker_->budget->release(n);
 }
 
 void session::do_write() {
@@ -300,7 +356,11 @@ void session::on_write(beast::error_code ec, std::size_t) {
     close();
     return;
   }
-  bool keep_alive = queue_.front().response->keep_alive;
+  auto& front = queue_.front();
+  if (auto& stream = front.response->stream; stream && stream->remaining() > 0)
+    return read_piece();
+  bool keep_alive = front.response->keep_alive;
+  unhold(front, front.held);
   queue_.pop_front();
   if (!keep_alive) {
     close();
@@ -311,16 +371,55 @@ void session::on_write(beast::error_code ec, std::size_t) {
   close_if_done();
 }
 
-bool session::overdue(std::chrono::steady_clock::time_point now) const {
+// The next piece of the front answer's body, read off this thread; the
+// write deadline covers the read, so a stuck disk closes the connection too.
+void session::read_piece() {
+  writing_ = true;
+  write_deadline_ = deadline_after(limits_.read_timeout);
+  queue_.front().response->stream->next(piece_bytes, [self = shared_from_this()](std::optional<std::string> piece) {
+    net::post(self->stream_.get_executor(),
+              [self, piece = std::move(piece)]() mutable { self->on_piece(std::move(piece)); });
+  });
+}
+
+void session::on_piece(std::optional<std::string> piece) {
+  if (closed_ || queue_.empty()) {
+    writing_ = false;
+    return;
+  }
+  if (!piece || piece->empty()) { // the head promised bytes that cannot be read: only closing tells the client
+    writing_ = false;
+    return close();
+  }
+  auto& front = queue_.front();
+  unhold(front, front.piece.size());
+  front.piece = std::move(*piece);
+  hold(front, front.piece.size());
+  net::async_write(stream_, net::buffer(front.piece), beast::bind_front_handler(&session::on_write, shared_from_this()));
+}
+
+bool session::overdue(std::chrono::steady_clock::time_point now, bool busy) const {
   auto t = now.time_since_epoch().count();
   auto r = read_deadline_.load(std::memory_order_relaxed), w = write_deadline_.load(std::memory_order_relaxed);
-  return (r != 0 && t > r) || (w != 0 && t > w);
+  auto i = busy ? idle_deadline_.load(std::memory_order_relaxed) : 0;
+  return (r != 0 && t > r) || (w != 0 && t > w) || (i != 0 && t > i);
 }
 
 void session::expire() {
-  // Close only: a write in flight may still use its slot's buffers, which the
-  // slots keep alive until the session itself goes away.
-  net::post(stream_.get_executor(), [self = shared_from_this()] { self->close(); });
+  net::post(stream_.get_executor(), [self = shared_from_this()] {
+    // A streamed body too slow: ending its read (the receive side shut, so
+    // the read completes) lets the application answer 408 before the close.
+    // Only once: if the read does not end, the next sweep closes.
+    if (self->body_pending_ && self->sink_ && self->reading_ && self->write_deadline_ == 0 && !self->body_timed_out_) {
+      self->body_timed_out_ = true;
+      beast::error_code ec;
+      self->stream_.socket().shutdown(tcp::socket::shutdown_receive, ec);
+      return;
+    }
+    // Close only: a write in flight may still use its slot's buffers, which
+    // the slots keep alive until the session itself goes away.
+    self->close();
+  });
 }
 
 void session::close_if_done() {
@@ -332,6 +431,8 @@ void session::close() {
   if (closed_)
     return;
   closed_ = true;
+  tracker_->budget->release(held_);
+  held_ = 0;
   beast::error_code ec;
   stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
   stream_.socket().close(ec);

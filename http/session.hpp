@@ -5,7 +5,10 @@
 // their answers; past that the session stops reading until one is written.
 // The head is read first: a route that streams its body (uploads) gets it
 // through a `body_source`, chunk by chunk, and no further request is read
-// until that body is.
+// until that body is. A body on disk is written piece by piece, read while
+// the previous piece is on the wire. The unwritten answers a connection
+// holds are counted (per connection and in the listener's budget): past
+// either limit no further request is read until they are written.
 
 #include <array>
 #include <atomic>
@@ -34,8 +37,9 @@ public:
   /// Stops reading; answers what is queued with `Connection: close`, then closes.
   void drain();
 
-  /// True if a read or write has outlived its deadline (any thread may ask).
-  bool overdue(std::chrono::steady_clock::time_point now) const;
+  /// True if a read or write has outlived its deadline, or (when the server
+  /// is `busy`) the wait for a request head its shorter one (any thread may ask).
+  bool overdue(std::chrono::steady_clock::time_point now, bool busy) const;
 
   /// Closes the connection because it was overdue.
   void expire();
@@ -46,7 +50,9 @@ private:
   struct slot {
     uint64_t seq;
     std::optional<outgoing_response> response;
-    std::string wire; ///< status line and fields as written (alive during the write)
+    std::string wire;  ///< status line and fields as written (alive during the write)
+    std::string piece; ///< the piece of a streamed body being written
+    uint64_t held = 0; ///< bytes of this answer counted as held
   };
 
   void do_read();
@@ -65,6 +71,11 @@ private:
   void deliver(uint64_t seq, outgoing_response res);
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
+  void read_piece();
+  void on_piece(std::optional<std::string> piece);
+  bool may_read();
+  void hold(slot& s, uint64_t n);
+  void unhold(slot& s, uint64_t n);
   void close_if_done();
   void close();
 
@@ -80,6 +91,9 @@ private:
   body_done body_done_;
   bool body_pending_ = false;
   std::size_t body_progress_ = 0; ///< body bytes since the read deadline was last renewed
+  int64_t body_started_ = 0;      ///< steady-clock ticks of the body's first read
+  int64_t body_due_ = 0;          ///< ...and of its absolute deadline
+  bool body_timed_out_ = false;   ///< the body missed its rate or deadline: end it as too slow
   bool expect_continue_ = false; ///< the client waits for `100 Continue` before sending the body
   std::string continue_wire_;    ///< the interim answer while it is written
   uint64_t streamed_seq_ = 0;    ///< the request whose body is pending
@@ -89,10 +103,13 @@ private:
   bool writing_ = false;
   bool read_closed_ = false; ///< no more requests will be read
   bool closed_ = false;
+  uint64_t held_ = 0;         ///< bytes of unwritten answers (counted in the budget too)
+  bool awaiting_budget_ = false; ///< registered to read again once the budget allows
   // Deadlines of the outstanding read and write (steady-clock ns, 0: none),
   // checked by the listener's sweep: cheaper than a timer per operation.
   std::atomic<int64_t> read_deadline_{0};
   std::atomic<int64_t> write_deadline_{0};
+  std::atomic<int64_t> idle_deadline_{0}; ///< of the wait for a request head, applied while the server is busy
   const transport_limits& limits_;
   exchange_handler& app_;
   peer_info peer_;

@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -17,6 +19,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "core/cidr.hpp"
 #include "core/duration.hpp"
 
 namespace svc::http {
@@ -26,6 +29,20 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using http_request = beast::http::request<beast::http::string_body>;
 
+/// A response body that stays on disk until it is written: the session asks
+/// for the next piece only once the previous one is on the wire, so a
+/// connection holds one piece whatever the body's size.
+class body_stream {
+public:
+  virtual ~body_stream() = default;
+  /// Bytes not yet handed out.
+  virtual std::uint64_t remaining() const = 0;
+  /// Reads the next piece (1..`max` bytes) off the asio threads and hands
+  /// it to `done` on any thread; nullopt when the bytes cannot be read (the
+  /// head promised them, so the connection closes). One call at a time.
+  virtual void next(std::size_t max, std::function<void(std::optional<std::string>)> done) = 0;
+};
+
 /// A response ready for the wire: the status line and fields already
 /// formatted (without `Connection`, which the session decides, and without the
 /// blank line), and the body. Building it costs no per-field allocations.
@@ -33,12 +50,14 @@ struct outgoing_response {
   unsigned version = 11;  ///< 10 or 11, as the request
   std::string head;       ///< "HTTP/1.1 200 OK\r\nName: value\r\n..."
   std::string body;
+  std::shared_ptr<body_stream> stream; ///< the rest of the body, read from disk while written; or null
   bool keep_alive = true; ///< false closes the connection after writing
 };
 
 /// Where a request came from.
 struct peer_info {
-  std::string address; ///< client IP, the key of its anonymous bucket
+  net::ip::address ip; ///< the TCP peer
+  std::string address; ///< the client's key (see `client_key`), the key of its anonymous bucket
 };
 
 /// Delivers the response of one request. Call exactly once, from any thread.
@@ -53,6 +72,7 @@ enum class body_end : uint8_t {
   too_large, ///< the body is over the limit (a Content-Length over it: before any byte was read)
   refused,   ///< the sink returned false
   malformed, ///< the chunked framing is broken
+  too_slow,  ///< the body arrived slower than the transport's minimum rate, or not within its deadline
   aborted,   ///< the connection failed, timed out or closed: no answer will reach the client
 };
 
@@ -95,8 +115,17 @@ struct transport_limits {
   std::size_t header_limit = 16 * 1024;
   std::size_t body_limit = 1024 * 1024; ///< of bodies read whole (streamed ones have the reader's limit)
   core::duration read_timeout = std::chrono::seconds{30};
+  // A streamed body (an upload) must bring `body_rate_bytes` within each
+  // `body_rate_window` after the first, and end within `body_deadline` of its first read.
+  std::size_t body_rate_bytes = 64 * 1024;
+  core::duration body_rate_window = std::chrono::seconds{10};
+  core::duration body_deadline = std::chrono::minutes{5};
   std::size_t pipeline_limit = 16;
+  std::size_t response_queue_limit = 1024 * 1024; ///< bytes of unwritten answers past which a connection reads no more requests
   std::size_t max_connections = 4096;
+  std::size_t max_connections_per_address = 256; ///< per client key; trusted proxies exempt
+  core::duration busy_idle_timeout = std::chrono::seconds{5}; ///< wait for a request head while over 75% of max_connections
+  std::vector<core::cidr> trusted_proxies; ///< peers whose forwarding headers name the client
   int io_threads = 1; ///< threads running the io_context; one needs no per-connection strand
 };
 

@@ -1,5 +1,6 @@
 #include "persistence/blob_store.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -33,32 +34,37 @@ bool fsync_path(const std::string& path, int flags) {
   return ok;
 }
 
-// RAII read-only file descriptor.
-struct reader {
-  int fd;
-  explicit reader(const std::string& path) : fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)} {}
-  ~reader() {
-    if (fd >= 0)
-      ::close(fd);
-  }
-};
+// A blob file open read-only; the descriptor keeps an unlinked file's bytes.
+class open_file final : public blob_file {
+public:
+  open_file(int fd, uint64_t size) : fd_{fd}, size_{size} {}
+  ~open_file() override { ::close(fd_); }
+  uint64_t size() const override { return size_; }
 
-std::optional<std::string> read_at(int fd, uint64_t offset, uint64_t length) {
-  std::string out(length, '\0');
-  uint64_t done = 0;
-  while (done < length) {
-    auto n = ::pread(fd, out.data() + done, length - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return std::nullopt;
-    if (n == 0)
-      break;
-    done += static_cast<uint64_t>(n);
+  std::optional<std::string> read(uint64_t offset, uint64_t length) const override {
+    if (offset >= size_)
+      return std::string{};
+    length = std::min(length, size_ - offset);
+    std::string out(length, '\0');
+    uint64_t done = 0;
+    while (done < length) {
+      auto n = ::pread(fd_, out.data() + done, length - done, static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return std::nullopt;
+      if (n == 0)
+        break;
+      done += static_cast<uint64_t>(n);
+    }
+    out.resize(done);
+    return out;
   }
-  out.resize(done);
-  return out;
-}
+
+private:
+  int fd_;
+  uint64_t size_;
+};
 
 } // namespace
 
@@ -151,18 +157,22 @@ std::optional<uint64_t> file_blob_store::size(std::string_view key) const {
 }
 
 std::optional<std::string> file_blob_store::read_range(std::string_view key, uint64_t offset, uint64_t length) const {
+  auto file = open(key);
+  return file ? file->read(offset, length) : std::nullopt;
+}
+
+std::unique_ptr<blob_file> file_blob_store::open(std::string_view key) const {
   if (!valid_blob_key(key))
-    return std::nullopt;
-  reader r{path_of(key)};
-  if (r.fd < 0)
-    return std::nullopt;
+    return nullptr;
+  int fd = ::open(path_of(key).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return nullptr;
   struct stat st {};
-  if (::fstat(r.fd, &st) != 0)
-    return std::nullopt;
-  auto total = static_cast<uint64_t>(st.st_size);
-  if (offset >= total)
-    return std::string{};
-  return read_at(r.fd, offset, std::min(length, total - offset));
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return nullptr;
+  }
+  return std::make_unique<open_file>(fd, static_cast<uint64_t>(st.st_size));
 }
 
 status file_blob_store::remove(std::string_view key) {

@@ -14,6 +14,18 @@
 
 namespace svc::persistence {
 
+/// One blob opened for reading: its bytes stay readable while the handle
+/// lives, even if the blob is removed or replaced meanwhile (a download that
+/// started before the expiry sweep finishes with the bytes it began with).
+class blob_file {
+public:
+  virtual ~blob_file() = default;
+  /// Size in bytes when opened.
+  virtual uint64_t size() const = 0;
+  /// Up to `length` bytes from `offset` (fewer at the end), or nullopt on a read error.
+  virtual std::optional<std::string> read(uint64_t offset, uint64_t length) const = 0;
+};
+
 class blob_store {
 public:
   virtual ~blob_store() = default;
@@ -25,6 +37,8 @@ public:
   virtual std::optional<uint64_t> size(std::string_view key) const = 0;
   /// Up to `length` bytes from `offset` (fewer at the end), or nullopt if absent.
   virtual std::optional<std::string> read_range(std::string_view key, uint64_t offset, uint64_t length) const = 0;
+  /// The blob opened for reads of its ranges, or null if absent.
+  virtual std::unique_ptr<blob_file> open(std::string_view key) const = 0;
   /// Deletes a blob; deleting an absent one is not an error.
   virtual status remove(std::string_view key) = 0;
 };
@@ -43,6 +57,7 @@ public:
   std::optional<std::string> get(std::string_view key) const override;
   std::optional<uint64_t> size(std::string_view key) const override;
   std::optional<std::string> read_range(std::string_view key, uint64_t offset, uint64_t length) const override;
+  std::unique_ptr<blob_file> open(std::string_view key) const override;
   status remove(std::string_view key) override;
 
 private:

@@ -31,6 +31,7 @@ enum class error_code : uint8_t {
   resource_not_found,
   route_not_found,
   method_not_allowed,
+  upload_too_slow,
   idempotency_key_in_use,
   invalid_state,
   url_expired,
@@ -41,6 +42,7 @@ enum class error_code : uint8_t {
   headers_too_large,
   idempotency_key_reused,
   too_many_requests,
+  too_many_uploads,
   internal_error,
   unavailable,
 };

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace svc::schema {
@@ -11,6 +12,10 @@ namespace svc::schema {
 /// Number of code points in `s`; nullopt if `s` is not well-formed UTF-8
 /// (overlong forms, surrogates and values above U+10FFFF are ill-formed).
 std::optional<std::size_t> utf8_length(std::string_view s);
+
+/// `s` with every byte that starts no well-formed sequence replaced by
+/// U+FFFD, so client bytes echoed in an answer always make valid JSON.
+std::string utf8_sanitized(std::string_view s);
 
 /// The longest prefix of `s` with at most `max_bytes` bytes that does not end
 /// inside a multi-byte sequence (for quoting user input in error messages).

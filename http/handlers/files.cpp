@@ -5,6 +5,7 @@
 
 #include <boost/json.hpp>
 
+#include "core/duration.hpp"
 #include "core/ids.hpp"
 #include "http/actor_call.hpp"
 #include "http/handlers/handlers.hpp"
@@ -71,6 +72,13 @@ void on_body_end(const context_ptr& ctx, upload_form& form, const upload_gate::s
                                            {{"limit", std::to_string(schema::max_file_body_bytes)}}));
   case body_end::malformed:
     return reply_error(ctx, make_api_error(error_code::malformed_request, {{"detail", "bad chunked framing"}}));
+  case body_end::too_slow: {
+    auto& cfg = ctx->svc.cfg;
+    return reply_error(ctx, make_api_error(error_code::upload_too_slow,
+                                           {{"bytes", std::to_string(cfg.upload_min_bytes)},
+                                            {"window", core::format_duration(cfg.upload_rate_window)},
+                                            {"deadline", core::format_duration(cfg.upload_deadline)}}));
+  }
   case body_end::aborted: // the client went away: the answer reaches no one, but counts
     return reply_error(ctx, make_api_error(error_code::invalid_body, {{"detail", "the body ended before it was complete"}}));
   }
@@ -97,9 +105,15 @@ void create_file(const context_ptr& ctx) {
                                            {{"detail", "the multipart/form-data boundary is missing or invalid"}}));
   case form_type::form_data: break;
   }
-  auto slot = ctx->svc.uploads.try_enter(ctx->svc.cfg.max_uploads);
-  if (!slot)
+  upload_gate::refusal why{};
+  auto slot = ctx->svc.uploads.try_enter(ctx->team->id, ctx->svc.cfg.max_uploads, why);
+  if (why == upload_gate::refusal::server_full)
     return reply_error(ctx, make_api_error(error_code::unavailable), {{"Retry-After", "1"}});
+  if (why == upload_gate::refusal::team_share_used)
+    return reply_error(ctx,
+                       make_api_error(error_code::too_many_uploads,
+                                      {{"count", std::to_string(upload_gate::team_share(ctx->svc.cfg.max_uploads))}}),
+                       {{"Retry-After", "1"}});
   auto form = std::make_shared<upload_form>(boundary, declared_length(ctx));
   if (!ctx->body) // an empty body: the session had nothing to stream
     return store_upload(ctx, form->finish(), slot);

@@ -30,6 +30,7 @@ struct faulty_blobs final : svc::persistence::blob_store {
   std::optional<std::string> read_range(std::string_view key, uint64_t offset, uint64_t length) const override {
     return files.read_range(key, offset, length);
   }
+  std::unique_ptr<svc::persistence::blob_file> open(std::string_view key) const override { return files.open(key); }
   svc::persistence::status remove(std::string_view key) override { return files.remove(key); }
 };
 

@@ -39,6 +39,7 @@ public:
   std::optional<std::string> read_range(std::string_view key, uint64_t offset, uint64_t length) const override {
     return disk_.read_range(key, offset, length);
   }
+  std::unique_ptr<persistence::blob_file> open(std::string_view key) const override { return disk_.open(key); }
   persistence::status remove(std::string_view key) override { return disk_.remove(key); }
 
 private:

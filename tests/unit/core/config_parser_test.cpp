@@ -64,6 +64,16 @@ std::string durations(const std::vector<svc::core::duration>& ds) {
   return out;
 }
 
+std::string ranges(const std::vector<svc::core::cidr>& rs) {
+  std::string out;
+  for (auto& r : rs) {
+    for (auto b : r.base)
+      out += std::to_string(b) + ".";
+    out += "/" + std::to_string(r.prefix) + ",";
+  }
+  return out;
+}
+
 // Every field of `config`, so two configs compare as text.
 std::string dump(const config& c) {
   std::ostringstream o;
@@ -84,7 +94,11 @@ std::string dump(const config& c) {
     << "\nmoderation_words=" << c.moderation_words
     << "\nheader_limit=" << c.header_limit << "\nbody_limit=" << c.body_limit
     << "\nread_timeout=" << c.read_timeout.count() << "\npipeline_limit=" << c.pipeline_limit
-    << "\nmax_connections=" << c.max_connections << "\nmax_uploads=" << c.max_uploads << "\nrequest_deadline=" << c.request_deadline.count()
+    << "\nqueued_response_bytes=" << c.queued_response_bytes << "\nqueued_response_total=" << c.queued_response_total
+    << "\nmax_connections=" << c.max_connections << "\nmax_connections_per_address=" << c.max_connections_per_address
+    << "\nbusy_idle_timeout=" << c.busy_idle_timeout.count() << "\ntrusted_proxies=" << ranges(c.trusted_proxies)
+    << "\nmax_uploads=" << c.max_uploads << "\nupload_min_bytes=" << c.upload_min_bytes
+    << "\nupload_rate_window=" << c.upload_rate_window.count() << "\nupload_deadline=" << c.upload_deadline.count() << "\nrequest_deadline=" << c.request_deadline.count()
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
     << "\ngroup_commit=" << c.group_commit
     << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level
@@ -130,8 +144,16 @@ const std::map<std::string, std::string>& sample_values() {
     {"body-limit", "4096"},
     {"read-timeout", "1s"},
     {"pipeline-limit", "4"},
+    {"queued-response-bytes", "65536"},
+    {"queued-response-total", "1048576"},
     {"max-connections", "100"},
+    {"max-connections-per-address", "10"},
+    {"busy-idle-timeout", "2s"},
+    {"trusted-proxy", "10.0.0.0/8,fd00::/8"},
     {"max-uploads", "3"},
+    {"upload-min-bytes", "1024"},
+    {"upload-rate-window", "500ms"},
+    {"upload-deadline", "1m"},
     {"request-deadline", "2s"},
     {"http-threads", "2"},
     {"actor-threads", "3"},
@@ -253,6 +275,17 @@ BOOST_AUTO_TEST_CASE(webhook_allow_private_is_a_switch) {
   BOOST_TEST(parse({}, {{"SVC_WEBHOOK_ALLOW_PRIVATE", "1"}}).cfg.webhook_allow_private);
   temp_file file{"webhook-allow-private = yes\n"};
   BOOST_TEST(parse({"--config", file.str()}).cfg.webhook_allow_private);
+}
+
+BOOST_AUTO_TEST_CASE(trusted_proxy_repeats_and_takes_comma_lists) {
+  auto p = parse({"--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "192.168.1.1,fd00::/8"});
+  BOOST_TEST(p.error == "");
+  BOOST_TEST(p.cfg.trusted_proxies.size() == 3u);
+  temp_file file{"trusted-proxy = 10.0.0.0/8\ntrusted-proxy = ::1\n"};
+  BOOST_TEST(parse({"--config", file.str()}).cfg.trusted_proxies.size() == 2u);
+  BOOST_TEST(parse({}, {{"SVC_TRUSTED_PROXY", "10.0.0.0/8, ::1"}}).cfg.trusted_proxies.size() == 2u);
+  BOOST_TEST(parse({"--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "nonsense"}).error
+             == "invalid value for --trusted-proxy: '10.0.0.0/8,nonsense'");
 }
 
 BOOST_AUTO_TEST_CASE(legacy_sunset_takes_a_date) {

@@ -77,3 +77,21 @@ BOOST_FIXTURE_TEST_CASE(temp_files_a_crash_left_are_removed_at_open, store_fixtu
   BOOST_TEST(!fs::exists(root + "/outputs/img_01ABC.1.png.tmp-01ABCDEF"));
   BOOST_TEST((reopened.get("outputs/img_01ABC.0.png") == std::optional<std::string>{"kept"}));
 }
+
+BOOST_FIXTURE_TEST_CASE(an_open_blob_reads_its_ranges_even_after_removal, store_fixture) {
+  file_blob_store store{root};
+  std::string bytes(70000, 'v');
+  bytes[65536] = 'x';
+  BOOST_REQUIRE(store.put("outputs/img_01ABC.0.mp4", bytes).ok());
+  auto file = store.open("outputs/img_01ABC.0.mp4");
+  BOOST_REQUIRE(file);
+  BOOST_TEST(file->size() == bytes.size());
+  // The expiry sweep may delete a blob while a download streams it.
+  BOOST_REQUIRE(store.remove("outputs/img_01ABC.0.mp4").ok());
+  BOOST_TEST(!store.open("outputs/img_01ABC.0.mp4"));
+  BOOST_TEST((file->read(65536, 3) == std::optional<std::string>{"xvv"}));
+  BOOST_TEST((file->read(69998, 100) == std::optional<std::string>{"vv"}));
+  BOOST_TEST((file->read(70000, 1) == std::optional<std::string>{""}));
+  BOOST_TEST(!store.open("../escape"));
+  BOOST_TEST(!store.open("outputs")); // a folder is no blob
+}

@@ -166,12 +166,14 @@ BOOST_AUTO_TEST_CASE(statuses_and_types_follow_the_contract) {
     {"insufficient_credits", {402, "invalid_request"}},  {"missing_scope", {403, "permission"}},
     {"invalid_signature", {403, "permission"}},          {"resource_not_found", {404, "invalid_request"}},
     {"route_not_found", {404, "invalid_request"}},       {"method_not_allowed", {405, "invalid_request"}},
+    {"upload_too_slow", {408, "invalid_request"}},
     {"idempotency_key_in_use", {409, "invalid_request"}}, {"invalid_state", {409, "invalid_request"}},
     {"url_expired", {410, "invalid_request"}},           {"route_sunset", {410, "invalid_request"}},
     {"body_too_large", {413, "invalid_request"}},        {"unsupported_media_type", {415, "invalid_request"}},
     {"range_not_satisfiable", {416, "invalid_request"}},
     {"headers_too_large", {431, "invalid_request"}},     {"idempotency_key_reused", {422, "invalid_request"}},
-    {"too_many_requests", {429, "rate_limit"}},          {"internal_error", {500, "internal"}},
+    {"too_many_requests", {429, "rate_limit"}},          {"too_many_uploads", {429, "rate_limit"}},
+    {"internal_error", {500, "internal"}},
     {"unavailable", {503, "internal"}},
   };
   BOOST_TEST(contract.size() == code_count);

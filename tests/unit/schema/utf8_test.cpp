@@ -63,3 +63,19 @@ BOOST_AUTO_TEST_CASE(prefix_never_splits_a_sequence) {
   BOOST_TEST(utf8_prefix("a\xc3\xa9z", 3) == "a\xc3\xa9");
   BOOST_TEST(utf8_prefix("\xf0\x9f\x98\x80", 3) == "");
 }
+
+BOOST_AUTO_TEST_CASE(sanitized_keeps_valid_text_and_replaces_each_bad_byte) {
+  using svc::schema::utf8_sanitized;
+  const std::string fffd = "\xef\xbf\xbd";
+  BOOST_TEST(utf8_sanitized("") == "");
+  BOOST_TEST(utf8_sanitized("plain") == "plain");
+  BOOST_TEST(utf8_sanitized("a\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80") == "a\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80");
+  BOOST_TEST(utf8_sanitized(std::string_view{"a\0b", 3}) == std::string("a\0b", 3));
+  BOOST_TEST(utf8_sanitized("a\xff" "b") == "a" + fffd + "b");
+  BOOST_TEST(utf8_sanitized("\xc3") == fffd);                      // cut in half at the end
+  BOOST_TEST(utf8_sanitized("\xc3\x28") == fffd + "(");            // the next byte is kept
+  BOOST_TEST(utf8_sanitized("\xed\xa0\x80") == fffd + fffd + fffd); // a surrogate: three bad bytes
+  BOOST_TEST(utf8_sanitized("\xc0\xaf") == fffd + fffd);           // overlong '/'
+  for (std::string_view bad : {"\xfe\xff", "x\xe6\x97", "\xf4\x90\x80\x80z", "\xbf\xbf\xbf"})
+    BOOST_TEST(utf8_length(utf8_sanitized(bad)).has_value(), "still invalid after sanitizing");
+}

@@ -25,7 +25,18 @@ std::optional<std::string> v4_range(uint32_t a) {
     return "cgnat";
   if (in(0xE0000000u, 4))
     return "multicast";
+  if (in(0xC0000000u, 24))
+    return "ietf-protocol"; // 192.0.0.0/24: protocol assignments (NAT64 discovery, DS-Lite)
+  if (in(0xC6120000u, 15))
+    return "benchmarking"; // 198.18.0.0/15: inter-network tests, often routed inside a site
+  if (in(0xF0000000u, 4))
+    return "reserved"; // 240.0.0.0/4
   return std::nullopt;
+}
+
+// The IPv4 address carried in bytes [at, at+4) of an IPv6 address.
+uint32_t embedded_v4(const ip::address_v6::bytes_type& b, std::size_t at) {
+  return (uint32_t{b[at]} << 24) | (uint32_t{b[at + 1]} << 16) | (uint32_t{b[at + 2]} << 8) | uint32_t{b[at + 3]};
 }
 
 std::optional<std::string> v6_range(const ip::address_v6& a) {
@@ -42,6 +53,31 @@ std::optional<std::string> v6_range(const ip::address_v6& a) {
     return "unique-local";
   if (b[0] == 0xFF)
     return "multicast";
+  if (b[0] == 0xFE && (b[1] & 0xC0) == 0xC0)
+    return "site-local"; // fec0::/10, deprecated but still routed inside some sites
+  // Forms that reach an IPv4 host through a translator or tunnel: a gateway
+  // would carry the request to whatever IPv4 address they embed.
+  auto zero_prefix = [&b](std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (b[i] != 0)
+        return false;
+    return true;
+  };
+  if (zero_prefix(12))
+    return "ipv4-compatible"; // ::/96 (its non-zero v4 part); :: and ::1 are caught above
+  if (b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xFF && b[3] == 0x9B &&
+      ((b[4] == 0 && b[5] == 0 && b[6] == 0 && b[7] == 0 && b[8] == 0 && b[9] == 0 && b[10] == 0 && b[11] == 0) ||
+       (b[4] == 0x00 && b[5] == 0x01)))
+    return "nat64"; // 64:ff9b::/96 and the local-use 64:ff9b:1::/48
+  if (b[0] == 0x20 && b[1] == 0x02) {
+    // 6to4 (2002::/16) relays to the IPv4 address in bytes 2..5: refused
+    // outright, and the embedded address is named when it is itself refused.
+    if (auto inner = v4_range(embedded_v4(b, 2)))
+      return "6to4 of " + *inner;
+    return "6to4";
+  }
+  if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x00 && b[3] == 0x00)
+    return "teredo"; // 2001::/32
   return std::nullopt;
 }
 

@@ -24,6 +24,7 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include "core/log.hpp"
 #include "http/address_policy.hpp"
 
 namespace svc::http {
@@ -268,7 +269,11 @@ struct webhook_client::impl {
       for (auto& ep : eps)
         if (auto range = forbidden_range(ep.address())) {
           discard(conn);
-          return complete(att, delivery_error::connect_error, ep.address().to_string() + " is " + *range);
+          // The delivery row is shown to API clients: it must not map the
+          // network behind svcd. The operator's log says which address it was.
+          core::log_warn("webhooks", att->url.host + " resolved to " + ep.address().to_string() + " (" + *range +
+                                         "): destination not allowed");
+          return complete(att, delivery_error::connect_error, "destination not allowed");
         }
     conn->endpoints = std::move(eps);
     net::async_connect(conn->stream.next_layer(), conn->endpoints,

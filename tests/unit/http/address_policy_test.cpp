@@ -90,8 +90,38 @@ BOOST_AUTO_TEST_CASE(ipv4_mapped_is_refused_whatever_it_maps) {
 BOOST_AUTO_TEST_CASE(public_ipv6_allowed) {
   BOOST_TEST(range("2001:4860:4860::8888") == "");
   BOOST_TEST(range("2606:4700:4700::1111") == "");
-  BOOST_TEST(range("fec0::1") == "");  // deprecated site-local: not in the list
-  BOOST_TEST(range("::2") == "");
+  BOOST_TEST(range("2001:db9::1") == ""); // outside Teredo's 2001::/32
+  BOOST_TEST(range("2003::1") == "");      // outside 6to4's 2002::/16
+  BOOST_TEST(range("64:ff9b:2::1") == ""); // outside both NAT64 prefixes
+  BOOST_TEST(range("1::1") == "");
+}
+
+BOOST_AUTO_TEST_CASE(reserved_ipv4_ranges_are_refused) {
+  BOOST_TEST(range("192.0.0.8") == "ietf-protocol");
+  BOOST_TEST(range("192.0.0.255") == "ietf-protocol");
+  BOOST_TEST(range("192.0.1.0") == "");
+  BOOST_TEST(range("198.18.0.1") == "benchmarking");
+  BOOST_TEST(range("198.19.255.255") == "benchmarking");
+  BOOST_TEST(range("198.17.255.255") == "");
+  BOOST_TEST(range("198.20.0.0") == "");
+  BOOST_TEST(range("240.0.0.1") == "reserved");
+  BOOST_TEST(range("254.255.255.255") == "reserved");
+}
+
+// IPv6 forms that a translator or tunnel turns into an IPv4 destination.
+BOOST_AUTO_TEST_CASE(ipv6_forms_that_reach_ipv4_hosts_are_refused) {
+  BOOST_TEST(range("64:ff9b::7f00:1") == "nat64");
+  BOOST_TEST(range("64:ff9b::808:808") == "nat64"); // whatever it embeds
+  BOOST_TEST(range("64:ff9b:1::a00:1") == "nat64");
+  BOOST_TEST(range("::7f00:1") == "ipv4-compatible");
+  BOOST_TEST(range("::2") == "ipv4-compatible");
+  BOOST_TEST(range("::a00:1") == "ipv4-compatible");
+  BOOST_TEST(range("2002:7f00:1::1") == "6to4 of loopback");
+  BOOST_TEST(range("2002:a9fe:a9fe::") == "6to4 of link-local");
+  BOOST_TEST(range("2002:808:808::1") == "6to4");
+  BOOST_TEST(range("2001:0:4136:e378::1") == "teredo");
+  BOOST_TEST(range("fec0::1") == "site-local");
+  BOOST_TEST(range("feff:ffff::1") == "site-local");
 }
 
 BOOST_AUTO_TEST_CASE(url_accepted_forms) {

@@ -91,6 +91,26 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
       commit_then(self, ctx, std::move(batch), promise, {fresh, plaintext, *old});
       return promise;
     },
+    [=](revoke_atom, const std::string& key_id, const std::string& team_id) -> caf::result<schema::api_key_record> {
+      auto key = ctx.tables->api_keys.get(key_id);
+      if (!key || (!team_id.empty() && key->team_id != team_id))
+        return make_domain_error(error_code::resource_not_found, "id", {{"kind", "api_key"}, {"id", key_id}});
+      if (key->revoked_at) // revoking twice changes nothing
+        return *key;
+      key->revoked_at = ctx.clock->now();
+      key->deactivated = true;
+      persistence::write_batch batch;
+      ctx.tables->api_keys.put(batch, key->id, *key);
+      auto promise = self->make_response_promise<schema::api_key_record>();
+      auto revoked = *key;
+      self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
+        .await([=](bool) mutable {
+                 core::log_info("keyring", "key " + key_id + " revoked");
+                 promise.deliver(revoked);
+               },
+               [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+      return promise;
+    },
     [=](expire_atom, const std::string& key_id) {
       self->state.pending_expiries.erase(key_id);
       auto key = ctx.tables->api_keys.get(key_id);

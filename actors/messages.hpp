@@ -36,6 +36,7 @@ using resolve_atom = caf::atom_constant<caf::atom("resolve")>;
 using limits_atom = caf::atom_constant<caf::atom("limits")>;
 using create_atom = caf::atom_constant<caf::atom("create")>;
 using rotate_atom = caf::atom_constant<caf::atom("rotate")>;
+using revoke_atom = caf::atom_constant<caf::atom("revoke")>;
 using expire_atom = caf::atom_constant<caf::atom("expire")>;
 using credit_atom = caf::atom_constant<caf::atom("credit")>;
 using patch_atom = caf::atom_constant<caf::atom("patch")>;
@@ -247,6 +248,8 @@ using keyring_actor = introspectable_actor::extend<
   caf::replies_to<create_atom, std::string, schema::scope>::with<issued_key>,
   /// Rotates a key (optionally only within a team): new key, old gets deactivate_at.
   caf::replies_to<rotate_atom, std::string, std::string>::with<issued_key>,
+  /// Revokes a key at once (optionally only within a team); the record with `revoked_at`.
+  caf::replies_to<revoke_atom, std::string, std::string>::with<schema::api_key_record>,
   /// Internal: a grace deadline passed; deactivates the key.
   caf::reacts_to<expire_atom, std::string>>;
 
@@ -427,6 +430,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_filter)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::rate_decision)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::take_callback)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::issued_key)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::api_key_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::new_team)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::bucket_overrides)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_creation)

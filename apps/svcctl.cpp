@@ -21,6 +21,7 @@ const char* usage = R"(usage: svcctl --data-dir DIR <command>
   team limits --team TEAM_ID --bucket NAME --capacity N --per-minute M
   key create --team TEAM_ID --scope read|write|full
   key rotate --key KEY_ID
+  key revoke --key KEY_ID
   credits add --team TEAM_ID --amount N
   lora add --slug SLUG --name NAME [--description TEXT] [--keywords a,b,c]
   actors [--kind KIND] [--team TEAM_ID] [--limit N]
@@ -139,6 +140,9 @@ int main(int argc, char** argv) {
   } else if (command == "key rotate") {
     required = {"key"};
     target = "/admin/keys/" + url_encode(opt("key")) + "/rotate";
+  } else if (command == "key revoke") {
+    required = {"key"};
+    target = "/admin/keys/" + url_encode(opt("key")) + "/revoke";
   } else if (command == "credits add") {
     required = {"team", "amount"};
     target = "/admin/teams/" + url_encode(opt("team")) + "/credits";

@@ -18,6 +18,7 @@ std::vector<route> admin_routes() {
     {v::post, "/admin/teams/{id}/credits", s::full, b::anonymous, add_credits, "add credits"},
     {v::post, "/admin/keys", s::full, b::anonymous, create_key, "issue an API key"},
     {v::post, "/admin/keys/{id}/rotate", s::full, b::anonymous, admin_rotate_key, "rotate an API key"},
+    {v::post, "/admin/keys/{id}/revoke", s::full, b::anonymous, admin_revoke_key, "revoke an API key at once"},
     {v::post, "/admin/loras", s::full, b::anonymous, add_lora, "add a LoRA"},
     {v::post, "/admin/backup", s::full, b::anonymous, backup_store, "compacted copy of the store"},
   };

@@ -32,6 +32,7 @@ std::vector<route> api_routes() {
     {v::get, "/v1/loras", s::read, b::reads, list_loras, "the LoRA catalogue"},
     {v::get, "/v1/api_keys", s::full, b::reads, list_api_keys, "the team's API keys"},
     {v::post, "/v1/api_keys/{id}/rotate", s::full, b::reads, rotate_api_key, "rotate a key"},
+    {v::post, "/v1/api_keys/{id}/revoke", s::full, b::reads, revoke_api_key, "revoke a key at once"},
     {v::post, "/v1/webhook_endpoints", s::write, b::webhook_endpoints_post, create_webhook_endpoint,
      "register a receiver (secret shown once)"},
     {v::get, "/v1/webhook_endpoints", s::read, b::reads, list_webhook_endpoints, "the team's endpoints, newest first"},

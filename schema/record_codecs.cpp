@@ -112,7 +112,8 @@ json::value encode(const api_key_record& r) {
           {"created_at", ms(r.created_at)},
           {"deactivate_at", deactivate},
           {"deactivated", r.deactivated},
-          {"replaced_by", r.replaced_by}};
+          {"replaced_by", r.replaced_by},
+          {"revoked_at", r.revoked_at ? json::value(ms(*r.revoked_at)) : json::value(nullptr)}};
 }
 
 bool decode(const json::value& v, api_key_record& r) {
@@ -127,6 +128,8 @@ bool decode(const json::value& v, api_key_record& r) {
   r.deactivate_at = d ? std::optional<core::time_point>{core::from_unix_ms(*d)} : std::nullopt;
   r.deactivated = f.boolean("deactivated");
   r.replaced_by = f.str("replaced_by");
+  auto revoked = f.opt_i64("revoked_at"); // absent in keys stored before revocation existed
+  r.revoked_at = revoked ? std::optional<core::time_point>{core::from_unix_ms(*revoked)} : std::nullopt;
   if (!s)
     return false;
   r.key_scope = *s;

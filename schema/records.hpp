@@ -64,6 +64,7 @@ struct api_key_record {
   std::optional<core::time_point> deactivate_at; ///< set by rotation
   bool deactivated = false;  ///< set when the grace timer fired
   std::string replaced_by;   ///< id of the key that rotation created
+  std::optional<core::time_point> revoked_at; ///< set by an immediate revoke; the key is refused from then on
 };
 
 /// A style adapter in the catalogue.

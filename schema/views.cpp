@@ -43,6 +43,7 @@ json::value api_key_view(const api_key_record& k, const std::string& plaintext) 
                  {"scope", to_string(k.key_scope)},
                  {"preview", "svc_live_..." + k.last4},
                  {"deactivate_at", deactivate},
+                 {"revoked_at", k.revoked_at ? json::value(core::format_iso8601(*k.revoked_at)) : json::value(nullptr)},
                  {"created_at", core::format_iso8601(k.created_at)}};
   o["key"] = plaintext.empty() ? json::value(nullptr) : json::value(plaintext);
   return o;

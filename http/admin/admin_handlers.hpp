@@ -19,6 +19,7 @@ void add_credits(const context_ptr& ctx);
 // keys.cpp
 void create_key(const context_ptr& ctx);
 void admin_rotate_key(const context_ptr& ctx);
+void admin_revoke_key(const context_ptr& ctx);
 // loras.cpp
 void add_lora(const context_ptr& ctx);
 // backup.cpp

@@ -48,4 +48,12 @@ void admin_rotate_key(const context_ptr& ctx) {
     actors::rotate_atom::value, ctx->param("id"), std::string{});
 }
 
+void admin_revoke_key(const context_ptr& ctx) {
+  if (!read_json_object(ctx, {}, empty_body::allowed))
+    return;
+  ask<schema::api_key_record>(
+    ctx, ctx->svc.actors().keyring, [ctx](schema::api_key_record& k) { reply_json(ctx, 200, schema::api_key_view(k)); },
+    actors::revoke_atom::value, ctx->param("id"), std::string{});
+}
+
 } // namespace svc::http

@@ -23,6 +23,7 @@ void list_loras(const context_ptr& ctx);
 // api_keys.cpp
 void list_api_keys(const context_ptr& ctx);
 void rotate_api_key(const context_ptr& ctx);
+void revoke_api_key(const context_ptr& ctx);
 // job_create.cpp
 void create_image(const context_ptr& ctx);
 void create_video(const context_ptr& ctx);

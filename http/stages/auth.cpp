@@ -57,8 +57,13 @@ bool authenticate(request_context& ctx) {
     return invalid();
   auto hash = core::to_hex(core::sha256(*secret));
   auto entry = ctx.svc.keys.lookup(ctx.svc.env, ctx.svc.tables(), hash);
-  if (!entry || !core::constant_time_equal(entry->key.secret_sha256, hash)
-      || !key_is_live(entry->key, ctx.svc.clock->now()))
+  if (!entry || !core::constant_time_equal(entry->key.secret_sha256, hash))
+    return invalid();
+  if (entry->key.revoked_at) {
+    ctx.error = schema::make_api_error(error_code::api_key_revoked);
+    return false;
+  }
+  if (!key_is_live(entry->key, ctx.svc.clock->now()))
     return invalid();
   if (ctx.version.empty())
     ctx.version = entry->team.default_api_version;

@@ -153,3 +153,56 @@ BOOST_AUTO_TEST_CASE(default_grace_is_24_hours) {
   auto c = f.api();
   BOOST_TEST(works(c, t.read.key));
 }
+
+// A leaked full key that its owner rotated cannot fight back during the grace:
+// it keeps its other powers, but may not list, rotate or revoke keys.
+BOOST_AUTO_TEST_CASE(a_key_inside_its_grace_cannot_manage_keys) {
+  server_fixture f;
+  auto t = f.create_team_with_keys();
+  auto c = f.api();
+  auto r = c.request("POST", "/v1/api_keys/" + t.full.id + "/rotate", with_key(t.full.key));
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  auto new_id = json_str(r.json(), "id");
+  auto new_key = json_str(r.json(), "key");
+  BOOST_TEST(works(c, t.full.key), "the old key still reads inside its grace");
+  auto list = c.get("/v1/api_keys", with_key(t.full.key));
+  BOOST_TEST(is_error(list, 403, "key_rotating"), list.summary());
+  BOOST_TEST(json_str(list.json(), "error.type") == "permission");
+  auto rotate_new = c.request("POST", "/v1/api_keys/" + new_id + "/rotate", with_key(t.full.key));
+  BOOST_TEST(is_error(rotate_new, 403, "key_rotating"), rotate_new.summary());
+  auto revoke_new = c.request("POST", "/v1/api_keys/" + new_id + "/revoke", with_key(t.full.key));
+  BOOST_TEST(is_error(revoke_new, 403, "key_rotating"), revoke_new.summary());
+  BOOST_TEST(works(c, new_key), "the new key is untouched");
+  BOOST_TEST(c.get("/v1/api_keys", with_key(new_key)).status == 200);
+}
+
+// The owner evicts the old key at once instead of waiting for its grace.
+BOOST_AUTO_TEST_CASE(a_revoked_key_is_refused_at_once) {
+  server_fixture f;
+  auto t = f.create_team_with_keys();
+  auto c = f.api();
+  auto r = c.request("POST", "/v1/api_keys/" + t.full.id + "/rotate", with_key(t.full.key));
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  auto new_key = json_str(r.json(), "key");
+  BOOST_TEST(works(c, t.full.key), "cached as a valid key before the revoke");
+  auto revoked = c.request("POST", "/v1/api_keys/" + t.full.id + "/revoke", with_key(new_key));
+  BOOST_REQUIRE_MESSAGE(revoked.status == 200, revoked.summary());
+  BOOST_TEST(json_str(revoked.json(), "id") == t.full.id);
+  BOOST_TEST(parse_iso8601_ms(json_str(revoked.json(), "revoked_at")) > 0, revoked.summary());
+  auto refused = c.get("/v1/team", with_key(t.full.key));
+  BOOST_TEST(is_error(refused, 401, "api_key_revoked"), refused.summary());
+  BOOST_TEST(works(c, new_key));
+  BOOST_TEST(parse_iso8601_ms(json_str(key_entry(c, new_key, t.full.id), "revoked_at")) > 0);
+  BOOST_TEST(json_is_null(key_entry(c, new_key, t.read.id), "revoked_at"));
+  // svcctl revokes through the admin listener; revoking twice changes nothing.
+  auto out = f.ctl_ok({"key", "revoke", "--key", t.read.id});
+  BOOST_TEST(json_str(out, "id") == t.read.id);
+  auto first_revoked_at = json_str(out, "revoked_at");
+  BOOST_TEST(is_error(c.get("/v1/team", with_key(t.read.key)), 401, "api_key_revoked"));
+  BOOST_TEST(json_str(f.ctl_ok({"key", "revoke", "--key", t.read.id}), "revoked_at") == first_revoked_at);
+  // Another team's key is not found through the API.
+  auto other = f.create_team_with_keys();
+  auto foreign = c.request("POST", "/v1/api_keys/" + other.read.id + "/revoke", with_key(new_key));
+  BOOST_TEST(is_error(foreign, 404, "resource_not_found"), foreign.summary());
+  BOOST_TEST(works(c, other.read.key));
+}

@@ -163,6 +163,7 @@ BOOST_AUTO_TEST_CASE(statuses_and_types_follow_the_contract) {
     {"unknown_parameter", {400, "invalid_request"}},     {"api_key_in_query", {400, "invalid_request"}},
     {"invalid_api_version", {400, "invalid_request"}},   {"malformed_request", {400, "invalid_request"}},
     {"missing_api_key", {401, "authentication"}},        {"invalid_api_key", {401, "authentication"}},
+    {"api_key_revoked", {401, "authentication"}},      {"key_rotating", {403, "permission"}},
     {"insufficient_credits", {402, "invalid_request"}},  {"missing_scope", {403, "permission"}},
     {"invalid_signature", {403, "permission"}},          {"resource_not_found", {404, "invalid_request"}},
     {"route_not_found", {404, "invalid_request"}},       {"method_not_allowed", {405, "invalid_request"}},

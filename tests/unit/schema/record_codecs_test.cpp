@@ -228,7 +228,7 @@ BOOST_AUTO_TEST_CASE(missing_or_mistyped_fields_are_rejected) {
   check_rejections(sample_team());
   // Balances stored before `low_event_at` existed must still decode.
   check_rejections(sample_balance(), {"low_event_at"});
-  check_rejections(sample_key(), {"deactivate_at"}); // absent reads as "not rotated"
+  check_rejections(sample_key(), {"deactivate_at", "revoked_at"}); // absent reads as "not rotated", "not revoked"
   check_rejections(sample_lora());
   check_rejections(sample_snapshot());
 }

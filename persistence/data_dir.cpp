@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+
+#include <cstdio>
 #include <unistd.h>
 
 #include "core/crypto.hpp"
@@ -94,6 +96,15 @@ namespace {
 
 // A 64-hex secret kept in `path` (mode 0600), made at first use.
 std::optional<std::string> ensure_secret_file(const std::string& path, std::string& error) {
+  // A secret others can read is no longer a secret: refuse to start rather
+  // than serve with it (and rather than silently chmod what an operator set).
+  struct stat st{};
+  if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    error = path + " is readable or writable by group or others (mode " + mode + "); run: chmod 600 " + path;
+    return std::nullopt;
+  }
   if (auto existing = read_file(path)) {
     auto text = existing->substr(0, existing->find_first_of("\r\n"));
     if (text.size() == 64)

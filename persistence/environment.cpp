@@ -2,11 +2,15 @@
 #include "persistence/value_codec.hpp"
 
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <mutex>
 #include <vector>
 
+#include <fcntl.h>
 #include <lmdb.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace svc::persistence {
 
@@ -251,9 +255,27 @@ status environment::commit(const write_batch& batch) {
 }
 
 status environment::backup(const std::string& dir) const {
-  int rc = mdb_env_copy2(impl_->env, dir.c_str(), MDB_CP_COMPACT);
-  if (rc != MDB_SUCCESS)
-    return {lmdb_error(("mdb_env_copy2 " + dir).c_str(), rc)};
+  // A backup holds every key hash and webhook secret: only its owner may read it.
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0) {
+    if (::mkdir(dir.c_str(), 0700) != 0)
+      return {"cannot create " + dir + ": " + std::strerror(errno)};
+  } else if (!S_ISDIR(st.st_mode)) {
+    return {dir + " is not a directory"};
+  } else if ((st.st_mode & 077) != 0) {
+    return {dir + " is open to group or others; back up into a new path or a directory of mode 0700"};
+  }
+  const auto path = dir + "/data.mdb";
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return {"cannot create " + path + ": " + std::strerror(errno)};
+  int rc = mdb_env_copyfd2(impl_->env, fd, MDB_CP_COMPACT);
+  const bool synced = rc == MDB_SUCCESS && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!synced) {
+    ::unlink(path.c_str());
+    return {rc != MDB_SUCCESS ? lmdb_error(("mdb_env_copyfd2 " + path).c_str(), rc) : "fsync " + path + " failed"};
+  }
   return {};
 }
 

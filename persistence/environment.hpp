@@ -53,7 +53,9 @@ public:
   /// Applies every change of `batch` in one transaction and syncs it to disk.
   status commit(const write_batch& batch);
 
-  /// Copies the environment, compacted, into `dir/data.mdb` (`dir` must exist and be empty).
+  /// Copies the environment, compacted and fsynced, into `dir/data.mdb` (mode
+  /// 0600). `dir` is created (mode 0700) when missing; an existing `dir` must
+  /// be closed to group and others, and must not hold a `data.mdb` yet.
   status backup(const std::string& dir) const;
 
   /// Number of entries in a table.

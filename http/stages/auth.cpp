@@ -24,6 +24,25 @@ std::string_view presented_key(const http_request& req) {
   return {};
 }
 
+// Whether `value` carries something shaped like a key (`xx_live_<64 hex>`)
+// anywhere in it: a key pasted under any parameter name is refused, since
+// query strings end up in proxy logs, browser history and Referer headers.
+bool carries_api_key(std::string_view value) {
+  constexpr std::string_view marker = "_live_";
+  constexpr std::size_t secret_length = 64;
+  for (auto at = value.find(marker); at != std::string_view::npos; at = value.find(marker, at + 1)) {
+    if (at < 2 || value.size() - at - marker.size() < secret_length)
+      continue;
+    auto secret = value.substr(at + marker.size(), secret_length);
+    bool hex = true;
+    for (char c : secret)
+      hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+    if (hex)
+      return true;
+  }
+  return false;
+}
+
 bool key_is_live(const schema::api_key_record& k, core::time_point now) {
   return !k.deactivated && (!k.deactivate_at || now < *k.deactivate_at);
 }
@@ -31,12 +50,15 @@ bool key_is_live(const schema::api_key_record& k, core::time_point now) {
 } // namespace
 
 bool refuse_query_key(request_context& ctx) {
-  for (auto& [name, value] : ctx.query)
+  for (auto& [name, value] : ctx.query) {
+    bool refused = carries_api_key(value) || carries_api_key(name);
     for (auto p : key_params)
-      if (beast::iequals(name, p)) {
-        ctx.error = schema::make_api_error(error_code::api_key_in_query, {}, name);
-        return false;
-      }
+      refused = refused || beast::iequals(name, p);
+    if (refused) {
+      ctx.error = schema::make_api_error(error_code::api_key_in_query, {}, name.substr(0, 64));
+      return false;
+    }
+  }
   return true;
 }
 

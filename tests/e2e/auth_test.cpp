@@ -93,11 +93,22 @@ BOOST_AUTO_TEST_CASE(key_in_query_is_400_and_never_used) {
       BOOST_TEST(is_error(r, 400, "api_key_in_query"), r.summary());
     }
   }
+  // A key-shaped value under any other name, or inside a value, is refused as well.
+  for (std::string target : {"/v1/images?token=" + t.read.key, "/v1/images?starting_after=" + unknown_key,
+                             "/v1/images?q=Bearer%20" + t.read.key, "/docs/errors?x=ab_live_" + std::string(64, 'f')}) {
+    BOOST_TEST_CONTEXT(target) {
+      auto r = c.get(target, with_key(t.read.key));
+      BOOST_TEST(is_error(r, 400, "api_key_in_query"), r.summary());
+    }
+  }
   // None of those requests touched the team's bucket: this is its first draw.
   auto r = c.get("/v1/team", with_key(t.read.key));
   BOOST_TEST(r.status == 200, r.summary());
   BOOST_TEST(header_int(r, "X-RateLimit-Limit") == 1200);
   BOOST_TEST(header_int(r, "X-RateLimit-Remaining") == 1199);
+  // Near misses are ordinary values.
+  auto near = c.get("/v1/images?limit=5&starting_after=img_live_" + std::string(63, 'f'), with_key(t.read.key));
+  BOOST_TEST(!is_error(near, 400, "api_key_in_query"), near.summary());
 }
 
 BOOST_AUTO_TEST_CASE(error_envelope_carries_request_id_and_doc_url) {

@@ -55,11 +55,32 @@ BOOST_AUTO_TEST_CASE(ensure_admin_token_creates_once) {
 BOOST_AUTO_TEST_CASE(ensure_admin_token_replaces_a_malformed_one) {
   temp_dir dir;
   std::string error;
-  BOOST_REQUIRE(write_file_atomically(dir.path + "/admin.token", "short\n", 0644, error));
+  BOOST_REQUIRE(write_file_atomically(dir.path + "/admin.token", "short\n", 0600, error));
   auto token = ensure_admin_token(dir.path, error);
   BOOST_REQUIRE(token);
   BOOST_TEST(token->size() == 64u);
   BOOST_TEST((read_admin_token(dir.path) == token));
+}
+
+// A token or URL key others can read would let any local user administer
+// svcd or forge output URLs: svcd refuses to start on it.
+BOOST_AUTO_TEST_CASE(secrets_readable_by_others_refuse_the_start) {
+  temp_dir dir;
+  std::string error;
+  BOOST_REQUIRE(ensure_admin_token(dir.path, error));
+  BOOST_REQUIRE(ensure_url_secret(dir.path, error));
+  for (auto [name, mode] : {std::pair{"admin.token", 0644}, std::pair{"url.secret", 0640}, std::pair{"admin.token", 0602}}) {
+    const auto path = dir.path + "/" + name;
+    BOOST_REQUIRE(::chmod(path.c_str(), static_cast<mode_t>(mode)) == 0);
+    error.clear();
+    auto secret = std::string{name} == "admin.token" ? ensure_admin_token(dir.path, error) : ensure_url_secret(dir.path, error);
+    BOOST_TEST(!secret.has_value(), name);
+    BOOST_TEST(error.find(path) != std::string::npos, error);
+    BOOST_TEST(error.find("chmod 600 " + path) != std::string::npos, error);
+    BOOST_REQUIRE(::chmod(path.c_str(), 0600) == 0);
+  }
+  BOOST_TEST(ensure_admin_token(dir.path, error).has_value());
+  BOOST_TEST(ensure_url_secret(dir.path, error).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(ensure_admin_token_fails_in_a_missing_dir) {

@@ -3,6 +3,8 @@
 #define BOOST_TEST_MODULE persistence_environment
 #include <boost/test/unit_test.hpp>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -317,6 +319,25 @@ BOOST_AUTO_TEST_CASE(backup_produces_a_readable_copy) {
   BOOST_TEST(restored->count(table::teams) == 25u);
   BOOST_TEST(!rt.teams.get("team_100"));
   BOOST_TEST(rt.teams.get("team_149").has_value());
+}
+
+// The copy holds every key hash and webhook secret: only its owner may read it.
+BOOST_AUTO_TEST_CASE(a_backup_is_a_0600_file_in_a_0700_directory) {
+  const auto fresh = dir.path + "/backup-new";
+  auto st = env->backup(fresh);
+  BOOST_REQUIRE_MESSAGE(st.ok(), st.message);
+  struct stat d {}, f {};
+  BOOST_REQUIRE(::stat(fresh.c_str(), &d) == 0);
+  BOOST_REQUIRE(::stat((fresh + "/data.mdb").c_str(), &f) == 0);
+  BOOST_TEST((d.st_mode & 0777) == 0700u);
+  BOOST_TEST((f.st_mode & 0777) == 0600u);
+  // Nothing is written into a directory others can enter, nor over a copy.
+  const auto open_dir = dir.path + "/backup-open";
+  BOOST_REQUIRE(::mkdir(open_dir.c_str(), 0755) == 0);
+  BOOST_REQUIRE(::chmod(open_dir.c_str(), 0755) == 0);
+  BOOST_TEST(!env->backup(open_dir).ok());
+  BOOST_TEST(!fs::exists(open_dir + "/data.mdb"));
+  BOOST_TEST(!env->backup(fresh).ok(), "a second backup does not overwrite the first");
 }
 
 BOOST_AUTO_TEST_CASE(backup_into_missing_dir_fails) {

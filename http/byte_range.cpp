@@ -1,18 +1,11 @@
 #include "http/byte_range.hpp"
+#include "http/header_text.hpp"
 
 #include <charconv>
 #include <string>
 
 namespace svc::http {
 namespace {
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
 
 // Digits only (no sign, no spaces): `std::from_chars` alone would take a leading `-`.
 std::optional<uint64_t> decimal(std::string_view s) {

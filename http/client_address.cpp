@@ -1,4 +1,5 @@
 #include "http/client_address.hpp"
+#include "http/header_text.hpp"
 
 #include <optional>
 #include <string_view>
@@ -10,14 +11,6 @@ core::ip_bytes bytes_of(const net::ip::address& a) {
   if (a.is_v4())
     return net::ip::make_address_v6(net::ip::v4_mapped, a.to_v4()).to_bytes();
   return a.to_v6().to_bytes();
-}
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
 }
 
 // One hop as a proxy writes it: `1.2.3.4`, `1.2.3.4:port`, `2001:db8::1`,

@@ -207,9 +207,14 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
     persist(self, ctx);
   }
   st.persisted_progress = r.progress;
-  if (auto rule = services.moderation->check(r.prompt)) {
+  // The negative prompt too: a back end may weigh it either way, and it must not carry what the prompt may not.
+  auto rule = services.moderation->check(r.prompt);
+  auto negative_rule = rule ? std::nullopt : services.moderation->check(r.negative_prompt);
+  if (rule || negative_rule) {
     end(self, ctx, services, job_status::moderation_rejected,
-        schema::job_failure{"moderation_rejected", "the prompt breaks the content rules (\"" + rule->rule + "\")"});
+        schema::job_failure{"moderation_rejected", std::string{rule ? "the prompt" : "the negative_prompt"}
+                                                     + " breaks the content rules (\"" + (rule ? rule : negative_rule)->rule
+                                                     + "\")"});
   } else {
     submit(self, services);
   }

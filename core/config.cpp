@@ -132,6 +132,7 @@ std::vector<config_option> make_options() {
   o.push_back(int_option("upload-min-bytes", "an upload body must bring at least this many bytes per --upload-rate-window (after the first), else 408", &config::upload_min_bytes, 1, 1 << 30));
   o.push_back(duration_option("upload-rate-window", "the window of --upload-min-bytes; the first window of an upload is free", &config::upload_rate_window));
   o.push_back(duration_option("upload-deadline", "a whole upload body must arrive within this of its first read, else 408", &config::upload_deadline));
+  o.push_back(int_option("max-upload-pixels", "width x height an uploaded image may have (also the init-image decoder's limit); more answer 400 with param file", &config::max_upload_pixels, 1, 40000000));
   o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it", &config::request_deadline));
   o.push_back(int_option("http-threads", "asio threads serving both listeners", &config::http_threads, 1, 64));
   o.push_back(int_option("actor-threads", "actor scheduler worker threads", &config::actor_threads, 1, 64));

@@ -71,6 +71,7 @@ struct config {
   std::size_t upload_min_bytes = 64 * 1024; ///< an upload body must bring this many bytes per window...
   duration upload_rate_window = std::chrono::seconds{10}; ///< ...after the first window of this (else 408)
   duration upload_deadline = std::chrono::minutes{5};     ///< a whole upload body, from its first read (else 408)
+  int64_t max_upload_pixels = 4096 * 4096; ///< width x height of an uploaded image; more: 400 (the decoder's limit too)
   duration request_deadline = std::chrono::seconds{10}; ///< internal actor answer deadline: 503 past it
 
   // --- runtime

@@ -39,6 +39,7 @@ std::unique_ptr<generation_backend> make_backend(const core::config& cfg, std::s
   if (cfg.provider == "procedural") {
     procedural_options opts;
     opts.render_delay = cfg.render_delay;
+    opts.init_image_limits.max_pixels = cfg.max_upload_pixels;
     return std::make_unique<procedural_renderer>(opts);
   }
   if (cfg.provider == "remote")

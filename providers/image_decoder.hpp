@@ -14,7 +14,7 @@ namespace svc::providers {
 /// What a decode may allocate; anything larger is refused.
 struct decode_limits {
   int max_side = 8192;              ///< pixels, width or height of the file
-  int64_t max_pixels = 40'000'000;  ///< width * height of the file
+  int64_t max_pixels = 4096 * 4096; ///< width * height of the file (`--max-upload-pixels` sets it for init images)
 };
 
 /// Decodes a PNG, JPEG or WebP file (told apart by its first bytes) at its own

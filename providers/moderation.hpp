@@ -1,7 +1,8 @@
 #pragma once
 // Moderation rules checked before a generation starts: a list of words and
-// phrases a prompt may not contain, matched as whole words ignoring case.
-// The negative prompt is not checked: naming what to avoid is not a request.
+// phrases a prompt (and a negative prompt: a back end may weigh it either
+// way) may not contain, matched as whole words ignoring case, after folding
+// the look-alike spellings that would slip past a byte comparison.
 
 #include <cstddef>
 #include <string>
@@ -11,6 +12,14 @@
 #include <optional>
 
 namespace svc::providers {
+
+/// `text` with what could hide a word from a byte comparison undone, an
+/// NFKC-like folding for the characters that matter here: full-width ASCII,
+/// mathematical alphanumerics and circled letters become ASCII, and
+/// zero-width and other Unicode format characters (soft hyphen, joiners,
+/// bidi controls, BOM, variation selectors, tags) are removed. Invalid UTF-8
+/// bytes are kept as they are.
+std::string fold_for_moderation(std::string_view text);
 
 /// The rule a prompt broke.
 struct moderation_match {
@@ -38,7 +47,8 @@ public:
   static std::variant<moderation_rules, moderation_list_error> load(const std::string& path);
 
   /// The first rule whose words occur in `prompt` as consecutive whole words
-  /// (ASCII case ignored; `gore` matches "Gore!" but not "gorey").
+  /// (case ignored; `gore` matches "Gore!" but not "gorey") once the prompt is
+  /// folded by `fold_for_moderation`.
   std::optional<moderation_match> check(std::string_view prompt) const;
 
   /// Number of rules.

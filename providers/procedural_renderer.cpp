@@ -76,10 +76,11 @@ void blend_init_image(image& canvas, const image& init) {
 
 // Decodes the request's init image cover-fitted to the canvas size into
 // `init`; leaves it empty when the request has none.
-std::optional<provider_error> load_init_image(const render_request& req, std::optional<image>& init) {
+std::optional<provider_error> load_init_image(const render_request& req, const decode_limits& limits,
+                                             std::optional<image>& init) {
   if (req.init_image.empty()) return std::nullopt;
   std::string error;
-  if (!decode_image_cover(req.init_image, req.width, req.height, init.emplace(), error))
+  if (!decode_image_cover(req.init_image, req.width, req.height, init.emplace(), error, limits))
     return provider_error::failed("init image: " + error);
   return std::nullopt;
 }
@@ -89,7 +90,7 @@ const image* pointer_to(const std::optional<image>& img) { return img ? &*img : 
 render_outcome render_images(const render_request& req, const procedural_options& opts, double start,
                              progress_meter& meter, const cancel_token& cancel) {
   std::optional<image> init;
-  if (auto failure = load_init_image(req, init)) return *failure;
+  if (auto failure = load_init_image(req, opts.init_image_limits, init)) return *failure;
   render_result result;
   result.width = req.width;
   result.height = req.height;
@@ -126,7 +127,7 @@ render_outcome render_video(const render_request& req, const procedural_options&
   std::optional<image> keyframe;
   {
     std::optional<image> init;
-    if (auto failure = load_init_image(keyframe_req, init)) return *failure;
+    if (auto failure = load_init_image(keyframe_req, opts.init_image_limits, init)) return *failure;
     keyframe = render_canvas(keyframe_req, req.seed, pointer_to(init), cancel,
                              [&](float f) { meter.report(start + span * keyframe_share * f); });
   }

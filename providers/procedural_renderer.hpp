@@ -12,6 +12,7 @@
 
 #include "providers/generation_backend.hpp"
 #include "providers/image.hpp"
+#include "providers/image_decoder.hpp"
 #include "providers/mp4_encoder.hpp"
 #include "providers/png_writer.hpp"
 
@@ -22,6 +23,7 @@ struct procedural_options {
   std::chrono::milliseconds render_delay{0}; ///< extra time per generation (`--render-delay`), default none
   png_options png;                           ///< image encoder settings
   mp4_options mp4;                           ///< video encoder settings
+  decode_limits init_image_limits;           ///< an init image larger is refused (matches `--max-upload-pixels`)
 };
 
 /// Largest width or height accepted (the API allows 2048); bounds memory per render.

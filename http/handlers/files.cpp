@@ -11,6 +11,7 @@
 #include "http/handlers/handlers.hpp"
 #include "http/list_params.hpp"
 #include "http/upload_form.hpp"
+#include "providers/image_decoder.hpp"
 #include "schema/file_view.hpp"
 #include "schema/image_sniff.hpp"
 
@@ -43,6 +44,18 @@ void store_upload(const context_ptr& ctx, schema::checked<upload> form, const up
   if (!image)
     return reply_error(ctx, make_api_error(error_code::unsupported_media_type,
                                            {{"detail", "The file is not a PNG, JPEG or WebP image."}}));
+  // A small file can declare a huge canvas (decompression bomb): refuse by the
+  // declared size here, with the decoder's limits, so nothing stored is undecodable.
+  providers::decode_limits decoder;
+  decoder.max_pixels = ctx->svc.cfg.max_upload_pixels;
+  if (image->width > decoder.max_side || image->height > decoder.max_side
+      || int64_t{image->width} * image->height > decoder.max_pixels)
+    return reply_error(ctx, make_api_error(error_code::invalid_parameter,
+                                           {{"detail", "the image is " + std::to_string(image->width) + "x"
+                                                         + std::to_string(image->height) + "; at most "
+                                                         + std::to_string(decoder.max_pixels) + " pixels and "
+                                                         + std::to_string(decoder.max_side) + " a side"}},
+                                           "file"));
   actors::file_upload up;
   auto& f = up.record;
   f.id = core::make_id("file");

@@ -35,6 +35,27 @@ struct short_file_ttl : server_fixture {
   short_file_ttl() : server_fixture({"--file-ttl", "2s"}) {}
 };
 
+struct small_uploads : server_fixture {
+  small_uploads() : server_fixture({"--max-upload-pixels", "3000"}) {}
+};
+
+// tiny.png with its IHDR declaring another size: the sniffer and the
+// decoder's limits read the declared size, as a decompression bomb would set it.
+std::string png_declaring(std::uint32_t width, std::uint32_t height) {
+  auto bytes = test_image("tiny.png");
+  for (int i = 0; i < 4; ++i) {
+    bytes[16 + i] = static_cast<char>(width >> (24 - 8 * i));
+    bytes[20 + i] = static_cast<char>(height >> (24 - 8 * i));
+  }
+  return bytes;
+}
+
+void expect_too_many_pixels(http_client& c, const std::string& key, const std::string& bytes) {
+  auto r = upload_file(c, key, bytes, "init_image");
+  BOOST_TEST(is_error(r, 400, "invalid_parameter"), r.summary());
+  BOOST_TEST(json_str(r.json(), "error.param") == "file");
+}
+
 struct one_upload_at_a_time : server_fixture {
   one_upload_at_a_time() : server_fixture({"--max-uploads", "1"}) {}
 };
@@ -61,6 +82,27 @@ void check_still_serving(server_fixture& f, const team_keys& t) {
 } // namespace
 
 BOOST_FIXTURE_TEST_SUITE(files, server_fixture)
+
+// --max-upload-pixels (default 4096x4096) and the decoder's 8192 a side bound
+// what an upload may declare; nothing is stored past them.
+BOOST_AUTO_TEST_CASE(uploads_over_the_pixel_limit_are_refused) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  expect_too_many_pixels(c, t.write.key, png_declaring(4097, 4096));
+  expect_too_many_pixels(c, t.write.key, png_declaring(65535, 65535));
+  expect_too_many_pixels(c, t.write.key, png_declaring(8193, 2));
+  auto at_limit = upload_file(c, t.write.key, png_declaring(4096, 4096), "init_image");
+  BOOST_TEST(at_limit.status == 201, at_limit.summary());
+  BOOST_TEST(json_size(c.get("/v1/files", with_key(t.read.key)).json(), "data") == 1);
+}
+
+BOOST_FIXTURE_TEST_CASE(the_pixel_limit_is_configurable, small_uploads) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  expect_too_many_pixels(c, t.write.key, test_image("tiny.png")); // 64x48 = 3072
+  auto small = upload_file(c, t.write.key, png_declaring(50, 60), "init_image");
+  BOOST_TEST(small.status == 201, small.summary());
+}
 
 BOOST_AUTO_TEST_CASE(png_jpeg_and_webp_are_sniffed_and_echoed) {
   auto t = create_team_with_keys();

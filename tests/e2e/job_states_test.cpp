@@ -101,7 +101,19 @@ BOOST_FIXTURE_TEST_CASE(prompts_on_the_builtin_list_are_rejected_and_refunded, s
   auto b = get_balance(c, t.read.key);
   BOOST_TEST(b.available == 1000);
   BOOST_TEST(b.held == 0);
-  BOOST_TEST(list_image_ids(c, t.read.key, "status=moderation_rejected").size() == 3u);
+
+  // Hidden spellings and the negative prompt are checked too.
+  auto negative = image_body("a quiet harbour");
+  negative["negative_prompt"] = "gore";
+  auto zero_width = image_body("a g\u200Bore scene");
+  auto full_width = image_body("\uFF47\uFF4F\uFF52\uFF45");
+  for (auto& body : {negative, zero_width, full_width}) {
+    auto created = create_image(c, t.write.key, body);
+    BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
+    auto ended = wait_terminal(c, t.read.key, json_str(created.json(), "id"), 10s);
+    check_refunded_end(ended, "moderation_rejected", "moderation_rejected");
+  }
+  BOOST_TEST(list_image_ids(c, t.read.key, "status=moderation_rejected").size() == 6u);
 
   // Whole words only: a longer word containing one passes.
   auto fine = create_image_ok(c, t.write.key, image_body("a gorilla in the mist"));

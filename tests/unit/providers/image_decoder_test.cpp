@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/config.hpp"
 #include "media_probe.hpp"
 #include "providers/png_writer.hpp"
 #include "providers/rng.hpp"
@@ -223,10 +224,16 @@ BOOST_AUTO_TEST_CASE(mutated_files_never_crash) {
       image out;
       std::string error;
       if (decode_image(bytes, out, error)) {
-        BOOST_TEST(out.width * out.height <= 40'000'000);
+        BOOST_TEST(out.width * out.height <= decode_limits{}.max_pixels);
         BOOST_TEST(out.px.size() == static_cast<std::size_t>(out.width) * out.height);
       } else {
         BOOST_TEST(!error.empty());
       }
     }
+}
+
+// The decoder's default limits are the upload limit's default (--max-upload-pixels 4096x4096).
+BOOST_AUTO_TEST_CASE(default_limits_match_the_upload_limit) {
+  BOOST_TEST(decode_limits{}.max_pixels == svc::core::config{}.max_upload_pixels);
+  BOOST_TEST(decode_limits{}.max_pixels == 4096 * 4096);
 }

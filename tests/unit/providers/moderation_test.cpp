@@ -134,3 +134,27 @@ BOOST_AUTO_TEST_CASE(a_bad_line_in_a_file_names_the_file_and_line) {
   BOOST_TEST(e.line == 3u);
   BOOST_TEST(e.message.find(f.path.string()) != std::string::npos);
 }
+
+// Look-alike spellings must not slip past a rule: zero-width and format
+// characters inside a word, full-width, circled and mathematical letters.
+BOOST_AUTO_TEST_CASE(look_alike_spellings_are_folded_before_matching) {
+  const auto rules = parsed("kill\nsnuff film\n");
+  for (std::string prompt : {"k\u200Bill", "ki\u00ADll", "k\u200Di\u2060ll", "\uFEFFkill", "k\u202Eill",
+                             "\uFF4B\uFF49\uFF4C\uFF4C", "\uFF2B\uFF29\uFF2C\uFF2C", "\u24DA\u24D8\u24DB\u24DB",
+                             "\U0001D424\U0001D422\U0001D425\U0001D425", "sn\u200Buff \uFF46ilm", "ki\uFE0Fll"}) {
+    BOOST_TEST_CONTEXT(prompt) {
+      auto m = rules.check(prompt);
+      BOOST_TEST(m.has_value());
+    }
+  }
+  BOOST_TEST(!rules.check("skill\u200B set").has_value(), "still whole words");
+  BOOST_TEST(!rules.check("kil\xC3").has_value(), "invalid UTF-8 is kept, not a match");
+}
+
+BOOST_AUTO_TEST_CASE(folding_keeps_other_text) {
+  using svc::providers::fold_for_moderation;
+  BOOST_TEST(fold_for_moderation("caf\u00E9 \u65E5\u672C") == "caf\u00E9 \u65E5\u672C");
+  BOOST_TEST(fold_for_moderation("\uFF21\uFF42\uFF43\uFF11\u24B6\U0001D400") == "Abc1AA", "case is kept here");
+  BOOST_TEST(fold_for_moderation("a\u200Bb\xFF") == "ab\xFF");
+  BOOST_TEST(fold_for_moderation("\xE2\x80") == "\xE2\x80", "a truncated sequence is kept");
+}

@@ -197,9 +197,17 @@ BOOST_AUTO_TEST_CASE(a_prompt_breaking_a_moderation_rule_is_rejected_without_ren
   BOOST_TEST(pool->queued() == 0u);
   BOOST_TEST(pool->running() == 0u);
   BOOST_TEST(scripted.started() == 0);
-  // The negative prompt names what to avoid: no rejection.
+  // The negative prompt is checked too (a back end may weigh it either way), and named in the failure.
+  auto negative = make_job("a battlefield at noon");
+  negative.negative_prompt = "gore";
+  create(negative);
+  auto n = stored(negative.id);
+  BOOST_TEST((n.status == job_status::moderation_rejected));
+  BOOST_REQUIRE(n.failure.has_value());
+  BOOST_TEST(n.failure->message.find("negative_prompt") != std::string::npos, n.failure->message);
+  BOOST_TEST(scripted.started() == 0);
   auto ok = make_job("a battlefield at noon");
-  ok.negative_prompt = "gore";
+  ok.negative_prompt = "fog";
   create(ok);
   BOOST_TEST((finish(ok.id).status == job_status::succeeded));
 }

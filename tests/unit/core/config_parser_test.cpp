@@ -97,7 +97,7 @@ std::string dump(const config& c) {
     << "\nqueued_response_bytes=" << c.queued_response_bytes << "\nqueued_response_total=" << c.queued_response_total
     << "\nmax_connections=" << c.max_connections << "\nmax_connections_per_address=" << c.max_connections_per_address
     << "\nbusy_idle_timeout=" << c.busy_idle_timeout.count() << "\ntrusted_proxies=" << ranges(c.trusted_proxies)
-    << "\nmax_uploads=" << c.max_uploads << "\nupload_min_bytes=" << c.upload_min_bytes
+    << "\nmax_uploads=" << c.max_uploads << "\nmax_upload_pixels=" << c.max_upload_pixels << "\nupload_min_bytes=" << c.upload_min_bytes
     << "\nupload_rate_window=" << c.upload_rate_window.count() << "\nupload_deadline=" << c.upload_deadline.count() << "\nrequest_deadline=" << c.request_deadline.count()
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
     << "\ngroup_commit=" << c.group_commit
@@ -154,6 +154,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"upload-min-bytes", "1024"},
     {"upload-rate-window", "500ms"},
     {"upload-deadline", "1m"},
+    {"max-upload-pixels", "1000000"},
     {"request-deadline", "2s"},
     {"http-threads", "2"},
     {"actor-threads", "3"},

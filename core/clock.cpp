@@ -1,5 +1,7 @@
 #include "core/clock.hpp"
 
+#include <algorithm>
+
 namespace svc::core {
 
 time_point offset_clock::now() const {
@@ -20,7 +22,12 @@ int64_t to_unix_ms(time_point t) {
 }
 
 time_point from_unix_ms(int64_t ms) {
-  return time_point{std::chrono::milliseconds{ms}};
+  // Stored timestamps are untrusted bytes after a crash: a value past what
+  // the clock's nanoseconds can hold (about the years 1678..2262) would
+  // overflow, so it is clamped to the nearest moment the clock can show.
+  constexpr auto max_ms = std::chrono::duration_cast<std::chrono::milliseconds>(time_point::max().time_since_epoch()).count();
+  constexpr auto min_ms = std::chrono::duration_cast<std::chrono::milliseconds>(time_point::min().time_since_epoch()).count();
+  return time_point{std::chrono::milliseconds{std::clamp<int64_t>(ms, min_ms, max_ms)}};
 }
 
 } // namespace svc::core

@@ -41,7 +41,8 @@ std::shared_ptr<const clock> make_system_clock();
 /// Milliseconds since the Unix epoch.
 int64_t to_unix_ms(time_point t);
 
-/// The time point for milliseconds since the Unix epoch.
+/// The time point for milliseconds since the Unix epoch, clamped to what a
+/// time_point can hold (stored timestamps are untrusted).
 time_point from_unix_ms(int64_t ms);
 
 } // namespace svc::core

@@ -45,26 +45,28 @@ boost::json::value team_list_page(const context_ptr& ctx, const persistence::ind
   auto team_prefix = ctx->team->id + "/";
   persistence::scan_range range{team_prefix + std::string{id_prefix} + "_",
                                 params.starting_after.empty() ? "" : team_prefix + params.starting_after, true};
+  auto budget = ctx->svc.cfg.list_scan_limit;
+  std::size_t examined = 0;
   boost::json::array data;
-  bool more = false;
   while (true) {
     bool keys_more = false;
-    auto keys = index.keys(range, params.limit + 1, keys_more);
-    for (auto& key : keys) {
-      auto view = item(std::string_view{key}.substr(team_prefix.size()));
-      if (!view)
-        continue;
-      if (data.size() == params.limit) {
-        more = true;
-        break;
-      }
-      data.push_back(std::move(*view));
+    auto keys = index.keys(range, std::min(params.limit + 1, budget - examined), keys_more);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      auto id = std::string_view{keys[i]}.substr(team_prefix.size());
+      auto view = item(id);
+      ++examined;
+      if (view && data.size() == params.limit)
+        return schema::list_view(std::move(data), true);
+      if (view)
+        data.push_back(std::move(*view));
+      bool rows_follow = i + 1 < keys.size() || keys_more;
+      if (examined == budget && rows_follow)
+        return schema::list_view(std::move(data), true, id);
     }
-    if (more || !keys_more || keys.empty())
-      break;
+    if (!keys_more || keys.empty())
+      return schema::list_view(std::move(data), false);
     range.start_after = keys.back();
   }
-  return schema::list_view(std::move(data), more);
 }
 
 } // namespace svc::http

@@ -34,7 +34,12 @@ using list_item = std::function<std::optional<boost::json::value>(std::string_vi
 /// One page of the caller's team's list behind `index` (keys
 /// `team_id/<id_prefix>_<ULID>`), newest first, after the cursor: the list
 /// envelope. Index pages are read until `limit` items are found (one more
-/// tells `has_more`) or the index ends.
+/// tells `has_more`), the index ends, or `--list-scan-limit` records were
+/// examined: a filter that matches rarely must not make one request decode a
+/// whole team's history on the asio thread. A page that stops at that bound
+/// has `has_more` and a `next_cursor` naming the last record examined (listed
+/// or not), so following cursors still visits every match once; such a page
+/// may hold fewer than `limit` items, even none.
 boost::json::value team_list_page(const context_ptr& ctx, const persistence::index_table& index,
                                   std::string_view id_prefix, const list_params& params, const list_item& item);
 

@@ -70,9 +70,11 @@ json::value pricing_view(const price_table& t) {
   return {{"object", "pricing"}, {"api_version", t.api_version}, {"currency", "credits"}, {"items", std::move(items)}};
 }
 
-json::value list_view(json::array data, bool has_more) {
+json::value list_view(json::array data, bool has_more, std::string_view resume_after) {
   json::value cursor = nullptr;
-  if (has_more && !data.empty())
+  if (has_more && !resume_after.empty())
+    cursor = resume_after;
+  else if (has_more && !data.empty())
     if (auto* o = data.back().if_object())
       if (auto* id = o->if_contains("id"))
         cursor = *id;

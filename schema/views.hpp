@@ -2,6 +2,7 @@
 // The wire form of each record, exactly as GET answers it.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/json/value.hpp>
@@ -30,7 +31,9 @@ boost::json::value lora_view(const lora_record& l);
 /// `GET /v1/pricing` for one version.
 boost::json::value pricing_view(const price_table& t);
 
-/// The list envelope `{object: "list", data, has_more, next_cursor}`.
-boost::json::value list_view(boost::json::array data, bool has_more);
+/// The list envelope `{object: "list", data, has_more, next_cursor}`. The
+/// cursor is the last item's id, or `resume_after` when given (a page that
+/// ended at its scan bound, after records that were examined but not listed).
+boost::json::value list_view(boost::json::array data, bool has_more, std::string_view resume_after = {});
 
 } // namespace svc::schema

@@ -1,6 +1,8 @@
 // GET /v1/images: newest first, cursor paging with limit / starting_after /
 // has_more / next_cursor, the `status` filter (also across pages), and 400s
-// for out-of-range limits and unknown parameters.
+// for out-of-range limits and unknown parameters; with --list-scan-limit, a
+// filtered list (images by status, events by type) stops at the bound and
+// its cursor resumes the scan.
 #define BOOST_TEST_MODULE e2e_images_list
 #include <boost/test/unit_test.hpp>
 
@@ -32,25 +34,44 @@ std::vector<std::string> create_images(http_client& c, const std::string& key, i
   return ids;
 }
 
-// Follows next_cursor from the first page of `query` to the end.
-std::vector<std::string> all_pages(http_client& c, const std::string& key, const std::string& query) {
-  std::vector<std::string> ids;
+struct walk {
+  std::vector<std::string> ids;      ///< every page's items, in order
+  std::vector<std::string> cursors;  ///< every page's next_cursor but the last's (null)
+  std::vector<std::size_t> sizes;    ///< items per page
+};
+
+// Follows next_cursor from the first page of `path?query` to the end.
+walk walk_pages(http_client& c, const std::string& key, const std::string& path, const std::string& query) {
+  walk w;
   std::string cursor;
   for (int page = 0; page < 50; ++page) {
-    auto r = c.get("/v1/images?" + query + (cursor.empty() ? "" : "&starting_after=" + cursor), with_key(key));
+    auto r = c.get(path + "?" + query + (cursor.empty() ? "" : "&starting_after=" + cursor), with_key(key));
     BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
     auto list = r.json();
     auto page_ids = ids_of(list);
-    ids.insert(ids.end(), page_ids.begin(), page_ids.end());
+    w.ids.insert(w.ids.end(), page_ids.begin(), page_ids.end());
+    w.sizes.push_back(page_ids.size());
     if (json_bool(list, "has_more") != true) {
       BOOST_TEST(json_is_null(list, "next_cursor"));
-      return ids;
+      return w;
     }
     cursor = json_str(list, "next_cursor");
-    BOOST_TEST(cursor == page_ids.back());
+    w.cursors.push_back(cursor);
   }
   BOOST_FAIL("more than 50 pages");
-  return ids;
+  return w;
+}
+
+// The ids of every page of `query` on /v1/images; without a scan bound each
+// cursor is its page's last item.
+std::vector<std::string> all_pages(http_client& c, const std::string& key, const std::string& query) {
+  auto w = walk_pages(c, key, "/v1/images", query);
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < w.cursors.size(); ++i) {
+    end += w.sizes[i];
+    BOOST_TEST((w.sizes[i] > 0 && w.cursors[i] == w.ids[end - 1]));
+  }
+  return w.ids;
 }
 
 } // namespace
@@ -154,3 +175,54 @@ BOOST_AUTO_TEST_CASE(bad_parameters_are_400) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+struct scan_bound_3 : server_fixture {
+  scan_bound_3() : server_fixture({"--list-scan-limit", "3"}) {}
+};
+} // namespace
+
+BOOST_FIXTURE_TEST_CASE(a_rare_filter_stops_at_the_scan_bound_and_its_cursor_resumes, scan_bound_3) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  auto made = create_images(c, t.write.key, 6);
+  for (auto& id : made)
+    BOOST_REQUIRE(json_str(wait_terminal(c, t.read.key, id), "status") == "succeeded");
+  auto rejected = json_str(create_image_ok(c, t.write.key, image_body("a gore scene")), "id");
+  BOOST_REQUIRE(json_str(wait_terminal(c, t.read.key, rejected), "status") == "moderation_rejected");
+  // Newest first: rejected, made[0..5]; three records examined per request.
+
+  auto first = c.get("/v1/images?status=moderation_rejected", with_key(t.read.key)).json();
+  BOOST_TEST(ids_of(first) == std::vector<std::string>{rejected});
+  BOOST_TEST(json_bool(first, "has_more") == true, "rows after the bound are not examined");
+  BOOST_TEST(json_str(first, "next_cursor") == made[1], "the cursor names the last record examined");
+  auto empty = c.get("/v1/images?status=moderation_rejected&starting_after=" + made[1], with_key(t.read.key)).json();
+  BOOST_TEST(ids_of(empty).empty());
+  BOOST_TEST(json_bool(empty, "has_more") == true, "a page may end empty at the bound");
+  BOOST_TEST(json_str(empty, "next_cursor") == made[4]);
+
+  auto rare = walk_pages(c, t.read.key, "/v1/images", "status=moderation_rejected");
+  BOOST_TEST(rare.ids == std::vector<std::string>{rejected});
+  BOOST_TEST((rare.sizes == std::vector<std::size_t>{1, 0, 0}));
+  auto common = walk_pages(c, t.read.key, "/v1/images", "status=succeeded");
+  BOOST_TEST(common.ids == made, "every match once, in order");
+  BOOST_TEST((common.sizes == std::vector<std::size_t>{2, 3, 1}));
+  BOOST_TEST(walk_pages(c, t.read.key, "/v1/images", "status=queued").ids.empty());
+
+  // A page that fills before the bound ends at its last item, as ever.
+  auto two = c.get("/v1/images?limit=2", with_key(t.read.key)).json();
+  BOOST_TEST(ids_of(two) == (std::vector<std::string>{rejected, made[0]}));
+  BOOST_TEST(json_str(two, "next_cursor") == made[0]);
+
+  // The events feed: six image.completed events, none of type image.failed.
+  auto failed = c.get("/v1/events?type=image.failed", with_key(t.read.key)).json();
+  BOOST_TEST(ids_of(failed).empty());
+  BOOST_TEST(json_bool(failed, "has_more") == true);
+  BOOST_TEST(json_str(failed, "next_cursor").rfind("evt_", 0) == 0u);
+  auto none = walk_pages(c, t.read.key, "/v1/events", "type=image.failed");
+  BOOST_TEST(none.ids.empty());
+  BOOST_TEST(none.sizes.size() == 2u);
+  auto completed = walk_pages(c, t.read.key, "/v1/events", "type=image.completed");
+  BOOST_TEST(completed.ids.size() == 6u);
+  BOOST_TEST((completed.sizes == std::vector<std::size_t>{3, 3}));
+}

@@ -72,8 +72,8 @@ struct attempt {
   std::function<void(webhook_answer)> done;
   webhook_url url;
   std::string wire;  ///< the serialized request
-  steady::time_point start;
-  net::steady_timer timer;
+  steady::time_point handed_over; ///< when it got a connection: its deadline and duration count from here
+  net::steady_timer timer;        ///< the queue wait, then the attempt's deadline
   connection_ptr conn;
   const char* phase = "waiting for a connection";
   bool finished = false;
@@ -156,7 +156,6 @@ struct webhook_client::impl {
 
   void post(actors::webhook_post request, std::function<void(webhook_answer)> done) {
     auto att = std::make_shared<attempt>(ioc);
-    att->start = steady::now();
     att->request = std::move(request);
     att->done = std::move(done);
     {
@@ -202,16 +201,21 @@ struct webhook_client::impl {
     att->wire = std::move(*wire);
     att->request = {};
     in_flight.insert(att);
-    att->timer.expires_at(att->start + options.timeout);
-    att->timer.async_wait([this, att](error_code ec) {
-      if (!ec)
-        on_timeout(att);
-    });
+    arm_timer(att, options.queue_timeout);
     auto& pool = pools[att->url.host + ":" + std::to_string(att->url.port)];
     dispatch(att, pool);
   }
 
-  // Gives `att` an idle connection, a new one, or a place in the queue.
+  void arm_timer(const attempt_ptr& att, std::chrono::milliseconds after) {
+    att->timer.expires_after(after); // cancels the wait armed before, if any
+    att->timer.async_wait([this, att](error_code ec) {
+      if (!ec)
+        on_timeout(att);
+    });
+  }
+
+  // Gives `att` an idle connection, a new one, or a place in the queue; its
+  // deadline starts when it gets a connection.
   void dispatch(const attempt_ptr& att, host_pool& pool) {
     while (!pool.idle.empty()) {
       auto conn = std::move(pool.idle.back());
@@ -221,11 +225,19 @@ struct webhook_client::impl {
         continue;
       }
       conn->reused = true;
+      hand_over(att);
       return send(att, conn);
     }
-    if (pool.open < options.max_open_per_host)
+    if (pool.open < options.max_open_per_host) {
+      hand_over(att);
       return open(att, pool);
+    }
     pool.waiting.push_back(att);
+  }
+
+  void hand_over(const attempt_ptr& att) {
+    att->handed_over = steady::now();
+    arm_timer(att, options.timeout);
   }
 
   void serve_waiters(host_pool& pool) {
@@ -383,6 +395,9 @@ struct webhook_client::impl {
       return;
     if (att->conn)
       att->conn->close(); // its pending operation ends and lets the connection go
+    if (att->handed_over == steady::time_point{})
+      return complete(att, delivery_error::timeout,
+                      "no connection to the host free within " + std::to_string(options.queue_timeout.count()) + " ms");
     complete(att, delivery_error::timeout,
              "no answer within " + std::to_string(options.timeout.count()) + " ms (" + att->phase + ")");
   }
@@ -423,7 +438,8 @@ struct webhook_client::impl {
     answer.error = error;
     answer.detail = std::move(detail);
     answer.body = std::move(body);
-    answer.duration = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - att->start);
+    if (att->handed_over != steady::time_point{})
+      answer.duration = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - att->handed_over);
     auto done = std::move(att->done);
     att->wire.clear();
     try {

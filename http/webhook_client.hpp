@@ -1,6 +1,7 @@
 #pragma once
 // The outbound HTTPS client for webhook deliveries: one io_context thread,
-// a keep-alive pool per host:port, one deadline per attempt, the SSRF rule
+// a keep-alive pool per host:port, one deadline per attempt (from when it
+// gets a connection), the SSRF rule
 // applied to every address a name resolves to, and no redirects.
 
 #include <chrono>
@@ -16,7 +17,14 @@ namespace svc::http {
 struct webhook_client_options {
   std::string ca_file;       ///< PEM file of extra trusted CAs (besides the system store); empty: none
   bool allow_private = false; ///< let deliveries reach loopback/private/... addresses (tests, demo)
-  std::chrono::milliseconds timeout{10000}; ///< one deadline: resolve, connect, TLS, write, whole answer
+  /// One deadline from the moment the attempt gets its connection (an idle
+  /// one, or a new one to open): resolve, connect, TLS, write, whole answer.
+  /// Time queued behind other attempts to the same host does not count, so a
+  /// slow host cannot make the attempts behind it fail without being tried.
+  std::chrono::milliseconds timeout{10000};
+  /// How long an attempt may wait for a connection slot to its host; past it
+  /// the attempt fails as a timeout without any traffic.
+  std::chrono::milliseconds queue_timeout{60000};
   std::size_t max_idle_per_host = 32;       ///< idle connections kept per host:port (extras closed within ~1 s)
   std::size_t max_open_per_host = 64;       ///< open connections per host:port; further posts wait
   std::chrono::milliseconds idle_timeout{30000}; ///< an idle connection older than this is closed

@@ -233,6 +233,53 @@ BOOST_AUTO_TEST_CASE(slow_receiver_times_out_within_the_deadline) {
   BOOST_TEST((took < 1500ms));
 }
 
+BOOST_AUTO_TEST_CASE(the_deadline_starts_when_the_attempt_gets_a_connection) {
+  // One connection to the host, each answer 300 ms: the third post waits
+  // 600 ms for the connection, longer than its 500 ms deadline.
+  https_receiver rx(trusted());
+  reply slow = status_reply(204);
+  slow.delay = 300ms;
+  rx.set_reply(slow);
+  auto o = options(500ms);
+  o.max_open_per_host = 1;
+  webhook_client client(o);
+  answers got;
+  for (int i = 0; i < 3; ++i)
+    client.post(make_post(rx.url(), std::to_string(i)), got.sink());
+  BOOST_REQUIRE(got.wait_for(3, 15s));
+  for (auto& a : got.got) {
+    BOOST_TEST(a.succeeded(), a.detail);
+    BOOST_TEST(a.duration.count() < 500, "the duration is the attempt's own, not its wait");
+  }
+  BOOST_TEST(rx.request_count() == 3u);
+  BOOST_TEST(rx.accepted_connections() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_post_that_waits_too_long_for_a_connection_times_out_untried) {
+  https_receiver rx(trusted());
+  reply slow = status_reply(204);
+  slow.delay = 1500ms;
+  rx.set_reply(slow);
+  auto o = options(5s);
+  o.max_open_per_host = 1;
+  o.queue_timeout = 200ms;
+  webhook_client client(o);
+  answers got;
+  client.post(make_post(rx.url(), "first"), got.sink());
+  client.post(make_post(rx.url(), "second"), got.sink());
+  BOOST_REQUIRE(got.wait_for(1, 5s));
+  {
+    std::lock_guard lock(got.mutex);
+    auto& queued = got.got.front();
+    BOOST_TEST((queued.error == delivery_error::timeout));
+    BOOST_TEST(queued.detail.find("no connection to the host") != std::string::npos, queued.detail);
+    BOOST_TEST(queued.duration.count() == 0);
+  }
+  BOOST_REQUIRE(got.wait_for(2, 10s));
+  BOOST_TEST(got.got.back().succeeded(), got.got.back().detail);
+  BOOST_TEST(rx.request_count() == 1u, "the queued post never reached the host");
+}
+
 BOOST_AUTO_TEST_CASE(closed_port_is_connect_refused) {
   unsigned short port;
   {

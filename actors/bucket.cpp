@@ -9,7 +9,7 @@ using self_ptr = bucket_actor::stateful_pointer<bucket_state>;
 
 int64_t now_ms(const context& ctx) { return core::to_unix_ms(ctx.clock->now()); }
 
-rate_decision take_one(self_ptr self, const context& ctx, schema::bucket_class cls) {
+rate_decision charge(self_ptr self, const context& ctx, schema::bucket_class cls, int64_t n) {
   auto idx = static_cast<std::size_t>(cls);
   rate_decision d;
   d.bucket = std::string{schema::to_string(cls)};
@@ -18,7 +18,7 @@ rate_decision take_one(self_ptr self, const context& ctx, schema::bucket_class c
     return d;
   }
   auto& b = self->state.buckets[idx];
-  auto r = b.take(now_ms(ctx));
+  auto r = b.charge(n, now_ms(ctx));
   d.allowed = r.allowed;
   d.limit = static_cast<int64_t>(b.limits().capacity);
   d.remaining = r.remaining;
@@ -85,8 +85,9 @@ bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_
   }
   register_actor(self, ctx, "bucket", team_id, team_id);
   return {
-    [=](take_atom, schema::bucket_class cls, take_callback& cb) { cb.fn(take_one(self, ctx, cls)); },
-    [=](take_atom, schema::bucket_class cls) -> rate_decision { return take_one(self, ctx, cls); },
+    [=](take_atom, schema::bucket_class cls, take_callback& cb) { cb.fn(charge(self, ctx, cls, 1)); },
+    [=](take_atom, schema::bucket_class cls) -> rate_decision { return charge(self, ctx, cls, 1); },
+    [=](charge_atom, schema::bucket_class cls, int64_t n) -> rate_decision { return charge(self, ctx, cls, n); },
     [=](limits_atom, bucket_overrides& next) {
       auto t = now_ms(ctx);
       for (std::size_t i = 0; i < self->state.buckets.size(); ++i)

@@ -37,6 +37,9 @@ bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ct
   register_actor(self, ctx, "bucket_directory", "bucket_directory", "");
   return {
     [=](resolve_atom, const std::string& team_id) -> bucket_actor { return bucket_of(self, ctx, team_id); },
+    [=](charge_atom, const std::string& team_id, schema::bucket_class cls, int64_t n) -> caf::result<rate_decision> {
+      return self->delegate(bucket_of(self, ctx, team_id), charge_atom::value, cls, n);
+    },
     [=](limits_atom, const std::string& team_id, bucket_overrides& overrides) {
       if (auto it = self->state.buckets.find(team_id); it != self->state.buckets.end())
         self->send(it->second, limits_atom::value, std::move(overrides));

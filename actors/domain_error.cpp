@@ -1,5 +1,7 @@
 #include "actors/messages.hpp"
 
+#include <cstdlib>
+
 namespace svc::actors {
 namespace {
 
@@ -21,7 +23,11 @@ schema::api_error to_api_error(const caf::error& err) {
       param = err.context().get_as<std::string>(0);
       args = err.context().get_as<schema::message_args>(1);
     }
-    return schema::make_api_error(code, args, std::move(param));
+    auto api = schema::make_api_error(code, args, std::move(param));
+    // A bucket an actor charged (not the request's own) names its wait here.
+    if (auto seconds = args.find("seconds"); code == error_code::too_many_requests && seconds != args.end())
+      api.retry_after = std::strtoll(seconds->second.c_str(), nullptr, 10);
+    return api;
   }
   if (err == caf::sec::request_timeout || err == caf::sec::request_receiver_down)
     return schema::make_api_error(error_code::unavailable);

@@ -320,13 +320,12 @@ caf::result<test_fire> fire_test(self_ptr self, const context& ctx, const endpoi
   return reply_after_commit<test_fire>(self, ctx.store, std::move(batch), answer, std::move(after));
 }
 
-caf::result<int64_t> replay(self_ptr self, const context& ctx, const endpoint_services& services,
-                            core::time_point since) {
+// The events `replay` would enqueue: missed since `since` (and since the
+// endpoint exists), subscribed, neither delivered nor pending; at most
+// `max_replay_events`.
+std::vector<std::string> missed_events(self_ptr self, const context& ctx, core::time_point since) {
   auto& st = self->state;
   auto& r = st.record;
-  if (!r.is_active)
-    return make_domain_error(schema::error_code::invalid_state, "id",
-                             {{"kind", "webhook endpoint"}, {"id", r.id}, {"state", "disabled"}, {"action", "replay"}});
   std::set<std::string> pending;
   for (auto& [id, task] : st.tasks)
     pending.insert(task.event_id);
@@ -336,11 +335,9 @@ caf::result<int64_t> replay(self_ptr self, const context& ctx, const endpoint_se
   range.start_after = r.team_id + "/evt_" + core::ulid_floor(from - std::chrono::milliseconds{1});
   bool more = false;
   auto keys = ctx.tables->events_by_team.keys(range, static_cast<std::size_t>(max_replay_events) * 4, more);
-  auto now = ctx.clock->now();
-  persistence::write_batch batch;
-  std::vector<delivery_task> tasks;
+  std::vector<std::string> missed;
   for (auto& key : keys) {
-    if (static_cast<int64_t>(tasks.size()) == max_replay_events)
+    if (static_cast<int64_t>(missed.size()) == max_replay_events)
       break;
     auto event_id = key.substr(range.prefix.size());
     if (pending.count(event_id) || ctx.tables->delivered_events.get(persistence::owned_key(r.id, event_id)))
@@ -348,17 +345,65 @@ caf::result<int64_t> replay(self_ptr self, const context& ctx, const endpoint_se
     auto event = ctx.tables->events.get(event_id);
     if (!event || event->synthetic || event->created_at < from || !schema::subscribes(r, event->type))
       continue;
-    delivery_task task{core::make_ulid(), r.id, event_id, 1, now};
+    missed.push_back(std::move(event_id));
+  }
+  return missed;
+}
+
+// One task per missed event, committed, then scheduled; `promise` gets
+// their count (or the store's error).
+void enqueue_replay(self_ptr self, const context& ctx, const endpoint_services& services,
+                    const std::vector<std::string>& events, caf::typed_response_promise<int64_t> promise) {
+  auto& st = self->state;
+  auto now = ctx.clock->now();
+  persistence::write_batch batch;
+  std::vector<delivery_task> tasks;
+  for (auto& event_id : events) {
+    delivery_task task{core::make_ulid(), st.record.id, event_id, 1, now};
     persistence::put_task(*ctx.tables, batch, task);
     st.tasks.emplace(task.id, task);
     tasks.push_back(std::move(task));
   }
-  auto count = static_cast<int64_t>(tasks.size());
-  return reply_after_commit<int64_t>(self, ctx.store, std::move(batch), count, [self, ctx, services, tasks] {
-    for (auto& t : tasks)
-      if (self->state.tasks.count(t.id))
-        schedule(self, ctx, services, t);
-  });
+  self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
+    .then(
+      [=](bool) mutable {
+        for (auto& t : tasks)
+          if (self->state.tasks.count(t.id))
+            schedule(self, ctx, services, t);
+        promise.deliver(static_cast<int64_t>(tasks.size()));
+      },
+      [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+}
+
+// A replay is paid for from the team's `webhook_replay_events` bucket, one
+// token per event it enqueues (into debt if it must), and refused while that
+// bucket is empty: replays cannot turn the service into a reflector that
+// re-sends the same events at a receiver without bound.
+caf::result<int64_t> replay(self_ptr self, const context& ctx, const endpoint_services& services,
+                            core::time_point since) {
+  auto& r = self->state.record;
+  if (!r.is_active)
+    return make_domain_error(schema::error_code::invalid_state, "id",
+                             {{"kind", "webhook endpoint"}, {"id", r.id}, {"state", "disabled"}, {"action", "replay"}});
+  auto events = missed_events(self, ctx, since);
+  auto promise = self->make_response_promise<int64_t>();
+  if (events.empty() || !services.buckets) {
+    enqueue_replay(self, ctx, services, events, promise);
+    return promise;
+  }
+  // `await`: no other message changes the tasks between the scan and the enqueue.
+  self
+    ->request(services.buckets, ctx.cfg->request_deadline, charge_atom::value, r.team_id,
+              schema::bucket_class::webhook_replay_events, static_cast<int64_t>(events.size()))
+    .await(
+      [=](const rate_decision& d) mutable {
+        if (d.allowed)
+          return enqueue_replay(self, ctx, services, events, promise);
+        promise.deliver(make_domain_error(schema::error_code::too_many_requests, "",
+                                          {{"bucket", d.bucket}, {"seconds", std::to_string(d.retry_after)}}));
+      },
+      [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+  return promise;
 }
 
 void arm_grace(self_ptr self, const context& ctx) {

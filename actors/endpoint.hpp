@@ -20,6 +20,7 @@ struct endpoint_services {
   webhook_transport* transport = nullptr;
   mailer_actor mailer;                 ///< may be invalid (tests): no mail
   webhook_directory_actor directory;   ///< told about changes; publishes endpoint_disabled
+  bucket_directory_actor buckets;      ///< charged one `webhook_replay_events` token per replayed event; may be invalid (tests): no limit
 };
 
 /// Attempts one endpoint runs at the same time.

@@ -60,6 +60,7 @@ using changed_atom = caf::atom_constant<caf::atom("changed")>;
 using send_atom = caf::atom_constant<caf::atom("send")>;
 using window_atom = caf::atom_constant<caf::atom("window")>;
 using grace_atom = caf::atom_constant<caf::atom("grace")>;
+using charge_atom = caf::atom_constant<caf::atom("charge")>;
 
 // --- message types
 
@@ -219,6 +220,8 @@ using bucket_actor = introspectable_actor::extend<
   caf::reacts_to<take_atom, schema::bucket_class, take_callback>,
   /// Takes one token of a class and answers the verdict (actor callers, tests).
   caf::replies_to<take_atom, schema::bucket_class>::with<rate_decision>,
+  /// Takes n tokens of a class if it holds one, possibly into debt (a cost known after the work).
+  caf::replies_to<charge_atom, schema::bucket_class, int64_t>::with<rate_decision>,
   /// Replaces the operator overrides (class name -> limits).
   caf::reacts_to<limits_atom, bucket_overrides>,
   /// Persists the levels now; answers after the commit.
@@ -230,6 +233,8 @@ using bucket_actor = introspectable_actor::extend<
 using bucket_directory_actor = introspectable_actor::extend<
   /// The bucket actor of a team.
   caf::replies_to<resolve_atom, std::string>::with<bucket_actor>,
+  /// Charges a team's bucket (see bucket_actor), spawning it if needed.
+  caf::replies_to<charge_atom, std::string, schema::bucket_class, int64_t>::with<rate_decision>,
   /// Updates a team's overrides if its bucket is live.
   caf::reacts_to<limits_atom, std::string, bucket_overrides>,
   /// Snapshots every bucket (shutdown); answers when all are persisted.

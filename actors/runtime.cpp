@@ -66,13 +66,14 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   rt->ctx_.store = h.store;
   rt->ctx_.registry = h.registry;
   rt->ctx_.urls = std::make_shared<const public_urls>(std::move(links.urls));
-  // First, so every actor spawned after it can publish events.
   if (links.mail)
     h.mailer = sys.spawn<caf::detached>(mailer, rt->ctx_, links.mail, links.mail_fallback);
-  h.webhooks = sys.spawn(webhook_directory, rt->ctx_, endpoint_services{links.webhooks, h.mailer, {}});
+  // Buckets publish no events; endpoints charge replays to them.
+  h.buckets = sys.spawn(bucket_directory, rt->ctx_);
+  // Then the webhooks, so every actor spawned after them can publish events.
+  h.webhooks = sys.spawn(webhook_directory, rt->ctx_, endpoint_services{links.webhooks, h.mailer, {}, h.buckets});
   rt->ctx_.webhooks = h.webhooks;
   auto& ctx = rt->ctx_;
-  h.buckets = sys.spawn(bucket_directory, ctx);
   h.anonymous = sys.spawn(anonymous_bucket, ctx);
   h.keyring = sys.spawn(keyring, ctx);
   h.teams = sys.spawn(team_directory, ctx, h.buckets);

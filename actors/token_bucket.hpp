@@ -17,16 +17,26 @@ struct take_result {
   int64_t retry_after = 0; ///< whole seconds until a token is back (>= 1 when refused)
 };
 
+/// The deepest debt a restored level may claim (a damaged snapshot cannot
+/// lock a team out for longer than any real charge could).
+inline constexpr double max_debt = 1e7;
+
 class token_bucket {
 public:
   /// A full bucket of `limits` at `now_ms`.
   token_bucket(schema::bucket_limits limits, int64_t now_ms);
 
-  /// A bucket restored to `tokens` at `at_ms` (clamped to [0, capacity]).
+  /// A bucket restored to `tokens` at `at_ms` (clamped to [-max_debt, capacity]).
   token_bucket(schema::bucket_limits limits, double tokens, int64_t at_ms);
 
   /// Takes one token if there is one.
   take_result take(int64_t now_ms);
+
+  /// Takes `n` tokens if there is at least one, leaving the bucket in debt
+  /// when `n` is more than it holds: a cost known only after the work (the
+  /// events a replay enqueued) is paid in full, and the refill repays the
+  /// debt before anything else is allowed.
+  take_result charge(int64_t n, int64_t now_ms);
 
   /// Tokens at `now_ms` without taking any.
   double level(int64_t now_ms);

@@ -87,6 +87,17 @@ void fan_out(self_ptr self, const context& ctx, const schema::event_record& even
       });
 }
 
+// A create's commit answered: its idempotency key and its place under the
+// team's cap are released (the endpoint, if committed, now counts itself).
+void settle_create(self_ptr self, const std::string& idempotency_key, const std::string& team_id) {
+  auto& st = self->state;
+  st.creating.erase(idempotency_key);
+  if (auto it = st.committing.find(team_id); it != st.committing.end() && --it->second == 0)
+    st.committing.erase(it);
+}
+
+// Commits a new endpoint unless the team is at `--max-endpoints-per-team`
+// (endpoints being committed count too, so concurrent creates cannot pass it).
 caf::result<endpoint_created> create(self_ptr self, const context& ctx, const endpoint_services& services,
                                      endpoint_creation& c) {
   auto& st = self->state;
@@ -102,6 +113,14 @@ caf::result<endpoint_created> create(self_ptr self, const context& ctx, const en
       return r;
     }
   }
+  auto& team_id = c.endpoint.team_id;
+  auto team = st.by_team.find(team_id);
+  auto committing = st.committing.find(team_id);
+  auto count = (team == st.by_team.end() ? 0 : team->second.size())
+               + (committing == st.committing.end() ? 0 : committing->second);
+  if (count >= static_cast<std::size_t>(ctx.cfg->max_endpoints_per_team))
+    return make_domain_error(schema::error_code::endpoint_limit_reached, "", {{"count", std::to_string(count)}});
+  ++st.committing[team_id];
   persistence::write_batch batch;
   persistence::put_endpoint(*ctx.tables, batch, c.endpoint);
   if (c.idempotency) {
@@ -114,12 +133,12 @@ caf::result<endpoint_created> create(self_ptr self, const context& ctx, const en
   self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
     .then(
       [=](bool) mutable {
-        self->state.creating.erase(key);
+        settle_create(self, key, r.endpoint.team_id);
         spawn_endpoint(self, ctx, services, r.endpoint);
         promise.deliver(std::move(r));
       },
       [=](caf::error& err) mutable {
-        self->state.creating.erase(key);
+        settle_create(self, key, r.endpoint.team_id);
         promise.deliver(std::move(err));
       });
   return promise;

@@ -22,6 +22,7 @@ struct webhook_directory_state {
   std::unordered_map<std::string, endpoint_entry> endpoints; ///< by endpoint id
   std::unordered_map<std::string, std::set<std::string>> by_team; ///< team id -> endpoint ids
   std::set<std::string> creating;  ///< idempotency keys of creates being committed
+  std::unordered_map<std::string, std::size_t> committing; ///< team id -> its creates being committed (counted against the cap)
   uint64_t published = 0, tasks = 0;
   static inline const char* name = "webhook_directory";
 };

@@ -76,6 +76,7 @@ std::vector<config_option> make_options() {
   o.push_back(int_option("disable-failures", "consecutive failures that can disable an endpoint", &config::disable_failures, 1, 1000000));
   o.push_back(duration_option("disable-window", "...when no delivery succeeded within this window", &config::disable_window));
   o.push_back(duration_option("key-grace", "old API key stays valid this long after rotation", &config::key_grace));
+  o.push_back(int_option("max-endpoints-per-team", "webhook endpoints one team may have (each a fan-out of every event); a create past it answers 400 endpoint_limit_reached", &config::max_endpoints_per_team, 1, 100000));
   o.push_back(duration_option("secret-grace", "previous webhook secret kept this long after rotation", &config::secret_grace));
   o.push_back(duration_option("output-ttl", "lifetime of output URLs and output bytes", &config::output_ttl));
   o.push_back(duration_option("file-ttl", "lifetime of uploaded files", &config::file_ttl));
@@ -133,6 +134,7 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("upload-rate-window", "the window of --upload-min-bytes; the first window of an upload is free", &config::upload_rate_window));
   o.push_back(duration_option("upload-deadline", "a whole upload body must arrive within this of its first read, else 408", &config::upload_deadline));
   o.push_back(int_option("max-upload-pixels", "width x height an uploaded image may have (also the init-image decoder's limit); more answer 400 with param file", &config::max_upload_pixels, 1, 40000000));
+  o.push_back(int_option("list-scan-limit", "records one list request examines (a filter that matches rarely); past it the page ends early with has_more and a next_cursor that resumes the scan", &config::list_scan_limit, 1, 1000000));
   o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it", &config::request_deadline));
   o.push_back(int_option("http-threads", "asio threads serving both listeners", &config::http_threads, 1, 64));
   o.push_back(int_option("actor-threads", "actor scheduler worker threads", &config::actor_threads, 1, 64));

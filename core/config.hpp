@@ -29,6 +29,7 @@ struct config {
   int disable_failures = 20;                      ///< consecutive failures that can disable
   duration disable_window = std::chrono::hours{24};   ///< ...with no success within this
   duration secret_grace = std::chrono::hours{24};     ///< previous webhook secret kept this long
+  int max_endpoints_per_team = 50;                ///< webhook endpoints one team may have; more: 400 endpoint_limit_reached
   std::string webhook_ca_file;                    ///< extra CA bundle for receivers
   bool webhook_allow_private = false;             ///< allow loopback/private receivers
   std::string smtp;                               ///< HOST:PORT relay; empty: DIR/outbox/
@@ -72,6 +73,7 @@ struct config {
   duration upload_rate_window = std::chrono::seconds{10}; ///< ...after the first window of this (else 408)
   duration upload_deadline = std::chrono::minutes{5};     ///< a whole upload body, from its first read (else 408)
   int64_t max_upload_pixels = 4096 * 4096; ///< width x height of an uploaded image; more: 400 (the decoder's limit too)
+  std::size_t list_scan_limit = 1000;     ///< records one list request examines; past it the page ends early with a resuming cursor
   duration request_deadline = std::chrono::seconds{10}; ///< internal actor answer deadline: 503 past it
 
   // --- runtime

@@ -103,7 +103,9 @@ void reply_error(const context_ptr& ctx, const schema::api_error& err, header_li
                  {"doc_url", ctx->svc.base_url + "/docs/errors#" + std::string{row.name}}};
   if (!err.param.empty())
     e["param"] = schema::utf8_sanitized(err.param);
-  if (err.code == schema::error_code::too_many_requests && ctx->rate)
+  if (err.retry_after > 0)
+    extra.emplace_back("Retry-After", std::to_string(err.retry_after));
+  else if (err.code == schema::error_code::too_many_requests && ctx->rate)
     extra.emplace_back("Retry-After", std::to_string(ctx->rate->retry_after));
   if (err.code == schema::error_code::method_not_allowed)
     extra.emplace_back("Allow", ctx->match.allow);

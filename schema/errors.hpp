@@ -27,6 +27,7 @@ enum class error_code : uint8_t {
   invalid_api_key,
   api_key_revoked,
   insufficient_credits,
+  endpoint_limit_reached,
   missing_scope,
   key_rotating,
   invalid_signature,
@@ -80,6 +81,7 @@ struct api_error {
   error_code code;
   std::string message;
   std::string param; ///< empty when the error is not about one parameter
+  int64_t retry_after = 0; ///< seconds for `Retry-After` when a bucket other than the request's refused; 0: none
 };
 
 /// Arguments for a message template, e.g. {{"bucket", "reads"}, {"seconds", "3"}}.

@@ -10,6 +10,7 @@ const std::vector<bucket_info>& bucket_table() {
     {b::files_post, "files_post", {60, 30}},
     {b::webhook_endpoints_post, "webhook_endpoints_post", {10, 10}},
     {b::webhooks_test, "webhooks_test", {30, 30}},
+    {b::webhook_replay_events, "webhook_replay_events", {1000, 100}},
     {b::anonymous, "anonymous", {600, 300}},
   };
   return table;

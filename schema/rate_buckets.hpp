@@ -9,7 +9,16 @@
 namespace svc::schema {
 
 /// Every bucket class. `anonymous` is per client address, the rest per team.
-enum class bucket_class : uint8_t { images_post, reads, files_post, webhook_endpoints_post, webhooks_test, anonymous };
+/// `webhook_replay_events` counts events replayed (one token each), not requests.
+enum class bucket_class : uint8_t {
+  images_post,
+  reads,
+  files_post,
+  webhook_endpoints_post,
+  webhooks_test,
+  webhook_replay_events,
+  anonymous
+};
 
 /// A token bucket's shape.
 struct bucket_limits {
@@ -37,6 +46,6 @@ std::string_view to_string(bucket_class cls);
 std::optional<bucket_class> bucket_class_from_name(std::string_view name);
 
 /// Number of classes a team holds (every class but `anonymous`).
-inline constexpr std::size_t team_bucket_count = 5;
+inline constexpr std::size_t team_bucket_count = 6;
 
 } // namespace svc::schema

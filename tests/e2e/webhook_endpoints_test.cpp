@@ -1,7 +1,8 @@
 // Webhook endpoints end to end: create (201, Location, the secret shown once,
 // `["*"]` expanded, validation and the SSRF rule), idempotent create, list
 // paging, get, update, rotate_secret, delete, 404 across teams, scopes, the
-// deliveries list, the events feed, and the shapes of test fires and replays.
+// deliveries list, the events feed, the shapes of test fires and replays, the
+// cap on endpoints per team and the bucket replayed events are drawn from.
 // The delivery of events itself is tested with the actors and the client.
 #define BOOST_TEST_MODULE e2e_webhook_endpoints
 #include <boost/test/unit_test.hpp>
@@ -17,6 +18,7 @@
 
 #include <boost/json.hpp>
 
+#include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
@@ -92,6 +94,10 @@ struct webhook_fixture : server_fixture {
                 const std::string& body = {}) {
     return c.request(method, path, with_key(key, {{"Content-Type", "application/json"}}), body);
   }
+};
+
+struct three_endpoints_per_team : webhook_fixture {
+  three_endpoints_per_team() : webhook_fixture({"--max-endpoints-per-team", "3"}) {}
 };
 
 struct private_receivers : webhook_fixture {
@@ -541,7 +547,72 @@ BOOST_AUTO_TEST_CASE(replay_answers_202) {
   BOOST_TEST(is_error(disabled, 409, "invalid_state"), disabled.summary());
 }
 
+BOOST_AUTO_TEST_CASE(replayed_events_are_drawn_from_the_teams_replay_bucket) {
+  auto t = roomy_team();
+  auto c = api();
+  auto a = json_str(create_ok(c, t.write.key), "id");
+  auto b = json_str(create_ok(c, t.write.key), "id");
+  for (auto& id : {a, b})
+    BOOST_REQUIRE(send(c, "PATCH", "/v1/webhook_endpoints/" + id, t.write.key, R"({"is_active": false})").status == 200);
+  // Three events both endpoints miss while disabled.
+  for (int i = 0; i < 3; ++i) {
+    auto id = json_str(create_image_ok(c, t.write.key, image_body("missed " + std::to_string(i))), "id");
+    BOOST_REQUIRE(json_str(wait_terminal(c, t.read.key, id), "status") == "succeeded");
+  }
+  for (auto& id : {a, b})
+    BOOST_REQUIRE(send(c, "PATCH", "/v1/webhook_endpoints/" + id, t.write.key, R"({"is_active": true})").status == 200);
+  ctl_ok({"team", "limits", "--team", t.id, "--bucket", "webhook_replay_events", "--capacity", "2", "--per-minute",
+          "0.01"});
+
+  const std::string since = R"({"since": "2026-01-01T00:00:00Z"})";
+  auto first = send(c, "POST", "/v1/webhook_endpoints/" + a + "/replay", t.write.key, since);
+  BOOST_REQUIRE_MESSAGE(first.status == 202, first.summary());
+  BOOST_TEST(json_int(first.json(), "enqueued") == 3, "a replay is paid in full, into debt if need be");
+
+  auto second = send(c, "POST", "/v1/webhook_endpoints/" + b + "/replay", t.write.key, since);
+  BOOST_TEST(is_error(second, 429, "too_many_requests"), second.summary());
+  BOOST_TEST(json_str(second.json(), "error.message").find("webhook_replay_events") != std::string::npos);
+  auto wait = std::stol(second.header("Retry-After").value_or("0"));
+  BOOST_TEST(wait > 60 * 60, "two tokens of debt at 0.01 a minute: " << wait << " s");
+  BOOST_TEST(json_size(c.get("/v1/webhook_endpoints/" + b + "/deliveries", with_key(t.read.key)).json(), "data") == 0,
+             "the refused replay enqueued nothing");
+  auto nothing = send(c, "POST", "/v1/webhook_endpoints/" + a + "/replay", t.write.key, since);
+  BOOST_TEST(nothing.status == 202, "a replay with nothing to send costs nothing: " << nothing.summary());
+
+  // Another team's bucket is its own.
+  auto other = roomy_team();
+  auto theirs = json_str(create_ok(c, other.write.key), "id");
+  auto r = send(c, "POST", "/v1/webhook_endpoints/" + theirs + "/replay", other.write.key, since);
+  BOOST_TEST(r.status == 202, r.summary());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_CASE(a_team_has_at_most_max_endpoints_per_team, three_endpoints_per_team) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  std::vector<std::string> made;
+  for (int i = 0; i < 3; ++i)
+    made.push_back(json_str(create_ok(c, t.write.key), "id"));
+  auto fourth = create(c, t.write.key, body_of(receiver));
+  BOOST_TEST(is_error(fourth, 400, "endpoint_limit_reached"), fourth.summary());
+  BOOST_TEST(json_str(fourth.json(), "error.type") == "invalid_request");
+  BOOST_TEST(json_str(fourth.json(), "error.message").find("3 webhook endpoints") != std::string::npos);
+  BOOST_TEST(ids_of(c.get("/v1/webhook_endpoints", with_key(t.read.key)).json()).size() == 3u, "nothing created");
+
+  // A keyed create is refused the same way (and its key stays unused).
+  auto keyed = create(c, t.write.key, body_of(receiver), {{"Idempotency-Key", "cap-1"}});
+  BOOST_TEST(is_error(keyed, 400, "endpoint_limit_reached"), keyed.summary());
+
+  BOOST_REQUIRE(send(c, "DELETE", "/v1/webhook_endpoints/" + made[0], t.write.key).status == 200);
+  auto again = create(c, t.write.key, body_of(receiver));
+  BOOST_TEST(again.status == 201, "a deleted endpoint frees its place: " << again.summary());
+  BOOST_TEST(is_error(create(c, t.write.key, body_of(receiver)), 400, "endpoint_limit_reached"));
+
+  // The cap is per team.
+  auto other = create_team_with_keys();
+  BOOST_TEST(create(c, other.write.key, body_of(receiver)).status == 201);
+}
 
 BOOST_FIXTURE_TEST_SUITE(webhook_endpoints_private, private_receivers)
 

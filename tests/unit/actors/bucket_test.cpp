@@ -232,4 +232,26 @@ BOOST_AUTO_TEST_CASE(directory_restores_snapshot_and_overrides_from_tables) {
   BOOST_TEST(stored_tokens("team_9") < 0.1);
 }
 
+BOOST_AUTO_TEST_CASE(a_charge_through_the_directory_may_leave_a_debt_that_the_snapshot_keeps) {
+  auto dir = track(sys.spawn(svc::actors::bucket_directory, ctx()));
+  sched.run();
+  using svc::actors::charge_atom;
+  constexpr auto replays = bucket_class::webhook_replay_events; // 1000, 100 a minute
+  auto big = ask<rate_decision>(dir, charge_atom::value, std::string{"team_c"}, replays, int64_t{1500});
+  BOOST_REQUIRE(big.value);
+  BOOST_TEST(big.value->allowed);
+  BOOST_TEST(big.value->bucket == "webhook_replay_events");
+  auto next = ask<rate_decision>(dir, charge_atom::value, std::string{"team_c"}, replays, int64_t{1});
+  BOOST_REQUIRE(next.value);
+  BOOST_TEST(!next.value->allowed);
+  BOOST_TEST(next.value->retry_after >= 300, "500 tokens of debt at 100 a minute");
+  auto ok = ask<bool>(dir, snapshot_atom::value);
+  BOOST_TEST((ok.value == std::optional<bool>{true}));
+  BOOST_TEST(stored_tokens("team_c", "webhook_replay_events") < -499.0);
+  // Other classes of the team are untouched.
+  auto resolved = ask<bucket_actor>(dir, svc::actors::resolve_atom::value, std::string{"team_c"});
+  BOOST_REQUIRE(resolved.value);
+  BOOST_TEST(take(*resolved.value).allowed);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -132,7 +132,8 @@ BOOST_AUTO_TEST_CASE(restore_keeps_tokens_and_refills_from_reading_time) {
 
 BOOST_AUTO_TEST_CASE(restore_clamps_bad_values) {
   bucket_limits l{5, 60};
-  BOOST_TEST(token_bucket(l, -3.0, t0).tokens() == 0.0);
+  BOOST_TEST(token_bucket(l, -3.0, t0).tokens() == -3.0, "a debt survives a restart");
+  BOOST_TEST(token_bucket(l, -1e300, t0).tokens() == -svc::actors::max_debt);
   BOOST_TEST(token_bucket(l, std::numeric_limits<double>::quiet_NaN(), t0).tokens() == 0.0);
   BOOST_TEST(token_bucket(l, 99.0, t0).tokens() == 5.0);
   BOOST_TEST(token_bucket(l, 5.0, t0).tokens() == 5.0);
@@ -169,4 +170,23 @@ BOOST_AUTO_TEST_CASE(set_limits_refills_at_the_old_rate_first) {
   BOOST_TEST(b.level(t0 + 2'000) == 2.0, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(b.level(t0 + 2'100) == 3.0, boost::test_tools::tolerance(1e-9));
   BOOST_TEST(b.limits().per_minute == 600.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_charge_is_paid_in_full_into_debt_and_refused_until_repaid) {
+  token_bucket b{{10, 60}, t0}; // one token a second
+  auto first = b.charge(25, t0);
+  BOOST_TEST(first.allowed, "one token is enough to start");
+  BOOST_TEST(b.tokens() == -15.0);
+  BOOST_TEST(first.remaining == 0, "a debt shows as nothing left");
+  auto refused = b.charge(1, t0);
+  BOOST_TEST(!refused.allowed);
+  BOOST_TEST(refused.retry_after == 16, "until the debt is repaid and one token is back");
+  BOOST_TEST(!b.take(t0 + 15'000).allowed);
+  BOOST_TEST(b.take(t0 + 16'000).allowed);
+  BOOST_TEST(b.charge(0, t0 + 26'000).allowed, "a charge of nothing still needs a token...");
+  BOOST_TEST(b.tokens() == 10.0, "...and takes none");
+  BOOST_TEST(b.charge(-5, t0 + 26'000).allowed);
+  BOOST_TEST(b.tokens() == 10.0, "a negative charge adds nothing");
+  b.charge(std::numeric_limits<int64_t>::max(), t0 + 26'000);
+  BOOST_TEST(b.tokens() == -svc::actors::max_debt, "the debt is bounded");
 }

@@ -82,7 +82,7 @@ std::string dump(const config& c) {
     << "\ndelivery_timeout=" << c.delivery_timeout.count() << "\ndisable_failures=" << c.disable_failures
     << "\ndisable_window=" << c.disable_window.count() << "\nsecret_grace=" << c.secret_grace.count()
     << "\nwebhook_ca_file=" << c.webhook_ca_file << "\nwebhook_allow_private=" << c.webhook_allow_private
-    << "\nsmtp=" << c.smtp << "\nmail_from=" << c.mail_from << "\nkey_grace=" << c.key_grace.count() << "\noutput_ttl=" << c.output_ttl.count()
+    << "\nsmtp=" << c.smtp << "\nmail_from=" << c.mail_from << "\nmax_endpoints_per_team=" << c.max_endpoints_per_team << "\nkey_grace=" << c.key_grace.count() << "\noutput_ttl=" << c.output_ttl.count()
     << "\nfile_ttl=" << c.file_ttl.count() << "\nidempotency_ttl=" << c.idempotency_ttl.count()
     << "\nqueue_ttl=" << c.queue_ttl.count() << "\nbalance_low_debounce=" << c.balance_low_debounce.count()
     << "\nevent_retention=" << c.event_retention.count()
@@ -98,7 +98,7 @@ std::string dump(const config& c) {
     << "\nmax_connections=" << c.max_connections << "\nmax_connections_per_address=" << c.max_connections_per_address
     << "\nbusy_idle_timeout=" << c.busy_idle_timeout.count() << "\ntrusted_proxies=" << ranges(c.trusted_proxies)
     << "\nmax_uploads=" << c.max_uploads << "\nmax_upload_pixels=" << c.max_upload_pixels << "\nupload_min_bytes=" << c.upload_min_bytes
-    << "\nupload_rate_window=" << c.upload_rate_window.count() << "\nupload_deadline=" << c.upload_deadline.count() << "\nrequest_deadline=" << c.request_deadline.count()
+    << "\nupload_rate_window=" << c.upload_rate_window.count() << "\nupload_deadline=" << c.upload_deadline.count() << "\nlist_scan_limit=" << c.list_scan_limit << "\nrequest_deadline=" << c.request_deadline.count()
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
     << "\ngroup_commit=" << c.group_commit
     << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level
@@ -119,6 +119,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"disable-window", "2h"},
     {"key-grace", "2s"},
     {"secret-grace", "3h"},
+    {"max-endpoints-per-team", "4"},
     {"output-ttl", "5m"},
     {"file-ttl", "6h"},
     {"idempotency-ttl", "7h"},
@@ -155,6 +156,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"upload-rate-window", "500ms"},
     {"upload-deadline", "1m"},
     {"max-upload-pixels", "1000000"},
+    {"list-scan-limit", "7"},
     {"request-deadline", "2s"},
     {"http-threads", "2"},
     {"actor-threads", "3"},

@@ -13,6 +13,11 @@ constexpr std::size_t body_chunk_bytes = 64 * 1024;
 /// Bytes of a streamed response body read from disk at a time: the most a
 /// connection holds of it.
 constexpr std::size_t piece_bytes = 64 * 1024;
+// A connection closed after its last answer first drops what the client
+// still sends for this long, or this many bytes (see close_after_answer).
+constexpr std::chrono::seconds linger_time{2};
+constexpr std::size_t linger_bytes = 32 * 1024 * 1024;
+constexpr std::size_t discard_bytes = 16 * 1024;
 
 int64_t deadline_after(core::duration d) {
   return (std::chrono::steady_clock::now() + d).time_since_epoch().count();
@@ -362,10 +367,8 @@ void session::on_write(beast::error_code ec, std::size_t) {
   bool keep_alive = front.response->keep_alive;
   unhold(front, front.held);
   queue_.pop_front();
-  if (!keep_alive) {
-    close();
-    return;
-  }
+  if (!keep_alive)
+    return close_after_answer();
   do_write();
   do_read();
   close_if_done();
@@ -424,18 +427,63 @@ void session::expire() {
 
 void session::close_if_done() {
   if (read_closed_ && queue_.empty() && !writing_)
-    close();
+    close_after_answer();
+}
+
+// The last answer is written. A client may still be sending (the rest of a
+// body refused on its head, a cut-off upload): closing with unread bytes
+// makes the kernel send a reset, which can destroy the answer before the
+// client reads it. So the sending side is shut (the client sees the end of
+// the answer) and what arrives is dropped until the client closes too, or
+// for `linger_time` / `linger_bytes` at most. With a read in flight there
+// is nothing to drop that the read would not take: the close is immediate.
+void session::close_after_answer() {
+  if (closed_ || reading_)
+    return close();
+  stop_sending();
+  lingering_ = true;
+  write_deadline_ = 0;
+  idle_deadline_ = 0;
+  read_deadline_ = deadline_after(linger_time); // the listener's sweep ends a client that never stops
+  discard_ = std::make_unique<char[]>(discard_bytes);
+  discard_input();
+}
+
+void session::discard_input() {
+  stream_.socket().async_read_some(net::buffer(discard_.get(), discard_bytes),
+                                   [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                                     self->lingered_ += n;
+                                     if (ec || !self->lingering_ || self->lingered_ > linger_bytes)
+                                       return self->end_linger();
+                                     self->discard_input();
+                                   });
+}
+
+void session::end_linger() {
+  if (!lingering_)
+    return;
+  lingering_ = false;
+  read_deadline_ = 0;
+  beast::error_code ec;
+  stream_.socket().close(ec);
 }
 
 void session::close() {
+  if (lingering_)
+    return end_linger(); // the sweep: the client did not stop in time
   if (closed_)
     return;
+  stop_sending();
+  beast::error_code ec;
+  stream_.socket().close(ec);
+}
+
+void session::stop_sending() {
   closed_ = true;
   tracker_->budget->release(held_);
   held_ = 0;
   beast::error_code ec;
   stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-  stream_.socket().close(ec);
 }
 
 } // namespace svc::http

@@ -78,6 +78,10 @@ private:
   void unhold(slot& s, uint64_t n);
   void close_if_done();
   void close();
+  void stop_sending();
+  void close_after_answer();
+  void discard_input();
+  void end_linger();
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
@@ -103,6 +107,9 @@ private:
   bool writing_ = false;
   bool read_closed_ = false; ///< no more requests will be read
   bool closed_ = false;
+  bool lingering_ = false;    ///< closed for sending, still reading and dropping what the client sends
+  std::size_t lingered_ = 0;  ///< bytes dropped so far
+  std::unique_ptr<char[]> discard_; ///< where they go (only while lingering)
   uint64_t held_ = 0;         ///< bytes of unwritten answers (counted in the budget too)
   bool awaiting_budget_ = false; ///< registered to read again once the budget allows
   // Deadlines of the outstanding read and write (steady-clock ns, 0: none),

@@ -98,6 +98,27 @@ BOOST_AUTO_TEST_CASE(body_limit_is_exactly_one_mebibyte) {
   check_still_serving(*this, t);
 }
 
+BOOST_AUTO_TEST_CASE(a_refused_body_still_on_the_wire_does_not_reset_the_answer) {
+  // The server answers 413 on the head and closes while the client is still
+  // sending 3 MiB: closing with unread bytes would send a reset, which can
+  // destroy the answer before the client reads it. The server must drain.
+  auto t = create_team_with_keys();
+  std::string body(3 * 1024 * 1024, ' ');
+  std::string head = "PATCH /v1/team HTTP/1.1\r\nHost: x\r\nX-Api-Key: " + t.full.key
+                     + "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size())
+                     + "\r\n\r\n";
+  for (int round = 0; round < 10; ++round) {
+    BOOST_TEST_CONTEXT("round " << round) {
+      raw_connection conn{svcd.api_url()};
+      conn.send(head + body);
+      auto got = conn.read_until_close(5s);
+      BOOST_TEST(starts_with(got.data, "HTTP/1.1 413"), got.data.substr(0, 200));
+      BOOST_TEST(got.data.find("\"body_too_large\"") != std::string::npos);
+    }
+  }
+  check_still_serving(*this, t);
+}
+
 BOOST_AUTO_TEST_CASE(slowloris_is_closed_after_the_read_timeout) {
   auto t = create_team_with_keys();
   auto other = api();

@@ -18,7 +18,8 @@ struct listing {
 
 } // namespace
 
-registry_actor::behavior_type registry(registry_actor::stateful_pointer<registry_state> self) {
+registry_actor::behavior_type registry(registry_actor::stateful_pointer<registry_state> self,
+                                       std::chrono::milliseconds describe_timeout) {
   self->set_down_handler([=](caf::down_msg& dm) { self->state.live.erase(dm.source.id()); });
   return {
     [=](register_atom, std::string& kind, std::string& id, std::string& team, caf::actor_addr& addr) {
@@ -48,7 +49,7 @@ registry_actor::behavior_type registry(registry_actor::stateful_pointer<registry
       out->promise = self->make_response_promise<std::vector<actor_summary>>();
       out->outstanding = targets.size();
       for (auto& [handle, row] : targets) {
-        self->request(handle, std::chrono::seconds{1}, describe_atom::value)
+        self->request(handle, describe_timeout, describe_atom::value)
           .then(
             [out, row = row](actor_status& st) mutable {
               row.state = std::move(st.state);

@@ -18,6 +18,9 @@ struct registry_state {
   static inline const char* name = "registry";
 };
 
-registry_actor::behavior_type registry(registry_actor::stateful_pointer<registry_state> self);
+/// `describe_timeout`: how long a listing waits for each actor's description
+/// (a busy actor shows "(no answer)" rather than holding up the listing).
+registry_actor::behavior_type registry(registry_actor::stateful_pointer<registry_state> self,
+                                       std::chrono::milliseconds describe_timeout);
 
 } // namespace svc::actors

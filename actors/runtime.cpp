@@ -57,7 +57,7 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   rt->pool_ = providers::make_worker_pool(cfg);
   auto& h = rt->handles_;
   h.store = sys.spawn<caf::detached>(store, &env, cfg.group_commit);
-  h.registry = sys.spawn(registry);
+  h.registry = sys.spawn(registry, std::chrono::milliseconds{1000});
   caf::anon_send(h.registry, register_atom::value, std::string{"store"}, std::string{"store"}, std::string{},
                  h.store.address());
   rt->ctx_.cfg = &cfg;

@@ -15,19 +15,24 @@ namespace svc::http {
 
 /// Sends `args...` to `target` with a `timeout`; `on_result` or `on_error`
 /// (a timeout is `caf::sec::request_timeout`) runs on an asio thread.
+// The asking actor gets what it needs as a spawn argument, never only as
+// captures: CAF 0.17 binds a reference to null (undefined behaviour, which
+// UBSan reports) when it spawns a function-based actor without arguments.
 template <class Result, class Handle, class... Args>
 void ask_within(const context_ptr& ctx, const Handle& target, caf::duration timeout,
                 std::function<void(Result&)> on_result, std::function<void(const caf::error&)> on_error,
                 Args... args) {
-  ctx->svc.system.spawn([ctx, target, timeout, on_result = std::move(on_result), on_error = std::move(on_error),
-                         msg = std::make_tuple(std::move(args)...)](caf::event_based_actor* self) mutable {
-    auto req = std::apply([&](auto&... xs) { return self->request(target, timeout, std::move(xs)...); }, msg);
-    std::move(req).then(
-      [ctx, on_result](Result& r) {
-        boost::asio::post(ctx->svc.io, [ctx, on_result, r = std::move(r)]() mutable { on_result(r); });
-      },
-      [ctx, on_error](caf::error& err) { boost::asio::post(ctx->svc.io, [on_error, err] { on_error(err); }); });
-  });
+  ctx->svc.system.spawn(
+    [target, timeout, on_result = std::move(on_result), on_error = std::move(on_error),
+     msg = std::make_tuple(std::move(args)...)](caf::event_based_actor* self, context_ptr ctx) mutable {
+      auto req = std::apply([&](auto&... xs) { return self->request(target, timeout, std::move(xs)...); }, msg);
+      std::move(req).then(
+        [ctx, on_result](Result& r) {
+          boost::asio::post(ctx->svc.io, [ctx, on_result, r = std::move(r)]() mutable { on_result(r); });
+        },
+        [ctx, on_error](caf::error& err) { boost::asio::post(ctx->svc.io, [on_error, err] { on_error(err); }); });
+    },
+    ctx);
 }
 
 /// Sends `args...` to `target`; `on_result` runs on an asio thread with the answer.

@@ -36,8 +36,9 @@ void take_rate_token(const context_ptr& ctx, continuation next) {
     caf::anon_send(bucket, actors::take_atom::value, cls, resume_on_asio(ctx, std::move(next)));
     return;
   }
-  // First request of this team since start: resolve its bucket once, then cache it.
-  svc.system.spawn([ctx, cls, team_id, next = std::move(next)](caf::event_based_actor* self) mutable {
+  // First request of this team since start: resolve its bucket once, then
+  // cache it (the context is a spawn argument: see actor_call.hpp).
+  svc.system.spawn([cls, team_id, next = std::move(next)](caf::event_based_actor* self, context_ptr ctx) mutable {
     self->request(ctx->svc.actors().buckets, ctx->svc.cfg.request_deadline, actors::resolve_atom::value, team_id)
       .then(
         [ctx, cls, team_id, next](actors::bucket_actor& bucket) {
@@ -47,7 +48,7 @@ void take_rate_token(const context_ptr& ctx, continuation next) {
         [ctx](caf::error& err) {
           net::post(ctx->svc.io, [ctx, err] { reply_actor_error(ctx, err); });
         });
-  });
+  }, ctx);
 }
 
 } // namespace svc::http

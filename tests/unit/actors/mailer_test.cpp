@@ -230,7 +230,7 @@ BOOST_FIXTURE_TEST_CASE(without_a_fallback_a_stop_gives_pending_messages_one_las
 }
 
 BOOST_FIXTURE_TEST_CASE(the_mailer_registers_and_describes_itself_to_the_registry, mailer_fixture) {
-  auto registry = sys.spawn(svc::actors::registry);
+  auto registry = sys.spawn(svc::actors::registry, std::chrono::milliseconds{1000});
   spawned.push_back(caf::actor_cast<caf::actor>(registry));
   svc::actors::context ctx;
   ctx.registry = registry;

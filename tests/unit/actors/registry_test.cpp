@@ -19,7 +19,7 @@ using svc::actors::list_atom;
 using svc::actors::register_atom;
 
 struct registry_fixture : svc::test::actor_fixture {
-  svc::actors::registry_actor reg = track(sys.spawn(svc::actors::registry));
+  svc::actors::registry_actor reg = track(sys.spawn(svc::actors::registry, std::chrono::milliseconds{1000}));
 
   svc::test::reply<std::vector<actor_summary>> list_reply(actor_filter f) {
     return ask<std::vector<actor_summary>>(reg, list_atom::value, f);
@@ -57,7 +57,7 @@ BOOST_FIXTURE_TEST_SUITE(registry_suite, registry_fixture)
 // An empty listing must still be answered (the promise is only taken when someone is asked).
 BOOST_AUTO_TEST_CASE(empty_listings_are_answered) {
   spawn_bucket("team_1");
-  auto empty_registry = ask<std::vector<actor_summary>>(track(sys.spawn(svc::actors::registry)), list_atom::value,
+  auto empty_registry = ask<std::vector<actor_summary>>(track(sys.spawn(svc::actors::registry, std::chrono::milliseconds{1000})), list_atom::value,
                                                         actor_filter{});
   BOOST_TEST((empty_registry.value && empty_registry.value->empty()));
   auto no_match = list_reply({"nothing", "", 100});
@@ -120,9 +120,14 @@ BOOST_AUTO_TEST_CASE(exited_actors_disappear) {
   BOOST_TEST(ids(list()) == (std::vector<std::string>{"bucket:team_2"}));
 
   // An actor that ends by itself (a normal quit) disappears as well.
-  auto quitter = track(sys.spawn([](caf::event_based_actor* s) -> caf::behavior {
-    return {[=](int) { s->quit(); }};
-  }));
+  auto quitter = track(sys.spawn(
+    [](caf::event_based_actor* s, int quit_on) -> caf::behavior {
+      return {[=](int x) {
+        if (x == quit_on)
+          s->quit();
+      }};
+    },
+    1));
   self->send(reg, register_atom::value, std::string{"temp"}, std::string{"t1"}, std::string{"team_x"},
              quitter.address());
   sched.run();

@@ -92,7 +92,7 @@ struct webhook_fixture : actor_fixture {
   }
 
   /// What endpoints are spawned with here: the transport, no mailer, no directory.
-  actors::endpoint_services services() { return {&transport, {}, {}}; }
+  actors::endpoint_services services() { return {&transport, {}, {}, {}}; }
 
   /// Commits `batch` through the store; requires success.
   void commit(persistence::write_batch batch) {

@@ -7,16 +7,21 @@ namespace {
 
 using self_ptr = bucket_directory_actor::stateful_pointer<bucket_directory_state>;
 
-bucket_actor bucket_of(self_ptr self, const context& ctx, const std::string& team_id) {
-  auto& slot = self->state.buckets[team_id];
-  if (!slot) {
-    bucket_overrides overrides;
-    if (auto team = ctx.tables->teams.get(team_id))
-      overrides = team->rate_limit_overrides;
-    auto snapshot = ctx.tables->buckets.get(team_id);
-    slot = self->spawn<caf::linked>(bucket, ctx, team_id, std::move(overrides), std::move(snapshot));
-  }
-  return slot;
+// The team's bucket, spawned with its overrides and last snapshot on first
+// use; nothing is spawned while those cannot be read (limits must not reset).
+caf::expected<bucket_actor> bucket_of(self_ptr self, const context& ctx, const std::string& team_id) {
+  if (auto it = self->state.buckets.find(team_id); it != self->state.buckets.end())
+    return it->second;
+  auto team = ctx.tables->teams.get(team_id);
+  auto snapshot = ctx.tables->buckets.get(team_id);
+  if (team.failed() || snapshot.failed())
+    return storage_failure("bucket_directory", team.failed() ? team.why() : snapshot.why());
+  bucket_overrides overrides;
+  if (team.has_value())
+    overrides = team->rate_limit_overrides;
+  auto handle = self->spawn<caf::linked>(bucket, ctx, team_id, std::move(overrides), std::move(snapshot).found());
+  self->state.buckets.emplace(team_id, handle);
+  return handle;
 }
 
 // Counts down the snapshots of a shutdown; answers when the last one is in.
@@ -36,9 +41,17 @@ struct snapshot_round {
 bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ctx) {
   register_actor(self, ctx, "bucket_directory", "bucket_directory", "");
   return {
-    [=](resolve_atom, const std::string& team_id) -> bucket_actor { return bucket_of(self, ctx, team_id); },
+    [=](resolve_atom, const std::string& team_id) -> caf::result<bucket_actor> {
+      auto bucket = bucket_of(self, ctx, team_id);
+      if (!bucket)
+        return std::move(bucket.error());
+      return *bucket;
+    },
     [=](charge_atom, const std::string& team_id, schema::bucket_class cls, int64_t n) -> caf::result<rate_decision> {
-      return self->delegate(bucket_of(self, ctx, team_id), charge_atom::value, cls, n);
+      auto bucket = bucket_of(self, ctx, team_id);
+      if (!bucket)
+        return std::move(bucket.error());
+      return self->delegate(*bucket, charge_atom::value, cls, n);
     },
     [=](limits_atom, const std::string& team_id, bucket_overrides& overrides) {
       if (auto it = self->state.buckets.find(team_id); it != self->state.buckets.end())

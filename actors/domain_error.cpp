@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "core/log.hpp"
+
 namespace svc::actors {
 namespace {
 
@@ -11,6 +13,11 @@ const caf::atom_value domain_category = caf::atom("svc");
 
 caf::error make_domain_error(schema::error_code code, std::string param, schema::message_args args) {
   return caf::error{static_cast<uint8_t>(code), domain_category, caf::make_message(std::move(param), std::move(args))};
+}
+
+caf::error storage_failure(std::string_view component, std::string_view why) {
+  core::log_error(component, "store read failed: " + std::string{why});
+  return make_domain_error(schema::error_code::storage_unavailable);
 }
 
 schema::api_error to_api_error(const caf::error& err) {

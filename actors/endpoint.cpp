@@ -27,7 +27,7 @@ std::string component(self_ptr self) { return "endpoint " + self->state.record.i
 // The version of events no request caused: the team's default.
 std::string team_version(const context& ctx, const std::string& team_id) {
   auto team = ctx.tables->teams.get(team_id);
-  return team ? team->default_api_version : std::string{};
+  return team.has_value() ? team->default_api_version : std::string{};
 }
 
 void pump(self_ptr self, const context& ctx, const endpoint_services& services);
@@ -87,7 +87,12 @@ webhook_post signed_post(const webhook_endpoint_record& e, const schema::event_r
 
 void attempt(self_ptr self, const context& ctx, const endpoint_services& services, const delivery_task& task) {
   auto event = ctx.tables->events.get(task.event_id);
-  if (!event) { // retention ended, or the row is damaged: nothing left to send
+  if (event.failed()) { // the event may well exist: try again shortly, the task stays
+    core::log_error(component(self), "event " + task.event_id + " unreadable, delivery retried: " + event.why());
+    self->delayed_send(self, std::chrono::seconds{1}, retry_atom::value, task.id);
+    return;
+  }
+  if (event.absent()) { // retention ended: nothing left to send
     core::log_warn(component(self), "event " + task.event_id + " is gone; dropping its delivery");
     persistence::write_batch batch;
     persistence::erase_task(*ctx.tables, batch, task);
@@ -161,7 +166,9 @@ void disable(self_ptr self, const context& ctx, const endpoint_services& service
       self->send(services.directory, publish_atom::value, event);
     }
     auto team = ctx.tables->teams.get(record.team_id);
-    if (services.mailer && team && !team->owner_email.empty())
+    if (team.failed())
+      core::log_error(component(self), "no mail about the disabling, the owner is unreadable: " + team.why());
+    if (services.mailer && team.has_value() && !team->owner_email.empty())
       self->send(services.mailer, send_atom::value, disabled_mail(ctx, record, team->owner_email));
   });
 }
@@ -266,8 +273,9 @@ boost::json::value sample_data(const context& ctx, const webhook_endpoint_record
                                const std::string& version) {
   if (type == schema::usage_balance_low) {
     auto team = ctx.tables->teams.get(e.team_id);
-    auto balance = ctx.tables->balances.get(e.team_id).value_or(schema::balance_record{e.team_id, 0, 0, {}});
-    return schema::balance_view(balance, team ? team->balance_low_threshold : 0);
+    auto balance = ctx.tables->balances.get(e.team_id);
+    return schema::balance_view(balance.has_value() ? *balance : schema::balance_record{e.team_id, 0, 0, {}},
+                                team.has_value() ? team->balance_low_threshold : 0);
   }
   if (type == schema::webhook_endpoint_disabled)
     return schema::webhook_endpoint_view(e);
@@ -323,7 +331,8 @@ caf::result<test_fire> fire_test(self_ptr self, const context& ctx, const endpoi
 // The events `replay` would enqueue: missed since `since` (and since the
 // endpoint exists), subscribed, neither delivered nor pending; at most
 // `max_replay_events`.
-std::vector<std::string> missed_events(self_ptr self, const context& ctx, core::time_point since) {
+persistence::read_result<std::vector<std::string>> missed_events(self_ptr self, const context& ctx,
+                                                                 core::time_point since) {
   auto& st = self->state;
   auto& r = st.record;
   std::set<std::string> pending;
@@ -335,15 +344,21 @@ std::vector<std::string> missed_events(self_ptr self, const context& ctx, core::
   range.start_after = r.team_id + "/evt_" + core::ulid_floor(from - std::chrono::milliseconds{1});
   bool more = false;
   auto keys = ctx.tables->events_by_team.keys(range, static_cast<std::size_t>(max_replay_events) * 4, more);
+  if (keys.failed())
+    return keys;
   std::vector<std::string> missed;
-  for (auto& key : keys) {
+  for (auto& key : *keys) {
     if (static_cast<int64_t>(missed.size()) == max_replay_events)
       break;
     auto event_id = key.substr(range.prefix.size());
-    if (pending.count(event_id) || ctx.tables->delivered_events.get(persistence::owned_key(r.id, event_id)))
+    if (pending.count(event_id))
       continue;
+    auto delivered = ctx.tables->delivered_events.get(persistence::owned_key(r.id, event_id));
     auto event = ctx.tables->events.get(event_id);
-    if (!event || event->synthetic || event->created_at < from || !schema::subscribes(r, event->type))
+    if (delivered.failed() || event.failed())
+      return decltype(keys)::error(delivered.failed() ? delivered.why() : event.why());
+    if (delivered.has_value() || event.absent() || event->synthetic || event->created_at < from
+        || !schema::subscribes(r, event->type))
       continue;
     missed.push_back(std::move(event_id));
   }
@@ -385,7 +400,10 @@ caf::result<int64_t> replay(self_ptr self, const context& ctx, const endpoint_se
   if (!r.is_active)
     return make_domain_error(schema::error_code::invalid_state, "id",
                              {{"kind", "webhook endpoint"}, {"id", r.id}, {"state", "disabled"}, {"action", "replay"}});
-  auto events = missed_events(self, ctx, since);
+  auto missed = missed_events(self, ctx, since);
+  if (missed.failed())
+    return storage_failure(component(self), missed.why());
+  auto events = std::move(*missed);
   auto promise = self->make_response_promise<int64_t>();
   if (events.empty() || !services.buckets) {
     enqueue_replay(self, ctx, services, events, promise);
@@ -418,9 +436,13 @@ void load_tasks(self_ptr self, const context& ctx, const endpoint_services& serv
   range.prefix = self->state.record.id + "/";
   bool more = false;
   auto tasks = ctx.tables->delivery_tasks.page(range, std::numeric_limits<std::size_t>::max(), more);
-  for (auto& t : tasks)
+  if (tasks.failed()) {
+    core::log_error(component(self), "pending deliveries not loaded, the store failed: " + tasks.why());
+    return;
+  }
+  for (auto& t : *tasks)
     self->state.tasks.emplace(t.id, t);
-  for (auto& t : tasks)
+  for (auto& t : *tasks)
     schedule(self, ctx, services, t);
 }
 
@@ -482,7 +504,8 @@ endpoint_actor::behavior_type endpoint(self_ptr self, context ctx, endpoint_serv
     [=](delete_atom) -> caf::result<bool> {
       auto& r = self->state.record;
       persistence::write_batch batch;
-      persistence::erase_endpoint(*ctx.tables, batch, r);
+      if (auto erased = persistence::erase_endpoint(*ctx.tables, batch, r); !erased.ok())
+        return storage_failure(component(self), erased.message);
       drop_queued_tasks(self, ctx, batch);
       return reply_after_commit<bool>(self, ctx.store, std::move(batch), true, [self, services] {
         if (services.directory)

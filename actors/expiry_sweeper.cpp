@@ -15,36 +15,46 @@ using self_ptr = expiry_sweeper_actor::stateful_pointer<expiry_sweeper_state>;
 
 // Deletes every output file of a job; the record keeps describing them, and
 // their URLs answer 410 from their signed expiry on.
-void delete_outputs(const context& ctx, persistence::blob_store& blobs, const std::string& job_id) {
+persistence::status delete_outputs(const context& ctx, persistence::blob_store& blobs, const std::string& job_id) {
   auto job = ctx.tables->jobs.get(job_id);
-  if (!job)
-    return;
-  persistence::remove_job_outputs(blobs, *job, job->outputs.size(), "expiry_sweeper");
+  if (job.has_value())
+    persistence::remove_job_outputs(blobs, *job, job->outputs.size(), "expiry_sweeper");
+  return {job.why()};
 }
 
 // An event past its retention: its row, its feed row and the marks that it
 // reached each endpoint of its team.
-void delete_event(const context& ctx, persistence::write_batch& batch, const std::string& event_id) {
+persistence::status delete_event(const context& ctx, persistence::write_batch& batch, const std::string& event_id) {
   auto event = ctx.tables->events.get(event_id);
+  if (event.failed())
+    return {event.why()};
   ctx.tables->events.erase(batch, event_id);
-  if (!event)
-    return;
+  if (event.absent())
+    return {};
   ctx.tables->events_by_team.erase(batch, persistence::owned_key(event->team_id, event_id));
   bool more = false;
   persistence::scan_range range;
   range.prefix = event->team_id + "/";
-  for (auto& key : ctx.tables->endpoints_by_team.keys(range, std::numeric_limits<std::size_t>::max(), more))
+  auto endpoints = ctx.tables->endpoints_by_team.keys(range, std::numeric_limits<std::size_t>::max(), more);
+  if (endpoints.failed())
+    return {endpoints.why()};
+  for (auto& key : *endpoints)
     ctx.tables->delivered_events.erase(batch, persistence::owned_key(key.substr(range.prefix.size()), event_id));
+  return {};
 }
 
 // An uploaded file past its lifetime: its bytes, its record and its listing row.
-void delete_file(const context& ctx, persistence::blob_store& blobs, persistence::write_batch& batch,
-                 const std::string& file_id) {
+persistence::status delete_file(const context& ctx, persistence::blob_store& blobs, persistence::write_batch& batch,
+                                const std::string& file_id) {
+  auto file = ctx.tables->files.get(file_id);
+  if (file.failed())
+    return {file.why()};
   persistence::remove_file_bytes(blobs, file_id, "expiry_sweeper");
-  if (auto file = ctx.tables->files.get(file_id))
+  if (file.has_value())
     persistence::erase_file(*ctx.tables, batch, *file);
   else
     ctx.tables->files.erase(batch, file_id);
+  return {};
 }
 
 } // namespace
@@ -64,7 +74,7 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
       std::vector<persistence::expiry_entry> due;
       std::vector<std::string> keys;
       bool more = false;
-      ctx.tables->expiries.for_each_key([&](std::string_view key) {
+      auto scanned = ctx.tables->expiries.for_each_key([&](std::string_view key) {
         persistence::expiry_entry e;
         if (!persistence::parse_expiry_key(key, e)) {
           keys.emplace_back(key); // not ours to keep: drop it
@@ -81,27 +91,36 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
         return true;
       });
       auto next = more ? std::chrono::milliseconds{0} : expiry_sweep_interval(*ctx.cfg);
+      // A read the store failed leaves the round's rows in place for the next round.
+      auto retry_later = [=](const std::string& why) {
+        core::log_error("expiry_sweeper", "round skipped, the store failed: " + why);
+        self->delayed_send(self, expiry_sweep_interval(*ctx.cfg), sweep_atom::value);
+      };
+      if (!scanned.ok())
+        return retry_later(scanned.message);
       if (keys.empty()) {
         self->delayed_send(self, next, sweep_atom::value);
         return;
       }
       persistence::write_batch batch;
       for (auto& e : due) {
+        persistence::status done;
         switch (e.kind) {
         case persistence::expiry_kind::outputs:
-          delete_outputs(ctx, *blobs, e.subject);
+          done = delete_outputs(ctx, *blobs, e.subject);
           ++self->state.outputs_deleted;
           break;
         case persistence::expiry_kind::idempotency: {
           // A newer record under the same key (the old one expired) keeps its own row.
           auto record = ctx.tables->idempotency.get(e.subject);
-          if (record && core::to_unix_ms(record->expires_at) <= now_ms)
+          done = {record.why()};
+          if (record.has_value() && core::to_unix_ms(record->expires_at) <= now_ms)
             ctx.tables->idempotency.erase(batch, e.subject);
           ++self->state.idempotency_deleted;
           break;
         }
         case persistence::expiry_kind::event:
-          delete_event(ctx, batch, e.subject);
+          done = delete_event(ctx, batch, e.subject);
           ++self->state.events_deleted;
           break;
         case persistence::expiry_kind::delivery:
@@ -109,10 +128,12 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
           ++self->state.deliveries_deleted;
           break;
         case persistence::expiry_kind::file:
-          delete_file(ctx, *blobs, batch, e.subject);
+          done = delete_file(ctx, *blobs, batch, e.subject);
           ++self->state.files_deleted;
           break;
         }
+        if (!done.ok())
+          return retry_later(done.message);
       }
       for (auto& k : keys)
         ctx.tables->expiries.erase(batch, std::move(k));

@@ -53,13 +53,19 @@ void start_job(self_ptr self, const context& ctx, const job_services& services, 
 
 void recover(self_ptr self, const context& ctx, const job_services& services) {
   std::vector<std::string> ids;
-  ctx.tables->live_jobs.for_each_key([&](std::string_view id) {
+  auto scanned = ctx.tables->live_jobs.for_each_key([&](std::string_view id) {
     ids.emplace_back(id);
     return true;
   });
+  if (!scanned.ok())
+    core::log_error("job_directory", "unfinished jobs not all resumed, the store failed: " + scanned.message);
   for (auto& id : ids) {
     auto record = ctx.tables->jobs.get(id);
-    if (!record || schema::is_terminal(record->status)) {
+    if (record.failed()) {
+      core::log_error("job_directory", "job " + id + " not resumed, the store failed: " + record.why());
+      continue;
+    }
+    if (record.absent() || schema::is_terminal(record->status)) {
       core::log_warn("job_directory", "live_jobs lists " + id + " but its record is missing or terminal");
       continue;
     }
@@ -136,7 +142,9 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
         return self->delegate(it->second.handle, cancel_atom::value);
       }
       auto record = ctx.tables->jobs.get(id);
-      if (!record || record->team_id != team)
+      if (record.failed())
+        return storage_failure("job_directory", record.why());
+      if (record.absent() || record->team_id != team)
         return not_found(id);
       return not_cancellable(*record);
     },
@@ -147,7 +155,9 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
         return self->delegate(it->second.handle, wait_atom::value);
       }
       auto record = ctx.tables->jobs.get(id);
-      if (!record || record->team_id != team)
+      if (record.failed())
+        return storage_failure("job_directory", record.why());
+      if (record.absent() || record->team_id != team)
         return not_found(id);
       return std::move(*record);
     },

@@ -51,15 +51,20 @@ void commit_then(self_ptr self, const context& ctx, persistence::write_batch bat
 
 keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
   register_actor(self, ctx, "keyring", "keyring", "");
-  ctx.tables->api_keys.for_each([&](const schema::api_key_record& r) {
+  auto scanned = ctx.tables->api_keys.for_each([&](const schema::api_key_record& r) {
     arm_expiry(self, ctx, r);
     return true;
   });
+  if (!scanned.ok())
+    core::log_error("keyring", "key grace timers not all re-armed, the store failed: " + scanned.message);
   if (!self->state.pending_expiries.empty())
     core::log_info("keyring", "re-armed " + std::to_string(self->state.pending_expiries.size()) + " key grace timers");
   return {
     [=](create_atom, const std::string& team_id, schema::scope s) -> caf::result<issued_key> {
-      if (!ctx.tables->teams.get(team_id))
+      auto team = ctx.tables->teams.get(team_id);
+      if (team.failed())
+        return storage_failure("keyring", team.why());
+      if (team.absent())
         return make_domain_error(error_code::resource_not_found, "team", {{"kind", "team"}, {"id", team_id}});
       if (s == schema::scope::none)
         return make_domain_error(error_code::invalid_parameter, "scope", {{"detail", "must be read, write or full"}});
@@ -73,7 +78,9 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
     },
     [=](rotate_atom, const std::string& key_id, const std::string& team_id) -> caf::result<issued_key> {
       auto old = ctx.tables->api_keys.get(key_id);
-      if (!old || (!team_id.empty() && old->team_id != team_id))
+      if (old.failed())
+        return storage_failure("keyring", old.why());
+      if (old.absent() || (!team_id.empty() && old->team_id != team_id))
         return make_domain_error(error_code::resource_not_found, "id", {{"kind", "api_key"}, {"id", key_id}});
       if (old->deactivated || old->deactivate_at)
         return make_domain_error(error_code::invalid_state, "id",
@@ -93,7 +100,9 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
     },
     [=](revoke_atom, const std::string& key_id, const std::string& team_id) -> caf::result<schema::api_key_record> {
       auto key = ctx.tables->api_keys.get(key_id);
-      if (!key || (!team_id.empty() && key->team_id != team_id))
+      if (key.failed())
+        return storage_failure("keyring", key.why());
+      if (key.absent() || (!team_id.empty() && key->team_id != team_id))
         return make_domain_error(error_code::resource_not_found, "id", {{"kind", "api_key"}, {"id", key_id}});
       if (key->revoked_at) // revoking twice changes nothing
         return *key;
@@ -114,7 +123,13 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
     [=](expire_atom, const std::string& key_id) {
       self->state.pending_expiries.erase(key_id);
       auto key = ctx.tables->api_keys.get(key_id);
-      if (!key || key->deactivated || !key->deactivate_at)
+      if (key.failed()) { // the grace still ends: try again shortly
+        core::log_error("keyring", "store read failed: " + key.why() + "; key " + key_id + " expires on retry");
+        self->state.pending_expiries.insert(key_id);
+        self->delayed_send(self, std::chrono::seconds{1}, expire_atom::value, key_id);
+        return;
+      }
+      if (key.absent() || key->deactivated || !key->deactivate_at)
         return;
       if (ctx.clock->now() < *key->deactivate_at) { // the wall clock moved: not yet
         arm_expiry(self, ctx, *key);

@@ -59,7 +59,9 @@ std::function<void()> balance_low_event(self_ptr self, const context& ctx, int64
   if (b.available >= before)
     return {};
   auto team = ctx.tables->teams.get(b.team_id);
-  if (!team || before <= team->balance_low_threshold || b.available > team->balance_low_threshold)
+  if (team.failed())
+    core::log_error("ledger", "team " + b.team_id + ": no balance_low check, the store failed: " + team.why());
+  if (!team.has_value() || before <= team->balance_low_threshold || b.available > team->balance_low_threshold)
     return {};
   auto now = ctx.clock->now();
   if (b.low_event_at && now - *b.low_event_at < ctx.cfg->balance_low_debounce)
@@ -86,14 +88,22 @@ std::function<void()> both(std::function<void()> a, std::function<void()> b) {
   };
 }
 
-void load(self_ptr self, const context& ctx, const std::string& team_id) {
+// The balance and open holds; an error when the store cannot give them (a
+// ledger never runs on a balance it did not read).
+persistence::status load(self_ptr self, const context& ctx, const std::string& team_id) {
   auto& st = self->state;
-  st.balance = ctx.tables->balances.get(team_id).value_or(balance_record{team_id, 0, 0, {}});
+  auto balance = ctx.tables->balances.get(team_id);
+  if (balance.failed())
+    return {balance.why()};
+  st.balance = balance.has_value() ? *balance : balance_record{team_id, 0, 0, {}};
   bool more = false;
   persistence::scan_range range;
   range.prefix = team_id + "/";
+  auto holds = ctx.tables->holds.page(range, std::numeric_limits<std::size_t>::max(), more);
+  if (holds.failed())
+    return {holds.why()};
   int64_t held = 0;
-  for (auto& h : ctx.tables->holds.page(range, std::numeric_limits<std::size_t>::max(), more)) {
+  for (auto& h : *holds) {
     if (h.status != hold_status::held)
       continue;
     held += h.credits;
@@ -102,18 +112,24 @@ void load(self_ptr self, const context& ctx, const std::string& team_id) {
   if (held != st.balance.held)
     core::log_warn("ledger", "team " + team_id + ": balance says held=" + std::to_string(st.balance.held)
                                + " but open holds sum to " + std::to_string(held));
+  return {};
 }
 
-// The usage row of `date`, from memory or LMDB.
-schema::usage_record& usage_of(self_ptr self, const context& ctx, const std::string& date) {
+// The usage row of `date`, from memory or LMDB; nullptr (logged) when the
+// store cannot give it, so no count restarts from zero.
+schema::usage_record* usage_of(self_ptr self, const context& ctx, const std::string& date) {
   auto& usage = self->state.usage;
   if (auto it = usage.find(date); it != usage.end())
-    return it->second;
+    return &it->second;
   auto& team = self->state.balance.team_id;
   auto stored = ctx.tables->usage.get(usage_key(team, date));
+  if (stored.failed()) {
+    core::log_error("ledger", "team " + team + ": usage of " + date + " unreadable: " + stored.why());
+    return nullptr;
+  }
   if (usage.size() > 8) // only today's and yesterday's rows are ever touched again
     usage.erase(usage.begin());
-  return usage[date] = stored.value_or(schema::usage_record{team, date, 0, 0, 0});
+  return &(usage[date] = stored.has_value() ? *stored : schema::usage_record{team, date, 0, 0, 0});
 }
 
 caf::result<admission_result> admit(self_ptr self, const context& ctx, admission& a) {
@@ -126,8 +142,10 @@ caf::result<admission_result> admit(self_ptr self, const context& ctx, admission
     if (st.admitting.count(a.idempotency_key) != 0)
       return make_domain_error(error_code::idempotency_key_in_use, "Idempotency-Key");
     // Committed creates are in LMDB by the time they leave `admitting`.
-    if (auto earlier = ctx.tables->idempotency.get(a.idempotency_key);
-        earlier && earlier->expires_at > ctx.clock->now()) {
+    auto earlier = ctx.tables->idempotency.get(a.idempotency_key);
+    if (earlier.failed())
+      return storage_failure("ledger", earlier.why());
+    if (earlier.has_value() && earlier->expires_at > ctx.clock->now()) {
       admission_result r;
       r.replayed = true;
       r.earlier = std::move(*earlier);
@@ -172,17 +190,19 @@ caf::result<balance_record> settle(self_ptr self, const context& ctx, settlement
     core::log_warn("ledger", "team " + st.balance.team_id + ": job " + s.job_id + " has no open hold to settle");
     return commit_then<balance_record>(self, ctx, std::move(batch), st.balance);
   }
+  auto date = core::format_iso8601(s.at).substr(0, 10);
+  schema::usage_record* day = nullptr;
+  if (s.to == hold_status::charged && !(day = usage_of(self, ctx, date)))
+    return make_domain_error(error_code::storage_unavailable);
   auto credits = it->second.credits;
   st.holds.erase(it);
   st.balance.held -= credits;
   if (s.to == hold_status::refunded) {
     st.balance.available += credits;
   } else {
-    auto date = core::format_iso8601(s.at).substr(0, 10);
-    auto& day = usage_of(self, ctx, date);
-    day.credits_charged += credits;
-    (s.kind == schema::job_kind::image ? day.images : day.videos) += s.outputs;
-    ctx.tables->usage.put(batch, usage_key(st.balance.team_id, date), day);
+    day->credits_charged += credits;
+    (s.kind == schema::job_kind::image ? day->images : day->videos) += s.outputs;
+    ctx.tables->usage.put(batch, usage_key(st.balance.team_id, date), *day);
   }
   ctx.tables->balances.put(batch, st.balance.team_id, st.balance);
   ctx.tables->holds.erase(batch, hold_key(st.balance.team_id, s.job_id));
@@ -196,8 +216,13 @@ std::string hold_key(const std::string& team_id, const std::string& job_id) { re
 std::string usage_key(const std::string& team_id, const std::string& date) { return team_id + "/" + date; }
 
 ledger_actor::behavior_type ledger(self_ptr self, context ctx, std::string team_id) {
-  load(self, ctx, team_id);
-  register_actor(self, ctx, "ledger", team_id, team_id);
+  // A ledger whose books cannot be read ends before its first message (which
+  // fails, 503); the directory respawns it on next use. The behaviour below
+  // is then never run.
+  if (auto loaded = load(self, ctx, team_id); !loaded.ok())
+    self->quit(storage_failure("ledger", "team " + team_id + ": " + loaded.message));
+  else
+    register_actor(self, ctx, "ledger", team_id, team_id);
   return {
     [=](admit_atom, admission& a) -> caf::result<admission_result> { return admit(self, ctx, a); },
     [=](settle_atom, settlement& s) -> caf::result<balance_record> { return settle(self, ctx, s); },

@@ -12,12 +12,16 @@ caf::error no_team(const std::string& id) {
   return make_domain_error(schema::error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
 }
 
-// The team's ledger, spawned on first use; nullptr for a team that does not exist.
-ledger_actor ledger_of(self_ptr self, const context& ctx, const std::string& team_id) {
+// The team's ledger, spawned on first use; an error for a team that does not
+// exist or cannot be read.
+caf::expected<ledger_actor> ledger_of(self_ptr self, const context& ctx, const std::string& team_id) {
   if (auto it = self->state.ledgers.find(team_id); it != self->state.ledgers.end())
     return it->second;
-  if (!ctx.tables->teams.get(team_id))
-    return {};
+  auto team = ctx.tables->teams.get(team_id);
+  if (team.failed())
+    return storage_failure("ledger_directory", team.why());
+  if (team.absent())
+    return no_team(team_id);
   auto handle = self->spawn<caf::linked>(ledger, ctx, team_id);
   // A ledger that quits (after a failed commit) is dropped and respawned from LMDB on next use.
   self->monitor(handle);
@@ -39,19 +43,22 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
   });
   return {
     [=](resolve_atom, const std::string& team_id) -> caf::result<ledger_actor> {
-      if (auto l = ledger_of(self, ctx, team_id))
-        return l;
-      return no_team(team_id);
+      auto l = ledger_of(self, ctx, team_id);
+      if (!l)
+        return std::move(l.error());
+      return *l;
     },
     [=](credit_atom, const std::string& team_id, int64_t amount) -> caf::result<balance_record> {
-      if (auto l = ledger_of(self, ctx, team_id))
-        return self->delegate(l, credit_atom::value, amount);
-      return no_team(team_id);
+      auto l = ledger_of(self, ctx, team_id);
+      if (!l)
+        return std::move(l.error());
+      return self->delegate(*l, credit_atom::value, amount);
     },
     [=](caf::get_atom, const std::string& team_id) -> caf::result<balance_record> {
-      if (auto l = ledger_of(self, ctx, team_id))
-        return self->delegate(l, caf::get_atom::value);
-      return no_team(team_id);
+      auto l = ledger_of(self, ctx, team_id);
+      if (!l)
+        return std::move(l.error());
+      return self->delegate(*l, caf::get_atom::value);
     },
     [=](describe_atom) -> actor_status {
       return {"teams=" + std::to_string(self->state.ledgers.size()), self->mailbox().size()};

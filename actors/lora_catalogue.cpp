@@ -64,7 +64,10 @@ lora_catalogue_actor::behavior_type lora_catalogue(lora_catalogue_actor::statefu
       for (auto& k : l.keywords)
         if (k.empty() || k.size() > 40)
           return invalid("keywords", "each keyword must be 1 to 40 characters");
-      if (ctx.tables->lora_slugs.get(l.slug))
+      auto taken = ctx.tables->lora_slugs.get(l.slug);
+      if (taken.failed())
+        return storage_failure("lora_catalogue", taken.why());
+      if (taken.has_value())
         return invalid("slug", "a LoRA with slug '" + l.slug + "' exists");
       l.id = core::make_id("lora");
       l.builtin = false;

@@ -406,6 +406,10 @@ using lora_catalogue_actor = introspectable_actor::extend<
 /// and the arguments of the message template.
 caf::error make_domain_error(schema::error_code code, std::string param = {}, schema::message_args args = {});
 
+/// 503 `storage_unavailable` for a store read that failed; `why` (LMDB's
+/// reason) goes to the log under `component`, never to the client.
+caf::error storage_failure(std::string_view component, std::string_view why);
+
 /// The error of a failed request as the API reports it (timeouts: 503 `unavailable`).
 schema::api_error to_api_error(const caf::error& err);
 

@@ -63,7 +63,9 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
     },
     [=](patch_atom, const std::string& team_id, int64_t threshold) -> caf::result<schema::team_record> {
       auto team = ctx.tables->teams.get(team_id);
-      if (!team)
+      if (team.failed())
+        return storage_failure("team_directory", team.why());
+      if (team.absent())
         return no_team(team_id);
       if (threshold < 0 || threshold > max_credits)
         return invalid("balance_low_threshold", "must be an integer between 0 and " + std::to_string(max_credits));
@@ -75,7 +77,9 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
     [=](limits_atom, const std::string& team_id, schema::bucket_class cls,
         schema::bucket_limits limits) -> caf::result<schema::team_record> {
       auto team = ctx.tables->teams.get(team_id);
-      if (!team)
+      if (team.failed())
+        return storage_failure("team_directory", team.why());
+      if (team.absent())
         return no_team(team_id);
       if (cls == schema::bucket_class::anonymous)
         return invalid("bucket", "anonymous is not a team bucket");

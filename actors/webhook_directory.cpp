@@ -106,7 +106,10 @@ caf::result<endpoint_created> create(self_ptr self, const context& ctx, const en
     key = persistence::idempotency_key(c.idempotency->team_id, c.idempotency->route, c.idempotency->key);
     if (st.creating.count(key))
       return make_domain_error(schema::error_code::idempotency_key_in_use, "Idempotency-Key");
-    if (auto earlier = ctx.tables->idempotency.get(key); earlier && earlier->expires_at > ctx.clock->now()) {
+    auto earlier = ctx.tables->idempotency.get(key);
+    if (earlier.failed())
+      return storage_failure("webhook_directory", earlier.why());
+    if (earlier.has_value() && earlier->expires_at > ctx.clock->now()) {
       endpoint_created r;
       r.replayed = true;
       r.earlier = std::move(*earlier);
@@ -146,19 +149,26 @@ caf::result<endpoint_created> create(self_ptr self, const context& ctx, const en
 
 void recover(self_ptr self, const context& ctx, const endpoint_services& services) {
   std::vector<webhook_endpoint_record> stored;
-  ctx.tables->webhook_endpoints.for_each([&](const webhook_endpoint_record& e) {
+  auto endpoints_read = ctx.tables->webhook_endpoints.for_each([&](const webhook_endpoint_record& e) {
     stored.push_back(e);
     return true;
   });
+  if (!endpoints_read.ok())
+    core::log_error("webhook_directory", "endpoints not all started, the store failed: " + endpoints_read.message);
   for (auto& e : stored)
     spawn_endpoint(self, ctx, services, e);
   std::vector<std::string> pending;
-  ctx.tables->pending_events.for_each_key([&](std::string_view id) {
+  auto pending_read = ctx.tables->pending_events.for_each_key([&](std::string_view id) {
     pending.emplace_back(id);
     return true;
   });
+  if (!pending_read.ok())
+    core::log_error("webhook_directory", "events not all fanned out, the store failed: " + pending_read.message);
   for (auto& id : pending) {
-    if (auto event = ctx.tables->events.get(id)) {
+    auto event = ctx.tables->events.get(id);
+    if (event.failed()) { // its pending row stays: the next start fans it out
+      core::log_error("webhook_directory", "event " + id + " not fanned out, the store failed: " + event.why());
+    } else if (event.has_value()) {
       fan_out(self, ctx, *event);
     } else {
       persistence::write_batch batch;

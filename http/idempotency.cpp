@@ -39,12 +39,13 @@ void reply_replay(const context_ptr& ctx, const schema::idempotency_record& earl
   reply_body(ctx, static_cast<unsigned>(earlier.status), earlier.body, "application/json", std::move(headers));
 }
 
-std::optional<schema::idempotency_record> find_idempotency_record(const context_ptr& ctx, std::string_view route,
-                                                                  const idempotency_claim& claim) {
-  auto record = ctx->svc.tables().idempotency.get(persistence::idempotency_key(ctx->team->id, route, claim.key));
-  if (record && record->expires_at > ctx->svc.clock->now())
-    return record;
-  return std::nullopt;
+persistence::read_result<schema::idempotency_record> find_idempotency_record(const context_ptr& ctx,
+                                                                             std::string_view route,
+                                                                             const idempotency_claim& claim) {
+  auto now = ctx->svc.clock->now();
+  return ctx->svc.tables()
+    .idempotency.get(persistence::idempotency_key(ctx->team->id, route, claim.key))
+    .keep_if([&](const schema::idempotency_record& r) { return r.expires_at > now; });
 }
 
 } // namespace svc::http

@@ -29,8 +29,9 @@ std::optional<idempotency_claim> read_idempotency_claim(const context_ptr& ctx, 
 /// matches, else 422 `idempotency_key_reused`.
 void reply_replay(const context_ptr& ctx, const schema::idempotency_record& earlier, const idempotency_claim& claim);
 
-/// The unexpired record under `team/route/key`, if any.
-std::optional<schema::idempotency_record> find_idempotency_record(const context_ptr& ctx, std::string_view route,
-                                                                  const idempotency_claim& claim);
+/// The unexpired record under `team/route/key`: found, absent, or the store's error.
+persistence::read_result<schema::idempotency_record> find_idempotency_record(const context_ptr& ctx,
+                                                                             std::string_view route,
+                                                                             const idempotency_claim& claim);
 
 } // namespace svc::http

@@ -2,7 +2,7 @@
 
 namespace svc::http {
 
-std::shared_ptr<const key_entry> key_cache::lookup(const persistence::environment& env,
+persistence::read_result<std::shared_ptr<const key_entry>> key_cache::lookup(const persistence::environment& env,
                                                    const persistence::tables& tables,
                                                    const std::string& secret_sha256) {
   auto seen = env.last_commit_id(); // before reading: a later commit makes the entry stale, never wrong
@@ -15,15 +15,16 @@ std::shared_ptr<const key_entry> key_cache::lookup(const persistence::environmen
       return it->second;
     }
   }
+  using result = persistence::read_result<std::shared_ptr<const key_entry>>;
   auto key_id = tables.key_hashes.get(secret_sha256);
-  if (!key_id)
-    return nullptr;
+  if (!key_id.has_value())
+    return key_id.failed() ? result::error(key_id.why()) : result::none();
   auto key = tables.api_keys.get(*key_id);
-  if (!key)
-    return nullptr;
+  if (!key.has_value())
+    return key.failed() ? result::error(key.why()) : result::none();
   auto team = tables.teams.get(key->team_id);
-  if (!team)
-    return nullptr;
+  if (!team.has_value())
+    return team.failed() ? result::error(team.why()) : result::none();
   auto entry = std::make_shared<const key_entry>(key_entry{std::move(*key), std::move(*team)});
   std::lock_guard<std::mutex> guard{mutex_};
   if (seen == commit_id_) {

@@ -22,8 +22,9 @@ struct key_entry {
 
 class key_cache {
 public:
-  /// The key whose secret hashes to `secret_sha256` and its team, or nullptr.
-  std::shared_ptr<const key_entry> lookup(const persistence::environment& env, const persistence::tables& tables,
+  /// The key whose secret hashes to `secret_sha256` and its team; absent for
+  /// an unknown key, an error when the store cannot say.
+  persistence::read_result<std::shared_ptr<const key_entry>> lookup(const persistence::environment& env, const persistence::tables& tables,
                                           const std::string& secret_sha256);
 
 private:

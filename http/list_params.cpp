@@ -40,8 +40,13 @@ std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_
   return out;
 }
 
-boost::json::value team_list_page(const context_ptr& ctx, const persistence::index_table& index,
-                                  std::string_view id_prefix, const list_params& params, const list_item& item) {
+namespace {
+
+persistence::read_result<boost::json::value> team_list_page(const context_ptr& ctx,
+                                                            const persistence::index_table& index,
+                                                            std::string_view id_prefix, const list_params& params,
+                                                            const list_item& item) {
+  using page = persistence::read_result<boost::json::value>;
   auto team_prefix = ctx->team->id + "/";
   persistence::scan_range range{team_prefix + std::string{id_prefix} + "_",
                                 params.starting_after.empty() ? "" : team_prefix + params.starting_after, true};
@@ -50,14 +55,19 @@ boost::json::value team_list_page(const context_ptr& ctx, const persistence::ind
   boost::json::array data;
   while (true) {
     bool keys_more = false;
-    auto keys = index.keys(range, std::min(params.limit + 1, budget - examined), keys_more);
+    auto read = index.keys(range, std::min(params.limit + 1, budget - examined), keys_more);
+    if (read.failed())
+      return page::error(read.why());
+    auto& keys = *read;
     for (std::size_t i = 0; i < keys.size(); ++i) {
       auto id = std::string_view{keys[i]}.substr(team_prefix.size());
       auto view = item(id);
+      if (view.failed())
+        return view;
       ++examined;
-      if (view && data.size() == params.limit)
+      if (view.has_value() && data.size() == params.limit)
         return schema::list_view(std::move(data), true);
-      if (view)
+      if (view.has_value())
         data.push_back(std::move(*view));
       bool rows_follow = i + 1 < keys.size() || keys_more;
       if (examined == budget && rows_follow)
@@ -67,6 +77,16 @@ boost::json::value team_list_page(const context_ptr& ctx, const persistence::ind
       return schema::list_view(std::move(data), false);
     range.start_after = keys.back();
   }
+}
+
+} // namespace
+
+void reply_team_list(const context_ptr& ctx, const persistence::index_table& index, std::string_view id_prefix,
+                     const list_params& params, const list_item& item) {
+  auto page = team_list_page(ctx, index, id_prefix, params, item);
+  if (page.failed())
+    return reply_storage_failure(ctx, page.why());
+  reply_json(ctx, 200, *page);
 }
 
 } // namespace svc::http

@@ -27,9 +27,9 @@ struct list_params {
 std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_view id_prefix,
                                             std::initializer_list<std::string_view> filters = {});
 
-/// The wire form of one listed item, or nullopt to skip it (gone since the
-/// index was read, expired, or filtered out).
-using list_item = std::function<std::optional<boost::json::value>(std::string_view id)>;
+/// The wire form of one listed item; absent to skip it (gone since the index
+/// was read, expired, or filtered out); an error when the store failed.
+using list_item = std::function<persistence::read_result<boost::json::value>(std::string_view id)>;
 
 /// One page of the caller's team's list behind `index` (keys
 /// `team_id/<id_prefix>_<ULID>`), newest first, after the cursor: the list
@@ -40,7 +40,8 @@ using list_item = std::function<std::optional<boost::json::value>(std::string_vi
 /// has `has_more` and a `next_cursor` naming the last record examined (listed
 /// or not), so following cursors still visits every match once; such a page
 /// may hold fewer than `limit` items, even none.
-boost::json::value team_list_page(const context_ptr& ctx, const persistence::index_table& index,
-                                  std::string_view id_prefix, const list_params& params, const list_item& item);
+/// Answers 200 with the page, or 503 `storage_unavailable` when a read failed.
+void reply_team_list(const context_ptr& ctx, const persistence::index_table& index, std::string_view id_prefix,
+                     const list_params& params, const list_item& item);
 
 } // namespace svc::http

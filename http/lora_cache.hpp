@@ -15,8 +15,9 @@ namespace svc::http {
 class lora_cache {
 public:
   using snapshot = std::shared_ptr<const std::vector<schema::lora_record>>;
-  /// The catalogue in id (creation) order, as of now.
-  snapshot get(const persistence::environment& env, const persistence::tables& tables);
+  /// The catalogue in id (creation) order, as of now; the store's error when
+  /// it cannot be read.
+  persistence::read_result<snapshot> get(const persistence::environment& env, const persistence::tables& tables);
 
 private:
   std::mutex mutex_;

@@ -112,6 +112,11 @@ void reply_error(const context_ptr& ctx, const schema::api_error& err, header_li
   reply_json(ctx, static_cast<unsigned>(row.status), json::object{{"error", std::move(e)}}, std::move(extra));
 }
 
+void reply_storage_failure(const context_ptr& ctx, const std::string& why) {
+  core::log_error("http", ctx->request_id + ": store read failed: " + why);
+  reply_error(ctx, schema::make_api_error(schema::error_code::storage_unavailable));
+}
+
 void reply_actor_error(const context_ptr& ctx, const caf::error& err) {
   auto api = actors::to_api_error(err);
   if (api.code == schema::error_code::internal_error) {

@@ -33,4 +33,8 @@ void reply_error(const context_ptr& ctx, const schema::api_error& err, header_li
 /// Answers with the error of a failed actor request (timeouts become 503).
 void reply_actor_error(const context_ptr& ctx, const caf::error& err);
 
+/// 503 `storage_unavailable` for a read the store failed: never a 401 or 404
+/// for data that may exist. The reason goes to the log, not to the client.
+void reply_storage_failure(const context_ptr& ctx, const std::string& why);
+
 } // namespace svc::http

@@ -2,6 +2,7 @@
 #include "persistence/value_codec.hpp"
 
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
@@ -34,6 +35,8 @@ std::string_view as_view(const MDB_val& v) { return {static_cast<const char*>(v.
 
 std::string lmdb_error(const char* what, int rc) { return std::string{what} + ": " + mdb_strerror(rc); }
 
+constexpr const char* injected_read_failure = "reads failing (fault injection)";
+
 // Reset read transactions kept for reuse: renewing one keeps its reader slot,
 // so a read takes neither LMDB's reader-table mutex nor an allocation.
 class reader_pool {
@@ -43,7 +46,8 @@ public:
     for (auto* txn : idle_)
       mdb_txn_abort(txn);
   }
-  MDB_txn* acquire() {
+  /// A reset transaction renewed, or a new one; nullptr with `rc` set when LMDB refuses.
+  MDB_txn* acquire(int& rc) {
     MDB_txn* txn = nullptr;
     {
       std::lock_guard<std::mutex> guard{mutex_};
@@ -56,7 +60,8 @@ public:
       return txn;
     if (txn)
       mdb_txn_abort(txn);
-    return mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn) == MDB_SUCCESS ? txn : nullptr;
+    rc = mdb_txn_begin(env_, nullptr, MDB_RDONLY, &txn);
+    return rc == MDB_SUCCESS ? txn : nullptr;
   }
   void release(MDB_txn* txn) {
     mdb_txn_reset(txn);
@@ -77,8 +82,9 @@ private:
 // A read-only transaction for the span of one call.
 struct read_txn {
   reader_pool& pool;
+  int rc = MDB_SUCCESS;
   MDB_txn* txn;
-  explicit read_txn(reader_pool& p) : pool{p}, txn{p.acquire()} {}
+  explicit read_txn(reader_pool& p) : pool{p}, txn{p.acquire(rc)} {}
   ~read_txn() {
     if (txn)
       pool.release(txn);
@@ -88,8 +94,9 @@ struct read_txn {
 // A cursor that always closes.
 struct cursor {
   MDB_cursor* cur = nullptr;
-  cursor(MDB_txn* txn, MDB_dbi dbi) {
-    if (mdb_cursor_open(txn, dbi, &cur) != MDB_SUCCESS)
+  int rc;
+  cursor(MDB_txn* txn, MDB_dbi dbi) : rc{mdb_cursor_open(txn, dbi, &cur)} {
+    if (rc != MDB_SUCCESS)
       cur = nullptr;
   }
   ~cursor() {
@@ -104,6 +111,7 @@ struct environment::impl {
   MDB_env* env = nullptr;
   std::array<MDB_dbi, table_count> dbis{};
   std::unique_ptr<reader_pool> readers;
+  std::atomic<bool> failing_reads{false}; ///< the fault switch (fail_reads)
   ~impl() {
     readers.reset(); // its transactions must end before the environment closes
     if (env)
@@ -175,26 +183,36 @@ std::unique_ptr<environment> environment::open(const std::string& dir, std::stri
   return std::unique_ptr<environment>{new environment{std::move(p)}};
 }
 
-std::optional<std::string> environment::get(table t, std::string_view key) const {
+read_result<std::string> environment::get(table t, std::string_view key) const {
+  if (impl_->failing_reads.load(std::memory_order_relaxed))
+    return read_result<std::string>::error(injected_read_failure);
   if (key.empty() || key.size() > 511) // LMDB's key size limit; such keys never exist
-    return std::nullopt;
+    return read_result<std::string>::none();
   read_txn r{*impl_->readers};
   if (!r.txn)
-    return std::nullopt;
+    return read_result<std::string>::error(lmdb_error("mdb_txn_begin", r.rc));
   MDB_val k = as_val(key), v{};
-  if (mdb_get(r.txn, impl_->dbis[static_cast<std::size_t>(t)], &k, &v) != MDB_SUCCESS)
-    return std::nullopt;
+  int rc = mdb_get(r.txn, impl_->dbis[static_cast<std::size_t>(t)], &k, &v);
+  if (rc == MDB_NOTFOUND)
+    return read_result<std::string>::none();
+  if (rc != MDB_SUCCESS)
+    return read_result<std::string>::error(lmdb_error("mdb_get", rc));
   return std::string{as_view(v)};
 }
 
-void environment::scan(table t, const scan_range& range, const scan_visitor& visit) const {
+status environment::scan(table t, const scan_range& range, const scan_visitor& visit) const {
+  if (impl_->failing_reads.load(std::memory_order_relaxed))
+    return {injected_read_failure};
   read_txn r{*impl_->readers};
   if (!r.txn)
-    return;
+    return {lmdb_error("mdb_txn_begin", r.rc)};
   cursor c{r.txn, impl_->dbis[static_cast<std::size_t>(t)]};
   if (!c.cur)
-    return;
+    return {lmdb_error("mdb_cursor_open", c.rc)};
   auto in_range = [&](std::string_view k) { return k.substr(0, range.prefix.size()) == range.prefix; };
+  // The walk ends at the range's end (MDB_NOTFOUND or a key past the prefix),
+  // when the visitor stops, or on an error, which the caller must hear of.
+  auto ended = [](int rc) -> status { return rc == MDB_SUCCESS || rc == MDB_NOTFOUND ? status{} : status{lmdb_error("mdb_cursor_get", rc)}; };
   MDB_val k{}, v{};
   int rc;
   if (!range.reverse) {
@@ -205,8 +223,8 @@ void environment::scan(table t, const scan_range& range, const scan_visitor& vis
       rc = mdb_cursor_get(c.cur, &k, &v, MDB_NEXT);
     for (; rc == MDB_SUCCESS && in_range(as_view(k)); rc = mdb_cursor_get(c.cur, &k, &v, MDB_NEXT))
       if (!visit(as_view(k), as_view(v)))
-        return;
-    return;
+        return {};
+    return ended(rc);
   }
   // Reverse: position on the last key below the start, then walk backwards.
   std::string bound = range.start_after;
@@ -219,12 +237,23 @@ void environment::scan(table t, const scan_range& range, const scan_visitor& vis
   } else {
     k = as_val(bound);
     rc = mdb_cursor_get(c.cur, &k, &v, MDB_SET_RANGE);
-    rc = rc == MDB_SUCCESS ? mdb_cursor_get(c.cur, &k, &v, MDB_PREV) : mdb_cursor_get(c.cur, &k, &v, MDB_LAST);
+    if (rc == MDB_SUCCESS)
+      rc = mdb_cursor_get(c.cur, &k, &v, MDB_PREV);
+    else if (rc == MDB_NOTFOUND) // every key is below the bound
+      rc = mdb_cursor_get(c.cur, &k, &v, MDB_LAST);
   }
   for (; rc == MDB_SUCCESS && in_range(as_view(k)); rc = mdb_cursor_get(c.cur, &k, &v, MDB_PREV))
     if (!visit(as_view(k), as_view(v)))
-      return;
+      return {};
+  return ended(rc);
 }
+
+status environment::probe() const {
+  auto version = get(table::meta, "format_version");
+  return version.failed() ? status{version.why()} : status{};
+}
+
+void environment::fail_reads(bool on) { impl_->failing_reads.store(on, std::memory_order_relaxed); }
 
 status environment::commit(const write_batch& batch) {
   MDB_txn* txn = nullptr;

@@ -13,13 +13,14 @@
 #include <string>
 #include <string_view>
 
+#include "persistence/read_result.hpp"
 #include "persistence/table.hpp"
 #include "persistence/write_batch.hpp"
 
 namespace svc::persistence {
 
 /// The outcome of an operation that can fail: empty message means success.
-struct status {
+struct [[nodiscard]] status {
   std::string message; ///< LMDB's or the OS's reason; empty when ok
   bool ok() const { return message.empty(); }
 };
@@ -44,11 +45,20 @@ public:
   environment(const environment&) = delete;
   environment& operator=(const environment&) = delete;
 
-  /// The raw value under `key`, or nullopt if absent or unreadable.
-  std::optional<std::string> get(table t, std::string_view key) const;
+  /// The raw value under `key`, absent, or the error that kept LMDB from
+  /// saying (no reader slot, I/O, a damaged page).
+  read_result<std::string> get(table t, std::string_view key) const;
 
-  /// Visits keys of `range` in order (or reverse order) until the visitor says stop.
-  void scan(table t, const scan_range& range, const scan_visitor& visit) const;
+  /// Visits keys of `range` in order (or reverse order) until the visitor
+  /// says stop; an error ends the walk early and is returned.
+  status scan(table t, const scan_range& range, const scan_visitor& visit) const;
+
+  /// One small read: ok while the store answers reads (`/readyz`).
+  status probe() const;
+
+  /// The fault switch for tests (`POST /admin/faults` under
+  /// `--fault-injection`): while on, every read fails as LMDB errors do.
+  void fail_reads(bool on);
 
   /// Applies every change of `batch` in one transaction and syncs it to disk.
   status commit(const write_batch& batch);

@@ -14,11 +14,11 @@
 namespace svc::persistence {
 
 /// Keys of `range` in order, up to `limit`; `more` tells if the range goes on.
-inline std::vector<std::string> scan_keys(const environment& env, table t, const scan_range& range,
-                                          std::size_t limit, bool& more) {
+inline read_result<std::vector<std::string>> scan_keys(const environment& env, table t, const scan_range& range,
+                                                       std::size_t limit, bool& more) {
   std::vector<std::string> out;
   more = false;
-  env.scan(t, range, [&](std::string_view k, std::string_view) {
+  auto st = env.scan(t, range, [&](std::string_view k, std::string_view) {
     if (out.size() == limit) {
       more = true;
       return false;
@@ -26,6 +26,8 @@ inline std::vector<std::string> scan_keys(const environment& env, table t, const
     out.emplace_back(k);
     return true;
   });
+  if (!st.ok())
+    return read_result<std::vector<std::string>>::error(st.message);
   return out;
 }
 
@@ -34,22 +36,23 @@ class record_table {
 public:
   record_table(const environment& env, table t) : env_{env}, table_{t} {}
 
-  /// The record under `key`; nullopt if absent or damaged (damage is logged).
-  std::optional<Record> get(std::string_view key) const {
+  /// The record under `key`, absent (also a value that does not decode:
+  /// damage, logged, which scans skip too), or the store's error.
+  read_result<Record> get(std::string_view key) const {
     auto raw = env_.get(table_, key);
-    if (!raw)
-      return std::nullopt;
-    auto r = decode_record<Record>(*raw);
-    if (!r)
-      core::log_warn("persistence", "undecodable value in table " + std::string{table_name(table_)});
-    return r;
+    if (!raw.has_value())
+      return raw.failed() ? read_result<Record>::error(raw.why()) : read_result<Record>::none();
+    if (auto r = decode_record<Record>(*raw))
+      return std::move(*r);
+    core::log_warn("persistence", "undecodable value in table " + std::string{table_name(table_)});
+    return read_result<Record>::none();
   }
 
   /// Up to `limit` records of `range`, skipping damaged ones; `more` tells if the range goes on.
-  std::vector<Record> page(const scan_range& range, std::size_t limit, bool& more) const {
+  read_result<std::vector<Record>> page(const scan_range& range, std::size_t limit, bool& more) const {
     std::vector<Record> out;
     more = false;
-    env_.scan(table_, range, [&](std::string_view, std::string_view v) {
+    auto st = env_.scan(table_, range, [&](std::string_view, std::string_view v) {
       if (out.size() == limit) {
         more = true;
         return false;
@@ -58,17 +61,19 @@ public:
         out.push_back(std::move(*r));
       return true;
     });
+    if (!st.ok())
+      return read_result<std::vector<Record>>::error(st.message);
     return out;
   }
 
   /// Keys of `range` in order, up to `limit`; `more` tells if the range goes on.
-  std::vector<std::string> keys(const scan_range& range, std::size_t limit, bool& more) const {
+  read_result<std::vector<std::string>> keys(const scan_range& range, std::size_t limit, bool& more) const {
     return scan_keys(env_, table_, range, limit, more);
   }
 
   /// Visits every decodable record in key order until `f` returns false.
-  void for_each(const std::function<bool(const Record&)>& f) const {
-    env_.scan(table_, {}, [&](std::string_view, std::string_view v) {
+  status for_each(const std::function<bool(const Record&)>& f) const {
+    return env_.scan(table_, {}, [&](std::string_view, std::string_view v) {
       auto r = decode_record<Record>(v);
       return r ? f(*r) : true;
     });
@@ -92,20 +97,25 @@ class index_table {
 public:
   index_table(const environment& env, table t) : env_{env}, table_{t} {}
 
-  /// The id stored under `key`, if any.
-  std::optional<std::string> get(std::string_view key) const {
+  /// The id stored under `key`, absent (also when undecodable), or the store's error.
+  read_result<std::string> get(std::string_view key) const {
     auto raw = env_.get(table_, key);
-    return raw ? decode_text(*raw) : std::nullopt;
+    if (!raw.has_value())
+      return raw;
+    if (auto id = decode_text(*raw))
+      return std::move(*id);
+    core::log_warn("persistence", "undecodable value in table " + std::string{table_name(table_)});
+    return read_result<std::string>::none();
   }
 
   /// Keys of `range` (e.g. `team/` prefix) in order, up to `limit`; `more` tells if it goes on.
-  std::vector<std::string> keys(const scan_range& range, std::size_t limit, bool& more) const {
+  read_result<std::vector<std::string>> keys(const scan_range& range, std::size_t limit, bool& more) const {
     return scan_keys(env_, table_, range, limit, more);
   }
 
   /// Visits every key in order until `f` returns false.
-  void for_each_key(const std::function<bool(std::string_view)>& f) const {
-    env_.scan(table_, {}, [&](std::string_view k, std::string_view) { return f(k); });
+  status for_each_key(const std::function<bool(std::string_view)>& f) const {
+    return env_.scan(table_, {}, [&](std::string_view k, std::string_view) { return f(k); });
   }
 
   /// Adds a put of `key -> id` to `batch`.

@@ -18,14 +18,18 @@ void put_endpoint(const tables& t, write_batch& batch, const schema::webhook_end
   t.endpoints_by_team.put(batch, owned_key(e.team_id, e.id), e.id);
 }
 
-void erase_endpoint(const tables& t, write_batch& batch, const schema::webhook_endpoint_record& e) {
-  t.webhook_endpoints.erase(batch, e.id);
-  t.endpoints_by_team.erase(batch, owned_key(e.team_id, e.id));
+status erase_endpoint(const tables& t, write_batch& batch, const schema::webhook_endpoint_record& e) {
   bool more = false;
   scan_range range;
   range.prefix = e.id + "/";
-  for (auto& key : t.delivery_tasks.keys(range, std::numeric_limits<std::size_t>::max(), more))
+  auto tasks = t.delivery_tasks.keys(range, std::numeric_limits<std::size_t>::max(), more);
+  if (tasks.failed())
+    return {tasks.why()};
+  t.webhook_endpoints.erase(batch, e.id);
+  t.endpoints_by_team.erase(batch, owned_key(e.team_id, e.id));
+  for (auto& key : *tasks)
     t.delivery_tasks.erase(batch, std::move(key));
+  return {};
 }
 
 void put_event(const tables& t, write_batch& batch, const schema::event_record& e, core::duration retention,

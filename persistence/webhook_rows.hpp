@@ -17,8 +17,9 @@ std::string owned_key(std::string_view owner, std::string_view id);
 /// An endpoint's record and its team-listing row.
 void put_endpoint(const tables& t, write_batch& batch, const schema::webhook_endpoint_record& e);
 
-/// Deletes an endpoint's record, its listing row and every task it still had.
-void erase_endpoint(const tables& t, write_batch& batch, const schema::webhook_endpoint_record& e);
+/// Deletes an endpoint's record, its listing row and every task it still had;
+/// an error (and nothing in `batch`) when its tasks cannot be read.
+status erase_endpoint(const tables& t, write_batch& batch, const schema::webhook_endpoint_record& e);
 
 /// Whether a new event still has to be handed to the team's endpoints.
 enum class fan_out { pending, done };

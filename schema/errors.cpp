@@ -84,6 +84,9 @@ const std::vector<error_info> catalogue = {
    "An unexpected fault; the request id helps the operator find it in the logs."},
   {c::unavailable, "unavailable", 503, t::internal, "The service is temporarily unavailable; retry shortly.",
    "A part of the service did not answer in time, or the server is shutting down."},
+  {c::storage_unavailable, "storage_unavailable", 503, t::internal,
+   "Stored data cannot be read right now; nothing was changed. Retry in a moment.",
+   "The data store failed a read (no reader slot, an I/O error, damaged data). Never answered as a missing key or resource; `Retry-After` says when to try again, and `/readyz` is 503 meanwhile."},
 };
 
 } // namespace
@@ -128,7 +131,10 @@ api_error make_api_error(error_code code, const message_args& args, std::string 
       message.push_back(tmpl[i]);
     }
   }
-  return {code, std::move(message), std::move(param)};
+  api_error e{code, std::move(message), std::move(param)};
+  if (code == error_code::storage_unavailable)
+    e.retry_after = 1;
+  return e;
 }
 
 } // namespace svc::schema

@@ -48,6 +48,7 @@ enum class error_code : uint8_t {
   too_many_uploads,
   internal_error,
   unavailable,
+  storage_unavailable,
 };
 
 /// One row of the catalogue.

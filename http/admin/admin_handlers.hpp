@@ -9,6 +9,8 @@ namespace svc::http {
 // health.cpp
 void get_healthz(const context_ptr& ctx);
 void get_readyz(const context_ptr& ctx);
+/// POST /admin/faults: the fault switch for tests (only with --fault-injection).
+void set_faults(const context_ptr& ctx);
 void get_metrics(const context_ptr& ctx);
 // actors.cpp
 void list_actors(const context_ptr& ctx);

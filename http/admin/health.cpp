@@ -1,6 +1,8 @@
 #include <boost/json.hpp>
 
+#include "core/log.hpp"
 #include "http/admin/admin_handlers.hpp"
+#include "http/json_body.hpp"
 #include "http/respond.hpp"
 
 namespace svc::http {
@@ -10,7 +12,29 @@ void get_healthz(const context_ptr& ctx) { reply_json(ctx, 200, {{"status", "ok"
 void get_readyz(const context_ptr& ctx) {
   if (ctx->svc.draining)
     return reply_json(ctx, 503, {{"status", "draining"}});
+  if (auto probe = ctx->svc.env.probe(); !probe.ok()) {
+    core::log_error("readyz", "store read failed: " + probe.message);
+    return reply_json(ctx, 503, {{"status", "storage_unavailable"}});
+  }
   reply_json(ctx, 200, {{"status", "ok"}});
+}
+
+void set_faults(const context_ptr& ctx) {
+  if (!ctx->svc.cfg.fault_injection)
+    return reply_error(ctx, schema::make_api_error(schema::error_code::route_not_found));
+  auto body = read_json_object(ctx, {"store_reads"});
+  if (!body)
+    return;
+  body_fields f{*body};
+  auto reads = f.string("store_reads", 8, true);
+  if (f.error)
+    return reply_error(ctx, *f.error);
+  if (*reads != "fail" && *reads != "ok")
+    return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
+                                                   {{"detail", "must be fail or ok"}}, "store_reads"));
+  ctx->svc.env.fail_reads(*reads == "fail");
+  core::log_warn("faults", "store reads " + std::string{*reads == "fail" ? "fail from now on" : "work again"});
+  reply_json(ctx, 200, {{"store_reads", *reads}});
 }
 
 void get_metrics(const context_ptr& ctx) {

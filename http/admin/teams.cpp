@@ -59,8 +59,9 @@ void add_credits(const context_ptr& ctx) {
   ask<schema::balance_record>(
     ctx, ctx->svc.actors().ledgers,
     [ctx, team_id](schema::balance_record& b) {
+      // The credit is committed: a threshold the store cannot give is shown as 0.
       auto team = ctx->svc.tables().teams.get(team_id);
-      reply_json(ctx, 200, schema::balance_view(b, team ? team->balance_low_threshold : 0));
+      reply_json(ctx, 200, schema::balance_view(b, team.has_value() ? team->balance_low_threshold : 0));
     },
     actors::credit_atom::value, team_id, *amount);
 }

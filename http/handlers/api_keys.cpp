@@ -41,9 +41,16 @@ void list_api_keys(const context_ptr& ctx) {
   persistence::scan_range range{prefix, params->starting_after.empty() ? "" : prefix + params->starting_after, true};
   bool more = false;
   boost::json::array data;
-  for (auto& entry : tables.api_keys_by_team.keys(range, params->limit, more))
-    if (auto key = tables.api_keys.get(entry.substr(prefix.size())))
+  auto entries = tables.api_keys_by_team.keys(range, params->limit, more);
+  if (entries.failed())
+    return reply_storage_failure(ctx, entries.why());
+  for (auto& entry : *entries) {
+    auto key = tables.api_keys.get(entry.substr(prefix.size()));
+    if (key.failed())
+      return reply_storage_failure(ctx, key.why());
+    if (key.has_value())
       data.push_back(schema::api_key_view(*key));
+  }
   reply_json(ctx, 200, schema::list_view(std::move(data), more));
 }
 

@@ -6,8 +6,11 @@ namespace svc::http {
 
 void get_balance(const context_ptr& ctx) {
   auto& team = *ctx->team;
-  auto balance = ctx->svc.tables().balances.get(team.id).value_or(schema::balance_record{team.id, 0, 0, {}});
-  reply_json(ctx, 200, schema::balance_view(balance, team.balance_low_threshold));
+  auto balance = ctx->svc.tables().balances.get(team.id);
+  if (balance.failed())
+    return reply_storage_failure(ctx, balance.why());
+  reply_json(ctx, 200, schema::balance_view(balance.has_value() ? *balance : schema::balance_record{team.id, 0, 0, {}},
+                                            team.balance_low_threshold));
 }
 
 } // namespace svc::http

@@ -6,6 +6,7 @@
 #include "core/log.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/list_params.hpp"
+#include "http/owned_read.hpp"
 #include "http/respond.hpp"
 #include "schema/event_types.hpp"
 
@@ -48,19 +49,26 @@ void list_events(const context_ptr& ctx) {
   }
   auto& tables = ctx->svc.tables();
   // Test fires and events the sweeper removed under the scan are skipped.
-  reply_json(ctx, 200, team_list_page(ctx, tables.events_by_team, "evt", *params,
-                                      [&](std::string_view id) -> std::optional<boost::json::value> {
-                                        auto e = tables.events.get(id);
-                                        if (!e || e->synthetic || (type && e->type != *type))
-                                          return std::nullopt;
-                                        return envelope_of(*e);
-                                      }));
+  reply_team_list(ctx, tables.events_by_team, "evt", *params,
+                  [&](std::string_view id) -> persistence::read_result<boost::json::value> {
+                    auto e = tables.events.get(id).keep_if([&](const schema::event_record& e) {
+                      return !e.synthetic && (!type || e.type == *type);
+                    });
+                    if (!e.has_value())
+                      return e.failed() ? persistence::read_result<boost::json::value>::error(e.why())
+                                        : persistence::read_result<boost::json::value>::none();
+                    if (auto envelope = envelope_of(*e))
+                      return std::move(*envelope);
+                    return persistence::read_result<boost::json::value>::none();
+                  });
 }
 
 void get_event(const context_ptr& ctx) {
   auto& id = ctx->param("id");
-  auto e = core::has_id_shape(id, "evt") ? ctx->svc.tables().events.get(id) : std::nullopt;
-  auto envelope = e && !e->synthetic && e->team_id == ctx->team->id ? envelope_of(*e) : std::nullopt;
+  auto e = read_owned(ctx, ctx->svc.tables().events, id, "evt");
+  if (e.failed())
+    return reply_storage_failure(ctx, e.why());
+  auto envelope = e.has_value() && !e->synthetic ? envelope_of(*e) : std::nullopt;
   if (!envelope)
     return reply_event_not_found(ctx, id);
   reply_json(ctx, 200, *envelope);

@@ -10,6 +10,7 @@
 #include "http/actor_call.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/list_params.hpp"
+#include "http/owned_read.hpp"
 #include "http/upload_form.hpp"
 #include "providers/image_decoder.hpp"
 #include "schema/file_view.hpp"
@@ -99,11 +100,11 @@ void on_body_end(const context_ptr& ctx, upload_form& form, const upload_gate::s
 
 } // namespace
 
-std::optional<schema::file_record> find_team_file(const context_ptr& ctx, const std::string& id) {
-  auto f = core::has_id_shape(id, "file") ? ctx->svc.tables().files.get(id) : std::nullopt;
-  if (f && f->team_id == ctx->team->id && !schema::is_expired(*f, ctx->svc.clock->now()))
-    return f;
-  return std::nullopt;
+persistence::read_result<schema::file_record> find_team_file(const context_ptr& ctx, const std::string& id) {
+  auto now = ctx->svc.clock->now();
+  return read_owned(ctx, ctx->svc.tables().files, id, "file").keep_if([&](const schema::file_record& f) {
+    return !schema::is_expired(f, now);
+  });
 }
 
 void create_file(const context_ptr& ctx) {
@@ -137,7 +138,10 @@ void create_file(const context_ptr& ctx) {
 
 void get_file(const context_ptr& ctx) {
   auto& id = ctx->param("id");
-  if (auto f = find_team_file(ctx, id))
+  auto f = find_team_file(ctx, id);
+  if (f.failed())
+    return reply_storage_failure(ctx, f.why());
+  if (f.has_value())
     return reply_json(ctx, 200, schema::file_view(*f));
   reply_file_not_found(ctx, id);
 }
@@ -148,13 +152,11 @@ void list_files(const context_ptr& ctx) {
     return;
   auto now = ctx->svc.clock->now();
   auto& tables = ctx->svc.tables();
-  reply_json(ctx, 200, team_list_page(ctx, tables.files_by_team, "file", *params,
-                                      [&](std::string_view id) -> std::optional<boost::json::value> {
-                                        auto f = tables.files.get(id);
-                                        if (!f || schema::is_expired(*f, now))
-                                          return std::nullopt;
-                                        return schema::file_view(*f);
-                                      }));
+  reply_team_list(ctx, tables.files_by_team, "file", *params, [&](std::string_view id) {
+    return tables.files.get(id)
+      .keep_if([&](const schema::file_record& f) { return !schema::is_expired(f, now); })
+      .map([](schema::file_record&& f) { return schema::file_view(f); });
+  });
 }
 
 } // namespace svc::http

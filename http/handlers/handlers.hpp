@@ -53,7 +53,8 @@ void rotate_webhook_secret(const context_ptr& ctx);
 /// Shared with webhook_actions.cpp: 404 `resource_not_found` for an endpoint id (param `id`).
 void reply_endpoint_not_found(const context_ptr& ctx, const std::string& id);
 /// Shared with webhook_actions.cpp: the team's endpoint named by `{id}`, or
-/// nullopt after answering 404 (unknown, another team's, not a `we_` id).
+/// nullopt after answering 404 (unknown, another team's, not a `we_` id) or
+/// 503 (the store failed).
 std::optional<schema::webhook_endpoint_record> find_team_endpoint(const context_ptr& ctx);
 
 // webhook_actions.cpp
@@ -71,7 +72,7 @@ void get_file(const context_ptr& ctx);
 void list_files(const context_ptr& ctx);
 /// Shared with priced_request.cpp: the caller's team's file `id` while it
 /// lives; nullopt for an unknown, expired or another team's file (or no `file_` id).
-std::optional<schema::file_record> find_team_file(const context_ptr& ctx, const std::string& id);
+persistence::read_result<schema::file_record> find_team_file(const context_ptr& ctx, const std::string& id);
 
 // docs.cpp
 void get_error_docs(const context_ptr& ctx);

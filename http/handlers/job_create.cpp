@@ -53,9 +53,13 @@ void admit(const context_ptr& ctx, std::string_view route, const boost::json::ob
   auto claim = read_idempotency_claim(ctx, fingerprinted, ok);
   if (!ok)
     return;
-  if (claim)
-    if (auto earlier = find_idempotency_record(ctx, route, *claim))
+  if (claim) {
+    auto earlier = find_idempotency_record(ctx, route, *claim);
+    if (earlier.failed())
+      return reply_storage_failure(ctx, earlier.why());
+    if (earlier.has_value())
       return reply_replay(ctx, *earlier, *claim);
+  }
 
   actors::job_admission admission;
   admission.job = std::move(job);
@@ -104,8 +108,10 @@ void estimate_image(const context_ptr& ctx) {
   auto priced = read_priced_image(ctx);
   if (!priced)
     return;
-  auto balance = ctx->svc.tables().balances.get(ctx->team->id).value_or(schema::balance_record{ctx->team->id, 0, 0, {}});
-  reply_json(ctx, 200, schema::estimate_view(priced->price, ctx->version, balance.available));
+  auto balance = ctx->svc.tables().balances.get(ctx->team->id);
+  if (balance.failed())
+    return reply_storage_failure(ctx, balance.why());
+  reply_json(ctx, 200, schema::estimate_view(priced->price, ctx->version, balance.has_value() ? balance->available : 0));
 }
 
 } // namespace svc::http

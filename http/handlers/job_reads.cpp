@@ -9,6 +9,7 @@
 #include "http/handlers/handlers.hpp"
 #include "http/json_body.hpp"
 #include "http/list_params.hpp"
+#include "http/owned_read.hpp"
 #include "schema/job_view.hpp"
 
 namespace svc::http {
@@ -60,8 +61,10 @@ void reply_not_found(const context_ptr& ctx, std::string_view kind, const std::s
 void get_job(const context_ptr& ctx, schema::job_kind kind) {
   auto& id = ctx->param("id");
   auto object = schema::to_string(kind);
-  auto job = core::has_id_shape(id, schema::id_prefix(kind)) ? ctx->svc.tables().jobs.get(id) : std::nullopt;
-  if (!job || job->team_id != ctx->team->id)
+  auto job = read_owned(ctx, ctx->svc.tables().jobs, id, schema::id_prefix(kind));
+  if (job.failed())
+    return reply_storage_failure(ctx, job.why());
+  if (job.absent())
     return reply_not_found(ctx, object, id);
   auto wait = preferred_wait(ctx);
   if (wait == 0 || schema::is_terminal(job->status))
@@ -72,7 +75,10 @@ void get_job(const context_ptr& ctx, schema::job_kind kind) {
     ctx, ctx->svc.actors().jobs, caf::duration{std::chrono::seconds{wait}},
     [ctx, applied](schema::job_record& done) { reply_job(ctx, done, applied); },
     [ctx, applied, id, object](const caf::error&) {
-      if (auto now = ctx->svc.tables().jobs.get(id))
+      auto now = ctx->svc.tables().jobs.get(id);
+      if (now.failed())
+        return reply_storage_failure(ctx, now.why());
+      if (now.has_value())
         return reply_job(ctx, *now, applied);
       reply_not_found(ctx, object, id);
     },
@@ -95,13 +101,11 @@ void list_jobs(const context_ptr& ctx, schema::job_kind kind) {
                                 "status"));
   }
   auto& tables = ctx->svc.tables();
-  reply_json(ctx, 200, team_list_page(ctx, tables.jobs_by_team, prefix, *params,
-                                      [&](std::string_view id) -> std::optional<boost::json::value> {
-                                        auto job = tables.jobs.get(id);
-                                        if (!job || (status && job->status != *status))
-                                          return std::nullopt;
-                                        return schema::job_view(*job, {ctx->svc.base_url, ctx->svc.url_secret});
-                                      }));
+  reply_team_list(ctx, tables.jobs_by_team, prefix, *params, [&](std::string_view id) {
+    return tables.jobs.get(id)
+      .keep_if([&](const schema::job_record& job) { return !status || job.status == *status; })
+      .map([&](schema::job_record&& job) { return schema::job_view(job, {ctx->svc.base_url, ctx->svc.url_secret}); });
+  });
 }
 
 void cancel(const context_ptr& ctx) {

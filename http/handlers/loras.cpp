@@ -16,7 +16,10 @@ void list_loras(const context_ptr& ctx) {
   range.reverse = true;
   range.start_after = params->starting_after;
   boost::json::array data;
-  for (auto& l : ctx->svc.tables().loras.page(range, params->limit, more))
+  auto loras = ctx->svc.tables().loras.page(range, params->limit, more);
+  if (loras.failed())
+    return reply_storage_failure(ctx, loras.why());
+  for (auto& l : *loras)
     data.push_back(schema::lora_view(l));
   reply_json(ctx, 200, schema::list_view(std::move(data), more));
 }

@@ -83,7 +83,9 @@ void get_output(const context_ptr& ctx) {
   case schema::output_url_verdict::valid: break;
   }
   auto job = ctx->svc.tables().jobs.get(id);
-  if (!job || job->status != schema::job_status::succeeded || index >= job->outputs.size())
+  if (job.failed())
+    return reply_storage_failure(ctx, job.why());
+  if (job.absent() || job->status != schema::job_status::succeeded || index >= job->outputs.size())
     return reply_missing(ctx, id);
   auto& output = job->outputs[index];
   auto max_age = std::max<int64_t>(0, std::stoll(exp) - now);

@@ -19,15 +19,23 @@ std::optional<priced_request<Request>> read_priced(const context_ptr& ctx, Valid
     return std::nullopt;
   }
   auto catalogue = ctx->svc.loras.get(ctx->svc.env, ctx->svc.tables());
-  auto loras = schema::resolve_loras(request.value(), *catalogue);
+  if (catalogue.failed()) {
+    reply_storage_failure(ctx, catalogue.why());
+    return std::nullopt;
+  }
+  auto loras = schema::resolve_loras(request.value(), **catalogue);
   if (!loras) {
     reply_error(ctx, loras.error());
     return std::nullopt;
   }
   if (auto& id = request.value().init_image) {
     auto file = find_team_file(ctx, *id);
+    if (file.failed()) {
+      reply_storage_failure(ctx, file.why());
+      return std::nullopt;
+    }
     std::string why;
-    if (!file)
+    if (file.absent())
       why = "no live file of this team has this id (files expire " + core::format_duration(ctx->svc.cfg.file_ttl)
             + " after upload)";
     else if (file->purpose != schema::file_purpose::init_image)

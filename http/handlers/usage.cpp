@@ -52,7 +52,10 @@ void get_usage(const context_ptr& ctx) {
   int64_t credits = 0, images = 0, videos = 0;
   for (auto day = *start; day <= *end; day += one_day) {
     auto date = date_of(day);
-    auto row = ctx->svc.tables().usage.get(team + "/" + date).value_or(schema::usage_record{team, date, 0, 0, 0});
+    auto stored = ctx->svc.tables().usage.get(team + "/" + date);
+    if (stored.failed())
+      return reply_storage_failure(ctx, stored.why());
+    auto row = stored.has_value() ? *stored : schema::usage_record{team, date, 0, 0, 0};
     credits += row.credits_charged;
     images += row.images;
     videos += row.videos;

@@ -59,8 +59,10 @@ void list_webhook_deliveries(const context_ptr& ctx) {
   persistence::scan_range range{prefix, params->starting_after.empty() ? "" : prefix + params->starting_after, true};
   bool more = false;
   auto rows = ctx->svc.tables().deliveries.page(range, params->limit, more);
+  if (rows.failed())
+    return reply_storage_failure(ctx, rows.why());
   boost::json::array data;
-  for (auto& d : rows)
+  for (auto& d : *rows)
     data.push_back(schema::delivery_view(d));
   reply_json(ctx, 200, schema::list_view(std::move(data), more));
 }

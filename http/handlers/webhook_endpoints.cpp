@@ -10,6 +10,7 @@
 #include "http/idempotency.hpp"
 #include "http/json_body.hpp"
 #include "http/list_params.hpp"
+#include "http/owned_read.hpp"
 #include "schema/webhook_request.hpp"
 #include "schema/webhook_signature.hpp"
 #include "schema/webhook_views.hpp"
@@ -60,11 +61,12 @@ void reply_endpoint_not_found(const context_ptr& ctx, const std::string& id) {
 
 std::optional<schema::webhook_endpoint_record> find_team_endpoint(const context_ptr& ctx) {
   auto& id = ctx->param("id");
-  auto e = core::has_id_shape(id, "we") ? ctx->svc.tables().webhook_endpoints.get(id) : std::nullopt;
-  if (e && e->team_id == ctx->team->id)
-    return e;
-  reply_endpoint_not_found(ctx, id);
-  return std::nullopt;
+  auto e = read_owned(ctx, ctx->svc.tables().webhook_endpoints, id, "we");
+  if (e.failed())
+    reply_storage_failure(ctx, e.why());
+  else if (e.absent())
+    reply_endpoint_not_found(ctx, id);
+  return std::move(e).found();
 }
 
 void create_webhook_endpoint(const context_ptr& ctx) {
@@ -80,9 +82,13 @@ void create_webhook_endpoint(const context_ptr& ctx) {
   auto claim = read_idempotency_claim(ctx, *body, ok);
   if (!ok)
     return;
-  if (claim)
-    if (auto earlier = find_idempotency_record(ctx, endpoints_route, *claim))
+  if (claim) {
+    auto earlier = find_idempotency_record(ctx, endpoints_route, *claim);
+    if (earlier.failed())
+      return reply_storage_failure(ctx, earlier.why());
+    if (earlier.has_value())
       return reply_replay(ctx, *earlier, *claim);
+  }
 
   actors::endpoint_creation creation;
   creation.endpoint = new_endpoint(ctx, request.value());
@@ -111,13 +117,11 @@ void list_webhook_endpoints(const context_ptr& ctx) {
   if (!params)
     return;
   auto& tables = ctx->svc.tables();
-  reply_json(ctx, 200, team_list_page(ctx, tables.endpoints_by_team, "we", *params,
-                                      [&](std::string_view id) -> std::optional<boost::json::value> {
-                                        auto e = tables.webhook_endpoints.get(id);
-                                        if (!e)
-                                          return std::nullopt; // deleted since the index was read
-                                        return schema::webhook_endpoint_view(*e);
-                                      }));
+  // An endpoint deleted since the index was read is absent, so skipped.
+  reply_team_list(ctx, tables.endpoints_by_team, "we", *params, [&](std::string_view id) {
+    return tables.webhook_endpoints.get(id).map(
+      [](schema::webhook_endpoint_record&& e) { return schema::webhook_endpoint_view(e); });
+  });
 }
 
 void get_webhook_endpoint(const context_ptr& ctx) {

@@ -78,7 +78,13 @@ bool authenticate(request_context& ctx) {
   if (!secret)
     return invalid();
   auto hash = core::to_hex(core::sha256(*secret));
-  auto entry = ctx.svc.keys.lookup(ctx.svc.env, ctx.svc.tables(), hash);
+  auto found = ctx.svc.keys.lookup(ctx.svc.env, ctx.svc.tables(), hash);
+  if (found.failed()) { // the key may well exist: no 401 for it
+    core::log_error("auth", ctx.request_id + ": key lookup failed: " + found.why());
+    ctx.error = schema::make_api_error(error_code::storage_unavailable);
+    return false;
+  }
+  auto entry = std::move(found).found().value_or(nullptr);
   if (!entry || !core::constant_time_equal(entry->key.secret_sha256, hash))
     return invalid();
   if (entry->key.revoked_at) {

@@ -8,6 +8,7 @@
 
 #include "actor_fixture.hpp"
 #include "actors/bucket_directory.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace {
 
@@ -41,7 +42,7 @@ struct bucket_fixture : svc::test::actor_fixture {
   }
 
   double stored_tokens(const std::string& team, const std::string& name = cls_name) {
-    auto snap = tables.buckets.get(team);
+    auto snap = svc::test::found(tables.buckets.get(team));
     BOOST_REQUIRE(snap);
     BOOST_REQUIRE(snap->levels.count(name) == 1u);
     return snap->levels.at(name).tokens;
@@ -88,11 +89,11 @@ BOOST_AUTO_TEST_CASE(snapshot_stores_levels_and_a_restart_keeps_them) {
   auto b = spawn_bucket("team_1");
   for (int i = 0; i < 4; ++i)
     BOOST_TEST(take(b).allowed);
-  BOOST_TEST(!tables.buckets.get("team_1"));
+  BOOST_TEST(!svc::test::found(tables.buckets.get("team_1")));
 
   auto ok = ask<bool>(b, snapshot_atom::value);
   BOOST_TEST((ok.value == std::optional<bool>{true}));
-  auto snap = tables.buckets.get("team_1");
+  auto snap = svc::test::found(tables.buckets.get("team_1"));
   BOOST_REQUIRE(snap);
   BOOST_TEST(snap->team_id == "team_1");
   BOOST_TEST(snap->levels.size() == svc::schema::team_bucket_count);
@@ -103,7 +104,7 @@ BOOST_AUTO_TEST_CASE(snapshot_stores_levels_and_a_restart_keeps_them) {
 
   // A new actor (a restart) with that snapshot does not start full.
   stop(b);
-  auto again = spawn_bucket("team_1", {}, tables.buckets.get("team_1"));
+  auto again = spawn_bucket("team_1", {}, svc::test::found(tables.buckets.get("team_1")));
   auto d = take(again);
   BOOST_TEST(d.allowed);
   BOOST_TEST(d.remaining == 5);
@@ -134,7 +135,7 @@ BOOST_AUTO_TEST_CASE(snapshot_without_changes_writes_nothing) {
   auto b = spawn_bucket("team_1");
   auto ok = ask<bool>(b, snapshot_atom::value);
   BOOST_TEST((ok.value == std::optional<bool>{true}));
-  BOOST_TEST(!tables.buckets.get("team_1"));
+  BOOST_TEST(!svc::test::found(tables.buckets.get("team_1")));
   BOOST_TEST(state_of<svc::actors::store_state>(store).commits == 0u);
 }
 
@@ -143,13 +144,13 @@ BOOST_AUTO_TEST_CASE(periodic_snapshot_after_the_interval) {
   take(b);
   take(b);
   BOOST_TEST(advance(4s) == 0u);
-  BOOST_TEST(!tables.buckets.get("team_1"));
+  BOOST_TEST(!svc::test::found(tables.buckets.get("team_1")));
   BOOST_TEST(advance(1s) == 1u);
-  BOOST_TEST(tables.buckets.get("team_1").has_value());
+  BOOST_TEST(svc::test::found(tables.buckets.get("team_1")).has_value());
   // The level as of its last reading (the second take), with that reading's time.
   BOOST_TEST(stored_tokens("team_1") >= 8.0);
   BOOST_TEST(stored_tokens("team_1") < 8.1);
-  auto at = tables.buckets.get("team_1")->levels.at(cls_name).at_ms;
+  auto at = svc::test::found(tables.buckets.get("team_1"))->levels.at(cls_name).at_ms;
   BOOST_TEST(at <= svc::core::to_unix_ms(clock->now()) - 5'000);
   BOOST_TEST(!state_of<svc::actors::bucket_state>(b).dirty);
   BOOST_TEST(!state_of<svc::actors::bucket_state>(b).timer_armed);

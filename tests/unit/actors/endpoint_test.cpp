@@ -10,6 +10,7 @@
 #include <string>
 
 #include "webhook_fixture.hpp"
+#include "tests/support/read_results.hpp"
 
 // The endpoint actor on virtual time with a scripted receiver: what a
 // delivery carries, one row per attempt, the retry schedule, auto-disable,
@@ -124,7 +125,7 @@ BOOST_AUTO_TEST_CASE(a_delivery_carries_every_header_and_both_signatures) {
   auto& c = transport.at(0);
   BOOST_TEST(c.post.url == e.url);
   BOOST_TEST(c.post.body == ev.body); // byte-identical to the stored envelope
-  BOOST_TEST(c.post.body == tables.events.get(ev.id)->body);
+  BOOST_TEST(c.post.body == svc::test::found(tables.events.get(ev.id))->body);
   for (auto name : {"Content-Type", "User-Agent", "Svc-Event-Id", "Svc-Event-Type", "Svc-Version",
                     "Svc-Webhook-Signature", "webhook-id", "webhook-timestamp", "webhook-signature"})
     BOOST_TEST(c.header_count(name) == 1u, name);
@@ -182,7 +183,7 @@ BOOST_AUTO_TEST_CASE(a_success_writes_one_terminal_row_and_clears_the_task) {
   BOOST_TEST(!d.next_attempt_at);
   BOOST_TEST((d.created_at == now()));
   BOOST_TEST(tasks_of(e.id).empty());
-  auto delivered = tables.delivered_events.get(svc::persistence::owned_key(e.id, ev.id));
+  auto delivered = svc::test::found(tables.delivered_events.get(svc::persistence::owned_key(e.id, ev.id)));
   BOOST_REQUIRE(delivered);
   BOOST_TEST(*delivered == d.id);
   auto r = stored(e.id);
@@ -271,7 +272,7 @@ BOOST_AUTO_TEST_CASE(a_failing_receiver_is_retried_on_the_schedule_then_dead_let
   BOOST_TEST(rows[4].is_dead_letter);
   BOOST_TEST(!rows[4].next_attempt_at);
   BOOST_TEST(tasks_of(e.id).empty());
-  BOOST_TEST(!tables.delivered_events.get(svc::persistence::owned_key(e.id, ev.id)));
+  BOOST_TEST(!svc::test::found(tables.delivered_events.get(svc::persistence::owned_key(e.id, ev.id))));
   auto r = stored(e.id);
   BOOST_TEST(r.consecutive_failures == 5);
   BOOST_TEST(r.is_active);
@@ -321,7 +322,7 @@ BOOST_AUTO_TEST_CASE(failures_with_no_success_disable_the_endpoint_until_patched
   // The `webhook.endpoint_disabled` event waits for its fan-out; its data is the endpoint, no secret.
   auto pending = pending_event_ids();
   BOOST_REQUIRE(pending.size() == 1u);
-  auto disabled = tables.events.get(pending[0]);
+  auto disabled = svc::test::found(tables.events.get(pending[0]));
   BOOST_REQUIRE(disabled);
   BOOST_TEST(disabled->type == "webhook.endpoint_disabled");
   BOOST_TEST(disabled->team_id == team);
@@ -388,7 +389,7 @@ BOOST_AUTO_TEST_CASE(an_attempt_in_flight_at_disable_still_gets_its_row) {
   BOOST_REQUIRE(!stored(e.id).is_active);
   answer(3, ok_answer()); // the receiver took the fourth event
   BOOST_TEST(deliveries_of(e.id).size() == 4u);
-  BOOST_TEST(tables.delivered_events.get(svc::persistence::owned_key(e.id, events[3].id)).has_value());
+  BOOST_TEST(svc::test::found(tables.delivered_events.get(svc::persistence::owned_key(e.id, events[3].id))).has_value());
   BOOST_TEST(transport.size() == 4u);
 }
 
@@ -595,7 +596,7 @@ BOOST_AUTO_TEST_CASE(a_test_fire_is_a_signed_synthetic_delivery) {
   BOOST_TEST(body.at("api_version").as_string() == request_version);
   BOOST_TEST(body.at("data").at("api_version").as_string() == request_version);
   BOOST_TEST(stripe_verifies(c.header("Svc-Webhook-Signature"), c.post.body, e.secret, unix_s(now())));
-  auto ev = tables.events.get(fired.value->event_id);
+  auto ev = svc::test::found(tables.events.get(fired.value->event_id));
   BOOST_REQUIRE(ev);
   BOOST_TEST(ev->synthetic);
   BOOST_TEST(!listed(*ev));
@@ -700,8 +701,8 @@ BOOST_AUTO_TEST_CASE(delete_erases_the_endpoint_and_its_tasks_then_exits) {
   auto deleted = ask<bool>(ep, delete_atom::value);
   BOOST_REQUIRE(deleted.value);
   BOOST_TEST(*deleted.value);
-  BOOST_TEST(!tables.webhook_endpoints.get(e.id));
-  BOOST_TEST(!tables.endpoints_by_team.get(svc::persistence::owned_key(team, e.id)));
+  BOOST_TEST(!svc::test::found(tables.webhook_endpoints.get(e.id)));
+  BOOST_TEST(!svc::test::found(tables.endpoints_by_team.get(svc::persistence::owned_key(team, e.id))));
   BOOST_TEST(tasks_of(e.id).empty());
   bool down = false;
   self->receive([&](caf::down_msg& dm) { down = dm.source == ep.address(); },

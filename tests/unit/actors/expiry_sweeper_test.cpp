@@ -8,6 +8,7 @@
 #include "actor_fixture.hpp"
 #include "persistence/file_rows.hpp"
 #include "persistence/job_rows.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace {
 
@@ -100,7 +101,7 @@ struct sweeper_fixture : svc::test::actor_fixture {
 
   std::size_t expiry_rows() const {
     std::size_t n = 0;
-    tables.expiries.for_each_key([&](std::string_view) { return ++n, true; });
+    svc::test::require_ok(tables.expiries.for_each_key([&](std::string_view) { return ++n, true; }));
     return n;
   }
 
@@ -141,14 +142,14 @@ BOOST_AUTO_TEST_CASE(due_rows_are_handled_and_future_rows_kept) {
   // Due: output files deleted (the record stays and keeps describing them),
   // the idempotency record erased, both rows gone.
   BOOST_TEST(no_outputs(due_job));
-  auto record = tables.jobs.get("img_due");
+  auto record = svc::test::found(tables.jobs.get("img_due"));
   BOOST_REQUIRE(record);
   BOOST_TEST(record->outputs.size() == 2u);
-  BOOST_TEST(!tables.idempotency.get(due_key));
-  BOOST_TEST(!tables.expiries.get(expiry_key(now - 1s, expiry_kind::outputs, "img_due")));
+  BOOST_TEST(!svc::test::found(tables.idempotency.get(due_key)));
+  BOOST_TEST(!svc::test::found(tables.expiries.get(expiry_key(now - 1s, expiry_kind::outputs, "img_due"))));
   // Not yet due: untouched.
   BOOST_TEST(outputs_exist(later_job));
-  BOOST_TEST(tables.idempotency.get(later_key).has_value());
+  BOOST_TEST(svc::test::found(tables.idempotency.get(later_key)).has_value());
   BOOST_TEST(expiry_rows() == 2u);
   BOOST_TEST(state_of<expiry_sweeper_state>(sweeper).outputs_deleted == 1u);
   BOOST_TEST(state_of<expiry_sweeper_state>(sweeper).idempotency_deleted == 1u);
@@ -158,10 +159,10 @@ BOOST_AUTO_TEST_CASE(due_rows_are_handled_and_future_rows_kept) {
   BOOST_TEST(outputs_exist(later_job));
   advance(2min);
   BOOST_TEST(no_outputs(later_job));
-  BOOST_TEST(tables.idempotency.get(later_key).has_value());
+  BOOST_TEST(svc::test::found(tables.idempotency.get(later_key)).has_value());
   BOOST_TEST(expiry_rows() == 1u);
   advance(1h);
-  BOOST_TEST(!tables.idempotency.get(later_key));
+  BOOST_TEST(!svc::test::found(tables.idempotency.get(later_key)));
   BOOST_TEST(expiry_rows() == 0u);
   BOOST_TEST(state_of<expiry_sweeper_state>(sweeper).outputs_deleted == 2u);
   BOOST_TEST(state_of<expiry_sweeper_state>(sweeper).idempotency_deleted == 2u);
@@ -173,12 +174,12 @@ BOOST_AUTO_TEST_CASE(a_newer_record_under_the_same_key_outlives_the_old_row) {
   remember("reused", now + 1h); // the key was used again after the first record expired
   BOOST_TEST(expiry_rows() == 2u);
   spawn_sweeper();
-  auto record = tables.idempotency.get(key);
+  auto record = svc::test::found(tables.idempotency.get(key));
   BOOST_REQUIRE(record);
   BOOST_TEST(svc::core::to_unix_ms(record->expires_at) == svc::core::to_unix_ms(now + 1h));
   BOOST_TEST(expiry_rows() == 1u);
   advance(1h + 1s);
-  BOOST_TEST(!tables.idempotency.get(key));
+  BOOST_TEST(!svc::test::found(tables.idempotency.get(key)));
   BOOST_TEST(expiry_rows() == 0u);
 }
 
@@ -201,14 +202,14 @@ BOOST_AUTO_TEST_CASE(an_expired_file_loses_its_bytes_and_rows) {
   auto later = uploaded("file_01KAK3R5N2W9X7Q4V6B8C0D1EG", now + 1h);
   auto sweeper = spawn_sweeper();
   BOOST_TEST(!blobs.get(svc::schema::file_blob_key(due.id)));
-  BOOST_TEST(!tables.files.get(due.id));
-  BOOST_TEST(!tables.files_by_team.get("team_1/" + due.id));
+  BOOST_TEST(!svc::test::found(tables.files.get(due.id)));
+  BOOST_TEST(!svc::test::found(tables.files_by_team.get("team_1/" + due.id)));
   BOOST_TEST(blobs.get(svc::schema::file_blob_key(later.id)).has_value());
-  BOOST_TEST(tables.files.get(later.id).has_value());
+  BOOST_TEST(svc::test::found(tables.files.get(later.id)).has_value());
   BOOST_TEST(expiry_rows() == 1u);
   advance(1h + 1s);
   BOOST_TEST(!blobs.get(svc::schema::file_blob_key(later.id)));
-  BOOST_TEST(!tables.files.get(later.id));
+  BOOST_TEST(!svc::test::found(tables.files.get(later.id)));
   BOOST_TEST(expiry_rows() == 0u);
   BOOST_TEST(state_of<expiry_sweeper_state>(sweeper).files_deleted == 2u);
 }

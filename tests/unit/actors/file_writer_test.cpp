@@ -8,6 +8,7 @@
 
 #include "actor_fixture.hpp"
 #include "core/crypto.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace {
 
@@ -58,7 +59,7 @@ struct writer_fixture : svc::test::actor_fixture {
 
   std::size_t rows(const svc::persistence::index_table& t) const {
     bool more = false;
-    return t.keys({}, 100, more).size();
+    return svc::test::scanned(t.keys({}, 100, more)).size();
   }
 };
 
@@ -75,11 +76,11 @@ BOOST_AUTO_TEST_CASE(stores_bytes_then_the_record_and_answers_it) {
   BOOST_TEST(r.value->bytes == bytes.size());
   BOOST_TEST(r.value->sha256 == svc::core::to_hex(svc::core::sha256(bytes)));
   BOOST_TEST((blobs.get(svc::schema::file_blob_key(id)) == std::optional<std::string>{bytes}));
-  auto stored = tables.files.get(id);
+  auto stored = svc::test::found(tables.files.get(id));
   BOOST_TEST_REQUIRE(stored.has_value());
   BOOST_TEST(stored->sha256 == r.value->sha256);
   BOOST_TEST(stored->bytes == bytes.size());
-  BOOST_TEST(tables.files_by_team.get("team_1/" + id).has_value());
+  BOOST_TEST(svc::test::found(tables.files_by_team.get("team_1/" + id)).has_value());
   BOOST_TEST(rows(tables.expiries) == 1u);
   BOOST_TEST(state_of<file_writer_state>(writer).stored == 1u);
 }
@@ -89,7 +90,7 @@ BOOST_AUTO_TEST_CASE(a_failed_blob_write_stores_nothing) {
   auto r = ask<file_record>(writer, create_atom::value, upload(id, "png"));
   BOOST_TEST(!r.value);
   BOOST_TEST((svc::actors::to_api_error(r.error).code == svc::schema::error_code::internal_error));
-  BOOST_TEST(!tables.files.get(id));
+  BOOST_TEST(!svc::test::found(tables.files.get(id)));
   BOOST_TEST(rows(tables.expiries) == 0u);
   BOOST_TEST(state_of<file_writer_state>(writer).failed == 1u);
 }
@@ -100,7 +101,7 @@ BOOST_AUTO_TEST_CASE(a_failed_commit_deletes_the_bytes_again) {
   BOOST_TEST(!r.value);
   BOOST_TEST((svc::actors::to_api_error(r.error).code == svc::schema::error_code::internal_error));
   BOOST_TEST(!blobs.get(svc::schema::file_blob_key(id)));
-  BOOST_TEST(!tables.files.get(id));
+  BOOST_TEST(!svc::test::found(tables.files.get(id)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 
 #include "job_fixture.hpp"
 #include "persistence/job_rows.hpp"
+#include "tests/support/read_results.hpp"
 
 // The job directory: routing cancels and waits by team, answering for jobs
 // that are no longer live from LMDB, and resuming live jobs at start.
@@ -108,7 +109,7 @@ BOOST_AUTO_TEST_CASE(jobs_found_live_at_start_are_resumed) {
   BOOST_TEST((requeued.status == job_status::queued));
   BOOST_TEST(requeued.progress == 0.0);
   BOOST_TEST(!requeued.started_at);
-  BOOST_TEST(tables.live_jobs.get(second.id).has_value());
+  BOOST_TEST(svc::test::found(tables.live_jobs.get(second.id)).has_value());
   BOOST_TEST(pool->queued() == 1u);
 
   BOOST_REQUIRE(ask<job_record>(jobs, cancel_atom::value, team, first.id).value);
@@ -117,7 +118,7 @@ BOOST_AUTO_TEST_CASE(jobs_found_live_at_start_are_resumed) {
   BOOST_TEST((r.cost_status == hold_status::charged));
   BOOST_TEST(r.outputs.size() == 1u);
   BOOST_TEST(balance_is(opening - 30, 0));
-  BOOST_TEST(!tables.live_jobs.get(second.id));
+  BOOST_TEST(!svc::test::found(tables.live_jobs.get(second.id)));
   BOOST_TEST((stored(done.id).status == job_status::succeeded)); // left as it was
 }
 

@@ -20,6 +20,7 @@
 #include "persistence/blob_store.hpp"
 #include "providers/procedural_renderer.hpp"
 #include "scripted_backend.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace svc::test {
 
@@ -125,7 +126,7 @@ struct job_fixture : actor_fixture {
 
   /// A job's record in LMDB; required to exist.
   schema::job_record stored(const std::string& id) const {
-    auto r = tables.jobs.get(id);
+    auto r = svc::test::found(tables.jobs.get(id));
     BOOST_REQUIRE(r);
     return *r;
   }
@@ -133,7 +134,7 @@ struct job_fixture : actor_fixture {
   /// Runs until the stored record has `status`.
   bool reaches(const std::string& id, schema::job_status status) {
     return run_until([&] {
-      auto r = tables.jobs.get(id);
+      auto r = svc::test::found(tables.jobs.get(id));
       return r && r->status == status;
     });
   }
@@ -141,7 +142,7 @@ struct job_fixture : actor_fixture {
   /// Runs until the stored record is terminal and its actor is gone.
   schema::job_record finish(const std::string& id) {
     BOOST_REQUIRE(run_until([&] {
-      auto r = tables.jobs.get(id);
+      auto r = svc::test::found(tables.jobs.get(id));
       return r && schema::is_terminal(r->status) && state_of<actors::job_directory_state>(jobs).jobs.count(id) == 0;
     }));
     return stored(id);
@@ -154,7 +155,7 @@ struct job_fixture : actor_fixture {
 
   /// `team`'s balance in LMDB.
   schema::balance_record stored_balance() const {
-    auto b = tables.balances.get(team);
+    auto b = svc::test::found(tables.balances.get(team));
     BOOST_REQUIRE(b);
     return *b;
   }
@@ -167,12 +168,12 @@ struct job_fixture : actor_fixture {
 
   /// Whether a job has an open hold in LMDB.
   bool holds(const std::string& job_id) const {
-    return tables.holds.get(actors::hold_key(team, job_id)).has_value();
+    return svc::test::found(tables.holds.get(actors::hold_key(team, job_id))).has_value();
   }
 
   /// `team`'s usage row of the UTC day of `t`.
   std::optional<schema::usage_record> usage_of(core::time_point t) const {
-    return tables.usage.get(actors::usage_key(team, core::format_iso8601(t).substr(0, 10)));
+    return svc::test::found(tables.usage.get(actors::usage_key(team, core::format_iso8601(t).substr(0, 10))));
   }
 
   /// Checks a job that ended without a charge: refunded, no usage, no outputs.
@@ -182,7 +183,7 @@ struct job_fixture : actor_fixture {
     BOOST_TEST(r.outputs.empty());
     BOOST_TEST(!r.outputs_expire_at);
     BOOST_TEST(!holds(r.id));
-    BOOST_TEST(!tables.live_jobs.get(r.id));
+    BOOST_TEST(!svc::test::found(tables.live_jobs.get(r.id)));
     BOOST_TEST(!usage_of(*r.completed_at));
     BOOST_TEST(!blobs.get(schema::output_blob_key(r, 0)));
   }

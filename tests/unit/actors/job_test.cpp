@@ -8,6 +8,7 @@
 #include "core/crypto.hpp"
 #include "job_fixture.hpp"
 #include "persistence/job_rows.hpp"
+#include "tests/support/read_results.hpp"
 
 // The job actor's state machine, driven through the job directory as svcd
 // drives it: real renders on a real worker pool, the queue TTL on virtual time.
@@ -30,13 +31,13 @@ BOOST_AUTO_TEST_CASE(a_job_runs_from_queued_through_processing_to_succeeded) {
   // Admitted: the job, its hold and its live row are durable before the answer.
   auto queued = stored(j.id);
   BOOST_TEST((queued.status == job_status::queued || queued.status == job_status::processing));
-  BOOST_TEST(tables.live_jobs.get(j.id).has_value());
-  BOOST_TEST((tables.jobs_by_team.get(team + "/" + j.id) == std::optional<std::string>{j.id}));
+  BOOST_TEST(svc::test::found(tables.live_jobs.get(j.id)).has_value());
+  BOOST_TEST((svc::test::found(tables.jobs_by_team.get(team + "/" + j.id)) == std::optional<std::string>{j.id}));
   BOOST_TEST(holds(j.id));
   BOOST_TEST(balance_is(opening - 40, 40));
 
   BOOST_REQUIRE(run_until([&] {
-    auto r = tables.jobs.get(j.id);
+    auto r = svc::test::found(tables.jobs.get(j.id));
     return r && r->status == job_status::processing && r->progress == 0.5;
   }));
   auto processing = stored(j.id);
@@ -70,11 +71,11 @@ BOOST_AUTO_TEST_CASE(a_job_runs_from_queued_through_processing_to_succeeded) {
   BOOST_TEST(day->credits_charged == 40);
   BOOST_TEST(day->images == 2);
   // No longer live; its outputs expire after the output TTL.
-  BOOST_TEST(!tables.live_jobs.get(j.id));
+  BOOST_TEST(!svc::test::found(tables.live_jobs.get(j.id)));
   BOOST_REQUIRE(r.outputs_expire_at.has_value());
   BOOST_TEST((*r.outputs_expire_at == *r.completed_at + cfg.output_ttl));
   auto expiry = svc::persistence::expiry_key(*r.outputs_expire_at, svc::persistence::expiry_kind::outputs, j.id);
-  BOOST_TEST((tables.expiries.get(expiry) == std::optional<std::string>{j.id}));
+  BOOST_TEST((svc::test::found(tables.expiries.get(expiry)) == std::optional<std::string>{j.id}));
   BOOST_TEST(state_of<job_directory_state>(jobs).admitted == 1u);
 }
 
@@ -103,7 +104,7 @@ BOOST_AUTO_TEST_CASE(a_provider_failure_fails_the_job_and_refunds) {
   check_refunded(r);
   BOOST_TEST(balance_is(opening, 0));
   bool more = false;
-  BOOST_TEST(tables.expiries.keys({}, 10, more).empty());
+  BOOST_TEST(svc::test::scanned(tables.expiries.keys({}, 10, more)).empty());
 }
 
 BOOST_AUTO_TEST_CASE(the_init_image_bytes_reach_the_back_end) {

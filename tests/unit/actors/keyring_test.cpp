@@ -9,6 +9,7 @@
 #include "actors/team_directory.hpp"
 #include "core/crypto.hpp"
 #include "schema/api_key_format.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace {
 
@@ -60,7 +61,7 @@ struct keyring_fixture : svc::test::actor_fixture {
   }
 
   svc::schema::api_key_record stored(const std::string& key_id) {
-    auto r = tables.api_keys.get(key_id);
+    auto r = svc::test::found(tables.api_keys.get(key_id));
     BOOST_REQUIRE_MESSAGE(r, "no stored key " << key_id);
     return *r;
   }
@@ -85,8 +86,8 @@ BOOST_AUTO_TEST_CASE(create_stores_the_key_and_its_indexes) {
   BOOST_TEST(r.secret_sha256 == k.record.secret_sha256);
   BOOST_TEST(!r.deactivate_at.has_value());
   BOOST_TEST(!r.deactivated);
-  BOOST_TEST((tables.key_hashes.get(r.secret_sha256) == std::optional<std::string>{r.id}));
-  BOOST_TEST((tables.api_keys_by_team.get(team_id + "/" + r.id) == std::optional<std::string>{r.id}));
+  BOOST_TEST((svc::test::found(tables.key_hashes.get(r.secret_sha256)) == std::optional<std::string>{r.id}));
+  BOOST_TEST((svc::test::found(tables.api_keys_by_team.get(team_id + "/" + r.id)) == std::optional<std::string>{r.id}));
   BOOST_TEST(state_of<keyring_state>(keys).issued == 1u);
 }
 

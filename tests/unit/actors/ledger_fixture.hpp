@@ -9,6 +9,7 @@
 #include "actor_fixture.hpp"
 #include "actors/ledger.hpp"
 #include "persistence/job_rows.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace svc::test {
 
@@ -106,19 +107,19 @@ struct ledger_fixture : actor_fixture {
 
   /// `team`'s balance in LMDB.
   schema::balance_record stored_balance() {
-    auto b = tables.balances.get(team);
+    auto b = svc::test::found(tables.balances.get(team));
     BOOST_REQUIRE(b);
     return *b;
   }
 
   /// A job's hold in LMDB, if open.
   std::optional<schema::hold_record> stored_hold(const std::string& job) const {
-    return tables.holds.get(actors::hold_key(team, job));
+    return svc::test::found(tables.holds.get(actors::hold_key(team, job)));
   }
 
   /// `team`'s usage row of a `YYYY-MM-DD` day.
   std::optional<schema::usage_record> stored_usage(const std::string& date) const {
-    return tables.usage.get(actors::usage_key(team, date));
+    return svc::test::found(tables.usage.get(actors::usage_key(team, date)));
   }
 
   /// Runs every actor but the store, so commits wait there.

@@ -8,6 +8,7 @@
 #include "actors/store.hpp"
 #include "core/time_format.hpp"
 #include "ledger_fixture.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace {
 
@@ -38,10 +39,10 @@ BOOST_AUTO_TEST_CASE(admit_holds_and_commits_the_job_rows_in_one_batch) {
   // Applied in memory at once, but nothing is durable (or answered) before the commit.
   BOOST_TEST(same(state_of<ledger_state>(l).balance, 70, 30));
   BOOST_TEST(!receive<admission_result>().answered);
-  BOOST_TEST(!tables.jobs.get("img_1"));
+  BOOST_TEST(!svc::test::found(tables.jobs.get("img_1")));
   BOOST_TEST(!stored_hold("img_1"));
   BOOST_TEST(same(stored_balance(), 100, 0));
-  BOOST_TEST(!tables.idempotency.get(idempotency_key_of("k1")));
+  BOOST_TEST(!svc::test::found(tables.idempotency.get(idempotency_key_of("k1"))));
 
   sched.run();
   auto r = receive<admission_result>();
@@ -55,11 +56,11 @@ BOOST_AUTO_TEST_CASE(admit_holds_and_commits_the_job_rows_in_one_batch) {
   BOOST_TEST(h->credits == 30);
   BOOST_TEST(h->team_id == team);
   BOOST_TEST((h->status == hold_status::held));
-  auto job = tables.jobs.get("img_1");
+  auto job = svc::test::found(tables.jobs.get("img_1"));
   BOOST_REQUIRE(job);
   BOOST_TEST((job->status == job_status::queued));
-  BOOST_TEST(tables.live_jobs.get("img_1").has_value());
-  BOOST_TEST(tables.idempotency.get(idempotency_key_of("k1")).has_value());
+  BOOST_TEST(svc::test::found(tables.live_jobs.get("img_1")).has_value());
+  BOOST_TEST(svc::test::found(tables.idempotency.get(idempotency_key_of("k1"))).has_value());
   BOOST_TEST(state_of<ledger_state>(l).holds.size() == 1u);
   BOOST_TEST(state_of<ledger_state>(l).admitting.empty());
 }
@@ -78,9 +79,9 @@ BOOST_AUTO_TEST_CASE(insufficient_credits_holds_nothing_and_writes_nothing) {
   BOOST_TEST(same(balance(l), 20, 0));
   BOOST_TEST(same(stored_balance(), 20, 0));
   BOOST_TEST(!stored_hold("img_1"));
-  BOOST_TEST(!tables.jobs.get("img_1"));
-  BOOST_TEST(!tables.live_jobs.get("img_1"));
-  BOOST_TEST(!tables.idempotency.get(idempotency_key_of("k1")));
+  BOOST_TEST(!svc::test::found(tables.jobs.get("img_1")));
+  BOOST_TEST(!svc::test::found(tables.live_jobs.get("img_1")));
+  BOOST_TEST(!svc::test::found(tables.idempotency.get(idempotency_key_of("k1"))));
   BOOST_TEST(state_of<ledger_state>(l).holds.empty());
   BOOST_TEST(state_of<ledger_state>(l).admitting.empty());
 }
@@ -134,9 +135,9 @@ BOOST_AUTO_TEST_CASE(same_key_while_committing_is_in_use_then_replays) {
   BOOST_TEST(same(stored_balance(), 70, 30));
   BOOST_TEST(!stored_hold("img_2"));
   BOOST_TEST(!stored_hold("img_3"));
-  BOOST_TEST(!tables.jobs.get("img_2"));
-  BOOST_TEST(!tables.jobs.get("img_3"));
-  BOOST_TEST(tables.idempotency.get(idempotency_key_of("k1"))->body == "img_1");
+  BOOST_TEST(!svc::test::found(tables.jobs.get("img_2")));
+  BOOST_TEST(!svc::test::found(tables.jobs.get("img_3")));
+  BOOST_TEST(svc::test::found(tables.idempotency.get(idempotency_key_of("k1")))->body == "img_1");
   // Another key is independent.
   auto other = ask<admission_result>(l, admit_atom::value, admit_job("img_4", 30, "k2"));
   BOOST_REQUIRE(other.value);
@@ -169,8 +170,8 @@ BOOST_AUTO_TEST_CASE(an_expired_record_does_not_replay) {
   BOOST_TEST(!fresh.value->replayed);
   BOOST_TEST(same(fresh.value->balance, 40, 60));
   BOOST_TEST(stored_hold("img_3").has_value());
-  BOOST_TEST(tables.jobs.get("img_3").has_value());
-  auto record = tables.idempotency.get(idempotency_key_of("k1"));
+  BOOST_TEST(svc::test::found(tables.jobs.get("img_3")).has_value());
+  auto record = svc::test::found(tables.idempotency.get(idempotency_key_of("k1")));
   BOOST_REQUIRE(record);
   BOOST_TEST(record->body == "img_3");
   BOOST_TEST((record->expires_at > clock->now()));
@@ -189,10 +190,10 @@ BOOST_AUTO_TEST_CASE(settle_charged_moves_held_to_charged_and_counts_usage) {
   BOOST_TEST(same(*c.value, 40, 30));
   BOOST_TEST(same(stored_balance(), 40, 30));
   BOOST_TEST(!stored_hold("img_1"));
-  auto job = tables.jobs.get("img_1");
+  auto job = svc::test::found(tables.jobs.get("img_1"));
   BOOST_REQUIRE(job);
   BOOST_TEST((job->status == job_status::succeeded));
-  BOOST_TEST(!tables.live_jobs.get("img_1"));
+  BOOST_TEST(!svc::test::found(tables.live_jobs.get("img_1")));
   auto day = stored_usage("2026-03-04");
   BOOST_REQUIRE(day);
   BOOST_TEST(day->credits_charged == 30);
@@ -245,7 +246,7 @@ BOOST_AUTO_TEST_CASE(settle_refunded_returns_the_credits) {
   BOOST_TEST(same(stored_balance(), 100, 0));
   BOOST_TEST(!stored_hold("img_1"));
   BOOST_TEST(!stored_usage("2026-03-04"));
-  auto job = tables.jobs.get("img_1");
+  auto job = svc::test::found(tables.jobs.get("img_1"));
   BOOST_REQUIRE(job);
   BOOST_TEST((job->status == job_status::failed));
   BOOST_TEST((job->cost_status == hold_status::refunded));
@@ -373,9 +374,9 @@ BOOST_AUTO_TEST_CASE(admits_sent_together_never_overdraw) {
   bool more = false;
   svc::persistence::scan_range all;
   all.prefix = team + "/";
-  BOOST_TEST(tables.holds.page(all, 100, more).size() == 10u);
+  BOOST_TEST(svc::test::scanned(tables.holds.page(all, 100, more)).size() == 10u);
   int jobs = 0;
-  tables.live_jobs.for_each_key([&](std::string_view) { return ++jobs, true; });
+  svc::test::require_ok(tables.live_jobs.for_each_key([&](std::string_view) { return ++jobs, true; }));
   BOOST_TEST(jobs == 10);
 }
 

@@ -7,6 +7,7 @@
 
 #include "actor_fixture.hpp"
 #include "persistence/value_codec.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace {
 
@@ -54,10 +55,10 @@ BOOST_AUTO_TEST_CASE(batches_waiting_together_commit_in_one_transaction) {
   BOOST_TEST(st.pending.empty());
   BOOST_TEST(!st.flush_scheduled);
 
-  BOOST_TEST(!env->get(table::meta, "m1"));
-  BOOST_TEST((tables.key_hashes.get("hash") == std::optional<std::string>{"key_1"}));
-  BOOST_TEST(svc::persistence::decode_text(*env->get(table::meta, "m2")).value() == "two");
-  auto bal = tables.balances.get("team_1");
+  BOOST_TEST(!svc::test::found(env->get(table::meta, "m1")));
+  BOOST_TEST((svc::test::found(tables.key_hashes.get("hash")) == std::optional<std::string>{"key_1"}));
+  BOOST_TEST(svc::persistence::decode_text(*svc::test::found(env->get(table::meta, "m2"))).value() == "two");
+  auto bal = svc::test::found(tables.balances.get("team_1"));
   BOOST_REQUIRE(bal);
   BOOST_TEST(bal->available == 42);
 }
@@ -84,12 +85,12 @@ BOOST_AUTO_TEST_CASE(a_failing_group_fails_every_writer_and_writes_nothing) {
       BOOST_TEST((svc::actors::to_api_error(r.error).code == svc::schema::error_code::internal_error));
     }
   }
-  BOOST_TEST(!env->get(table::meta, "good"));
+  BOOST_TEST(!svc::test::found(env->get(table::meta, "good")));
   BOOST_TEST(state_of<store_state>(store).commits == 1u);
   // The store keeps working after a failed transaction.
   auto r = ask<bool>(store, commit_atom::value, text_batch(table::meta, "after", "1"));
   BOOST_TEST((r.value == std::optional<bool>{true}));
-  BOOST_TEST(env->get(table::meta, "after").has_value());
+  BOOST_TEST(svc::test::found(env->get(table::meta, "after")).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(describe_reports_counters) {
@@ -107,7 +108,7 @@ BOOST_AUTO_TEST_CASE(exit_with_queued_batches_still_commits_them) {
   auto r = receive<bool>();
   BOOST_TEST(r.answered);
   BOOST_TEST((r.value == std::optional<bool>{true}));
-  BOOST_TEST(env->get(table::meta, "last").has_value());
+  BOOST_TEST(svc::test::found(env->get(table::meta, "last")).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(without_group_commit_each_batch_is_its_own_transaction) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "webhook_fixture.hpp"
+#include "tests/support/read_results.hpp"
 
 // The webhook directory on virtual time with a scripted receiver: creates
 // (idempotent), team checks of the endpoint-addressed calls, fan-out of
@@ -98,10 +99,10 @@ BOOST_AUTO_TEST_CASE(a_published_event_becomes_one_task_per_active_subscribed_en
     BOOST_TEST(!r.value->replayed);
     BOOST_TEST(r.value->endpoint.id == e->id);
     BOOST_TEST(r.value->endpoint.secret == e->secret);
-    auto s = tables.webhook_endpoints.get(e->id);
+    auto s = svc::test::found(tables.webhook_endpoints.get(e->id));
     BOOST_REQUIRE(s);
     BOOST_TEST(s->url == e->url);
-    BOOST_TEST((tables.endpoints_by_team.get(svc::persistence::owned_key(e->team_id, e->id)) == e->id));
+    BOOST_TEST((svc::test::found(tables.endpoints_by_team.get(svc::persistence::owned_key(e->team_id, e->id))) == e->id));
   }
   BOOST_TEST(state_of<webhook_directory_state>(dir).endpoints.size() == 5u);
 
@@ -189,7 +190,7 @@ BOOST_AUTO_TEST_CASE(a_create_with_a_used_key_replays_and_one_in_flight_is_in_us
   BOOST_TEST(!created.value->replayed);
   BOOST_TEST(created.value->endpoint.id == first.id);
   BOOST_TEST(state_of<webhook_directory_state>(dir).creating.empty());
-  auto stored_key = tables.idempotency.get(svc::persistence::idempotency_key(team, "webhook_endpoints", "k1"));
+  auto stored_key = svc::test::found(tables.idempotency.get(svc::persistence::idempotency_key(team, "webhook_endpoints", "k1")));
   BOOST_REQUIRE(stored_key);
   BOOST_TEST(stored_key->body == idem.body);
 
@@ -205,10 +206,10 @@ BOOST_AUTO_TEST_CASE(a_create_with_a_used_key_replays_and_one_in_flight_is_in_us
   BOOST_TEST(replay.value->earlier.status == 201);
   BOOST_TEST(replay.value->earlier.request_sha256 == idem.request_sha256);
   for (auto* e : {&second, &third}) {
-    BOOST_TEST(!tables.webhook_endpoints.get(e->id));
-    BOOST_TEST(!tables.endpoints_by_team.get(svc::persistence::owned_key(team, e->id)));
+    BOOST_TEST(!svc::test::found(tables.webhook_endpoints.get(e->id)));
+    BOOST_TEST(!svc::test::found(tables.endpoints_by_team.get(svc::persistence::owned_key(team, e->id))));
   }
-  BOOST_TEST(tables.webhook_endpoints.get(first.id).has_value());
+  BOOST_TEST(svc::test::found(tables.webhook_endpoints.get(first.id)).has_value());
   BOOST_TEST(state_of<webhook_directory_state>(dir).endpoints.size() == 1u);
   // Another key creates.
   auto fourth = make_endpoint();
@@ -216,7 +217,7 @@ BOOST_AUTO_TEST_CASE(a_create_with_a_used_key_replays_and_one_in_flight_is_in_us
                                      endpoint_creation{fourth, make_idempotency("k2", fourth.id)});
   BOOST_REQUIRE(other.value);
   BOOST_TEST(!other.value->replayed);
-  BOOST_TEST(tables.webhook_endpoints.get(fourth.id).has_value());
+  BOOST_TEST(svc::test::found(tables.webhook_endpoints.get(fourth.id)).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(events_left_pending_are_fanned_out_at_start) {
@@ -293,7 +294,7 @@ BOOST_AUTO_TEST_CASE(a_deleted_endpoint_is_forgotten) {
   BOOST_REQUIRE(deleted.value);
   BOOST_TEST(*deleted.value);
   run_pending();
-  BOOST_TEST(!tables.webhook_endpoints.get(a.id));
+  BOOST_TEST(!svc::test::found(tables.webhook_endpoints.get(a.id)));
   BOOST_TEST(state_of<webhook_directory_state>(dir).endpoints.empty());
   publish(dir);
   BOOST_TEST(transport.size() == 0u);

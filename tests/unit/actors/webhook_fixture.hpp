@@ -26,6 +26,7 @@
 #include "schema/webhook_signature.hpp"
 #include "schema/webhook_views.hpp"
 #include "scripted_transport.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace svc::test {
 
@@ -190,7 +191,7 @@ struct webhook_fixture : actor_fixture {
 
   /// The stored record of an endpoint; requires it to exist.
   schema::webhook_endpoint_record stored(const std::string& id) const {
-    auto e = tables.webhook_endpoints.get(id);
+    auto e = svc::test::found(tables.webhook_endpoints.get(id));
     BOOST_REQUIRE(e);
     return *e;
   }
@@ -200,7 +201,7 @@ struct webhook_fixture : actor_fixture {
     persistence::scan_range r;
     r.prefix = endpoint_id + "/";
     bool more = false;
-    return tables.deliveries.page(r, 100000, more);
+    return svc::test::scanned(tables.deliveries.page(r, 100000, more));
   }
 
   /// Every stored task of an endpoint.
@@ -208,22 +209,22 @@ struct webhook_fixture : actor_fixture {
     persistence::scan_range r;
     r.prefix = endpoint_id + "/";
     bool more = false;
-    return tables.delivery_tasks.page(r, 100000, more);
+    return svc::test::scanned(tables.delivery_tasks.page(r, 100000, more));
   }
 
   /// The ids of every event still waiting for its fan-out.
   std::vector<std::string> pending_event_ids() const {
     std::vector<std::string> out;
-    tables.pending_events.for_each_key([&](std::string_view k) {
+    svc::test::require_ok(tables.pending_events.for_each_key([&](std::string_view k) {
       out.emplace_back(k);
       return true;
-    });
+    }));
     return out;
   }
 
   /// Whether the team's event feed lists an event.
   bool listed(const schema::event_record& e) const {
-    return tables.events_by_team.get(persistence::owned_key(e.team_id, e.id)).has_value();
+    return svc::test::found(tables.events_by_team.get(persistence::owned_key(e.team_id, e.id))).has_value();
   }
 
   /// Runs every actor but the store, so commits wait there.

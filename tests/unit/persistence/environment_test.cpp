@@ -15,6 +15,7 @@
 #include "persistence/tables.hpp"
 #include "persistence/value_codec.hpp"
 #include "temp_dir.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace {
 
@@ -45,10 +46,10 @@ struct env_fixture {
   // Every key of `range` in visiting order.
   std::vector<std::string> keys(table t, const scan_range& range) const {
     std::vector<std::string> out;
-    env->scan(t, range, [&](std::string_view k, std::string_view) {
+    svc::test::require_ok(env->scan(t, range, [&](std::string_view k, std::string_view) {
       out.emplace_back(k);
       return true;
-    });
+    }));
     return out;
   }
 
@@ -78,8 +79,8 @@ using strings = std::vector<std::string>;
 BOOST_FIXTURE_TEST_SUITE(environment_suite, env_fixture)
 
 BOOST_AUTO_TEST_CASE(empty_environment_reads_nothing) {
-  BOOST_TEST(!env->get(table::teams, "team_x"));
-  BOOST_TEST(!env->get(table::teams, ""));
+  BOOST_TEST(!svc::test::found(env->get(table::teams, "team_x")));
+  BOOST_TEST(!svc::test::found(env->get(table::teams, "")));
   BOOST_TEST(env->count(table::teams) == 0u);
   BOOST_TEST(keys(table::teams, {}).empty());
   BOOST_TEST(keys(table::teams, {"", "", true}).empty());
@@ -96,15 +97,15 @@ BOOST_AUTO_TEST_CASE(batch_with_puts_and_deletes_across_tables) {
 
   BOOST_TEST(env->count(table::teams) == 2u);
   BOOST_TEST(env->count(table::balances) == 1u);
-  auto one = t.teams.get("team_1");
+  auto one = svc::test::found(t.teams.get("team_1"));
   BOOST_REQUIRE(one);
   BOOST_TEST(one->name == "One");
   BOOST_TEST(svc::core::to_unix_ms(one->created_at) == 1700000000000);
-  auto bal = t.balances.get("team_1");
+  auto bal = svc::test::found(t.balances.get("team_1"));
   BOOST_REQUIRE(bal);
   BOOST_TEST(bal->available == 500);
   BOOST_TEST(bal->held == 20);
-  BOOST_TEST((t.key_hashes.get("abcd") == std::optional<std::string>{"key_1"}));
+  BOOST_TEST((svc::test::found(t.key_hashes.get("abcd")) == std::optional<std::string>{"key_1"}));
 
   // Deletes and puts of several tables in one batch; deleting an absent key is fine.
   write_batch second;
@@ -115,14 +116,14 @@ BOOST_AUTO_TEST_CASE(batch_with_puts_and_deletes_across_tables) {
   t.balances.put(second, "team_3", balance_record{"team_3", 1, 0, {}});
   commit(second);
 
-  BOOST_TEST(!t.teams.get("team_2"));
-  BOOST_TEST(t.teams.get("team_1")->name == "One renamed");
-  BOOST_TEST(!t.key_hashes.get("abcd"));
-  BOOST_TEST(t.balances.get("team_3")->available == 1);
+  BOOST_TEST(!svc::test::found(t.teams.get("team_2")));
+  BOOST_TEST(svc::test::found(t.teams.get("team_1"))->name == "One renamed");
+  BOOST_TEST(!svc::test::found(t.key_hashes.get("abcd")));
+  BOOST_TEST(svc::test::found(t.balances.get("team_3"))->available == 1);
   BOOST_TEST(env->count(table::teams) == 1u);
   BOOST_TEST(env->count(table::balances) == 2u);
   // Tables are separate namespaces: the same key in another table is untouched.
-  BOOST_TEST(t.balances.get("team_1")->available == 500);
+  BOOST_TEST(svc::test::found(t.balances.get("team_1"))->available == 500);
 }
 
 BOOST_AUTO_TEST_CASE(later_op_in_a_batch_wins) {
@@ -133,8 +134,8 @@ BOOST_AUTO_TEST_CASE(later_op_in_a_batch_wins) {
   b.put(table::meta, "gone", encode_text("x"));
   b.erase(table::meta, "gone");
   commit(b);
-  BOOST_TEST((decode_text(*env->get(table::meta, "k")) == std::optional<std::string>{"second"}));
-  BOOST_TEST(!env->get(table::meta, "gone"));
+  BOOST_TEST((decode_text(*svc::test::found(env->get(table::meta, "k"))) == std::optional<std::string>{"second"}));
+  BOOST_TEST(!svc::test::found(env->get(table::meta, "gone")));
 }
 
 BOOST_AUTO_TEST_CASE(failed_batch_changes_nothing) {
@@ -143,7 +144,7 @@ BOOST_AUTO_TEST_CASE(failed_batch_changes_nothing) {
   b.put(table::meta, std::string(600, 'k'), encode_text("too long a key")); // over LMDB's 511
   auto st = env->commit(b);
   BOOST_TEST(!st.ok());
-  BOOST_TEST(!env->get(table::meta, "ok"));
+  BOOST_TEST(!svc::test::found(env->get(table::meta, "ok")));
   BOOST_TEST(env->count(table::meta) == 1u); // only format_version
 }
 
@@ -180,10 +181,10 @@ BOOST_AUTO_TEST_CASE(reverse_scan_with_prefix_and_start_after) {
 BOOST_AUTO_TEST_CASE(visitor_stops_the_scan) {
   fill_index();
   std::vector<std::string> seen;
-  env->scan(table::api_keys_by_team, {}, [&](std::string_view k, std::string_view) {
+  svc::test::require_ok(env->scan(table::api_keys_by_team, {}, [&](std::string_view k, std::string_view) {
     seen.emplace_back(k);
     return seen.size() < 2;
-  });
+  }));
   BOOST_TEST(seen == (strings{"alpha", "team_a/k1"}));
 }
 
@@ -191,21 +192,21 @@ BOOST_AUTO_TEST_CASE(cursor_paging_through_index_keys) {
   fill_index();
   index_table idx{*env, table::api_keys_by_team};
   bool more = false;
-  auto p1 = idx.keys({"team_a/", "", false}, 2, more);
+  auto p1 = svc::test::scanned(idx.keys({"team_a/", "", false}, 2, more));
   BOOST_TEST(p1 == (strings{"team_a/k1", "team_a/k2"}));
   BOOST_TEST(more);
-  auto p2 = idx.keys({"team_a/", p1.back(), false}, 2, more);
+  auto p2 = svc::test::scanned(idx.keys({"team_a/", p1.back(), false}, 2, more));
   BOOST_TEST(p2 == (strings{"team_a/k3"}));
   BOOST_TEST(!more);
   // Exactly a full page: nothing more.
-  auto all = idx.keys({"team_a/", "", false}, 3, more);
+  auto all = svc::test::scanned(idx.keys({"team_a/", "", false}, 3, more));
   BOOST_TEST(all.size() == 3u);
   BOOST_TEST(!more);
   // Reverse paging.
-  auto r1 = idx.keys({"team_a/", "", true}, 2, more);
+  auto r1 = svc::test::scanned(idx.keys({"team_a/", "", true}, 2, more));
   BOOST_TEST(r1 == (strings{"team_a/k3", "team_a/k2"}));
   BOOST_TEST(more);
-  auto r2 = idx.keys({"team_a/", r1.back(), true}, 2, more);
+  auto r2 = svc::test::scanned(idx.keys({"team_a/", r1.back(), true}, 2, more));
   BOOST_TEST(r2 == (strings{"team_a/k1"}));
   BOOST_TEST(!more);
 }
@@ -227,18 +228,18 @@ BOOST_AUTO_TEST_CASE(damaged_values_read_as_absent_and_are_skipped) {
   commit(b);
 
   BOOST_TEST(env->count(table::balances) == 8u);
-  BOOST_TEST(t.balances.get("team_1").has_value());
+  BOOST_TEST(svc::test::found(t.balances.get("team_1")).has_value());
   for (auto k : {"team_2", "team_3", "team_4", "team_5", "team_6"}) {
     BOOST_TEST_CONTEXT("key " << k) {
-      BOOST_TEST(env->get(table::balances, k).has_value()); // the bytes are there...
-      BOOST_TEST(!t.balances.get(k).has_value());           // ...but do not decode
+      BOOST_TEST(svc::test::found(env->get(table::balances, k)).has_value()); // the bytes are there...
+      BOOST_TEST(!svc::test::found(t.balances.get(k)).has_value());           // ...but do not decode
     }
   }
   BOOST_TEST(!decode_value(wrong_version).has_value());
   BOOST_TEST(decode_value(good).has_value());
 
   bool more = true;
-  auto page = t.balances.page({}, 10, more);
+  auto page = svc::test::scanned(t.balances.page({}, 10, more));
   BOOST_TEST(!more);
   BOOST_REQUIRE(page.size() == 3u);
   BOOST_TEST(page[0].team_id == "team_1");
@@ -246,16 +247,16 @@ BOOST_AUTO_TEST_CASE(damaged_values_read_as_absent_and_are_skipped) {
   BOOST_TEST(page[2].team_id == "team_8");
 
   // Damaged records do not count towards the page size.
-  auto first = t.balances.page({}, 2, more);
+  auto first = svc::test::scanned(t.balances.page({}, 2, more));
   BOOST_REQUIRE(first.size() == 2u);
   BOOST_TEST(first[1].team_id == "team_7");
   BOOST_TEST(more);
 
   std::vector<std::string> seen;
-  t.balances.for_each([&](const balance_record& r) {
+  svc::test::require_ok(t.balances.for_each([&](const balance_record& r) {
     seen.push_back(r.team_id);
     return true;
-  });
+  }));
   BOOST_TEST(seen == (strings{"team_1", "team_7", "team_8"}));
 }
 
@@ -265,8 +266,8 @@ BOOST_AUTO_TEST_CASE(wrong_version_of_an_index_value_reads_as_absent) {
   b.put(table::key_hashes, "h2", encode_text("key_2"));
   commit(b);
   index_table idx{*env, table::key_hashes};
-  BOOST_TEST(!idx.get("h1"));
-  BOOST_TEST((idx.get("h2") == std::optional<std::string>{"key_2"}));
+  BOOST_TEST(!svc::test::found(idx.get("h1")));
+  BOOST_TEST((svc::test::found(idx.get("h2")) == std::optional<std::string>{"key_2"}));
 }
 
 BOOST_AUTO_TEST_CASE(reopen_after_close_keeps_data) {
@@ -279,14 +280,14 @@ BOOST_AUTO_TEST_CASE(reopen_after_close_keeps_data) {
   env.reset();
   env = open_env(dir.path);
   tables t{*env};
-  auto r = t.teams.get("team_1");
+  auto r = svc::test::found(t.teams.get("team_1"));
   BOOST_REQUIRE(r);
   BOOST_TEST(r->name == "Durable");
   BOOST_TEST(env->count(table::teams) == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(a_store_of_another_format_version_is_refused) {
-  BOOST_TEST((env->get(table::meta, "format_version") == std::optional<std::string>{"1"}));
+  BOOST_TEST((svc::test::found(env->get(table::meta, "format_version")) == std::optional<std::string>{"1"}));
   write_batch b;
   b.put(table::meta, "format_version", "2");
   commit(b);
@@ -317,8 +318,8 @@ BOOST_AUTO_TEST_CASE(backup_produces_a_readable_copy) {
   auto restored = open_env(copy.path);
   tables rt{*restored};
   BOOST_TEST(restored->count(table::teams) == 25u);
-  BOOST_TEST(!rt.teams.get("team_100"));
-  BOOST_TEST(rt.teams.get("team_149").has_value());
+  BOOST_TEST(!svc::test::found(rt.teams.get("team_100")));
+  BOOST_TEST(svc::test::found(rt.teams.get("team_149")).has_value());
 }
 
 // The copy holds every key hash and webhook secret: only its owner may read it.
@@ -351,6 +352,37 @@ BOOST_AUTO_TEST_CASE(open_fails_for_a_missing_directory) {
   auto bad = environment::open(dir.path + "/missing/sub", error);
   BOOST_TEST(!bad);
   BOOST_TEST(!error.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_read_is_an_error_not_an_absent_key) {
+  fill_index();
+  BOOST_TEST(env->probe().ok());
+  env->fail_reads(true);
+  auto present = env->get(table::api_keys_by_team, "team_a/k1");
+  BOOST_TEST(present.failed());
+  BOOST_TEST(!present.has_value());
+  BOOST_TEST(!present.absent(), "the key may well exist");
+  BOOST_TEST(!present.why().empty());
+  BOOST_TEST(env->get(table::meta, "no such key").failed());
+  std::size_t visited = 0;
+  auto st = env->scan(table::api_keys_by_team, {}, [&](std::string_view, std::string_view) { return ++visited, true; });
+  BOOST_TEST(!st.ok());
+  BOOST_TEST(visited == 0u);
+  BOOST_TEST(!env->probe().ok());
+  index_table idx{*env, table::api_keys_by_team};
+  bool more = false;
+  BOOST_TEST(idx.get("team_a/k1").failed());
+  BOOST_TEST(idx.keys({}, 10, more).failed());
+  record_table<svc::schema::team_record> teams{*env, table::teams};
+  BOOST_TEST(teams.get("team_1").failed());
+  BOOST_TEST(teams.page({}, 10, more).failed());
+  BOOST_TEST(!teams.for_each([](const svc::schema::team_record&) { return true; }).ok());
+
+  env->fail_reads(false);
+  BOOST_TEST(env->probe().ok());
+  auto again = env->get(table::api_keys_by_team, "team_a/k1");
+  BOOST_TEST(again.has_value());
+  BOOST_TEST(env->get(table::meta, "no such key").absent());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -9,6 +9,7 @@
 #include "persistence/environment.hpp"
 #include "persistence/job_rows.hpp"
 #include "temp_dir.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace {
 
@@ -36,7 +37,7 @@ struct rows_fixture {
 
   std::size_t count(const index_table& index) const {
     bool more = false;
-    return index.keys({}, 100, more).size();
+    return svc::test::scanned(index.keys({}, 100, more)).size();
   }
 };
 
@@ -60,12 +61,12 @@ BOOST_FIXTURE_TEST_CASE(put_file_writes_record_listing_and_expiry, rows_fixture)
   write_batch b;
   put_file(t, b, f);
   commit(b);
-  auto stored = t.files.get(f.id);
+  auto stored = svc::test::found(t.files.get(f.id));
   BOOST_REQUIRE(stored);
   BOOST_TEST(stored->sha256 == f.sha256);
-  BOOST_TEST((t.files_by_team.get("team_1/" + f.id) == std::optional<std::string>{f.id}));
+  BOOST_TEST((svc::test::found(t.files_by_team.get("team_1/" + f.id)) == std::optional<std::string>{f.id}));
   bool more = false;
-  auto keys = t.expiries.keys({}, 10, more);
+  auto keys = svc::test::scanned(t.expiries.keys({}, 10, more));
   BOOST_REQUIRE(keys.size() == 1u);
   BOOST_TEST(keys[0] == "0001763806530123/file/" + f.id);
   expiry_entry e;
@@ -84,8 +85,8 @@ BOOST_FIXTURE_TEST_CASE(erase_file_removes_record_and_listing_only, rows_fixture
   write_batch erase;
   erase_file(t, erase, a);
   commit(erase);
-  BOOST_TEST(!t.files.get(a.id));
-  BOOST_TEST(t.files.get(b.id).has_value());
+  BOOST_TEST(!svc::test::found(t.files.get(a.id)));
+  BOOST_TEST(svc::test::found(t.files.get(b.id)).has_value());
   BOOST_TEST(count(t.files_by_team) == 1u);
   BOOST_TEST(count(t.expiries) == 2u); // the sweeper erases the row it handled
 }

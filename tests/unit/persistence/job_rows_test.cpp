@@ -11,6 +11,7 @@
 #include "persistence/environment.hpp"
 #include "persistence/tables.hpp"
 #include "temp_dir.hpp"
+#include "tests/support/read_results.hpp"
 
 namespace {
 
@@ -38,7 +39,7 @@ struct rows_fixture {
 
   std::vector<std::string> expiry_keys() const {
     bool more = false;
-    return t.expiries.keys({}, 1000, more);
+    return svc::test::scanned(t.expiries.keys({}, 1000, more));
   }
 };
 
@@ -115,17 +116,17 @@ BOOST_FIXTURE_TEST_CASE(put_job_keeps_live_jobs_in_step, rows_fixture) {
   write_batch b;
   put_job(t, b, j);
   commit(b);
-  auto stored = t.jobs.get(j.id);
+  auto stored = svc::test::found(t.jobs.get(j.id));
   BOOST_REQUIRE(stored);
   BOOST_TEST((stored->status == job_status::queued));
-  BOOST_TEST((t.jobs_by_team.get("team_1/" + j.id) == std::optional<std::string>{j.id}));
-  BOOST_TEST((t.live_jobs.get(j.id) == std::optional<std::string>{j.id}));
+  BOOST_TEST((svc::test::found(t.jobs_by_team.get("team_1/" + j.id)) == std::optional<std::string>{j.id}));
+  BOOST_TEST((svc::test::found(t.live_jobs.get(j.id)) == std::optional<std::string>{j.id}));
 
   j.status = job_status::processing;
   write_batch p;
   put_job(t, p, j);
   commit(p);
-  BOOST_TEST(t.live_jobs.get(j.id).has_value());
+  BOOST_TEST(svc::test::found(t.live_jobs.get(j.id)).has_value());
 
   for (auto terminal : {job_status::failed, job_status::cancelled, job_status::expired,
                         job_status::moderation_rejected}) {
@@ -133,8 +134,8 @@ BOOST_FIXTURE_TEST_CASE(put_job_keeps_live_jobs_in_step, rows_fixture) {
     write_batch e;
     put_job(t, e, j);
     commit(e);
-    BOOST_TEST(!t.live_jobs.get(j.id));
-    BOOST_TEST((t.jobs.get(j.id)->status == terminal));
+    BOOST_TEST(!svc::test::found(t.live_jobs.get(j.id)));
+    BOOST_TEST((svc::test::found(t.jobs.get(j.id))->status == terminal));
     BOOST_TEST(expiry_keys().empty()); // only succeeded jobs have outputs to expire
   }
 }
@@ -149,14 +150,14 @@ BOOST_FIXTURE_TEST_CASE(a_succeeded_job_gets_its_outputs_expiry_row, rows_fixtur
   write_batch s;
   put_job(t, s, j);
   commit(s);
-  BOOST_TEST(!t.live_jobs.get(j.id));
+  BOOST_TEST(!svc::test::found(t.live_jobs.get(j.id)));
   auto keys = expiry_keys();
   BOOST_REQUIRE(keys.size() == 1u);
   BOOST_TEST(keys[0] == "0001763723730123/outputs/" + j.id);
-  BOOST_TEST((t.expiries.get(keys[0]) == std::optional<std::string>{j.id}));
+  BOOST_TEST((svc::test::found(t.expiries.get(keys[0])) == std::optional<std::string>{j.id}));
   // A second listing row would mean a second job.
   bool more = false;
-  BOOST_TEST(t.jobs_by_team.keys({}, 10, more).size() == 1u);
+  BOOST_TEST(svc::test::scanned(t.jobs_by_team.keys({}, 10, more)).size() == 1u);
 }
 
 BOOST_FIXTURE_TEST_CASE(put_idempotency_writes_the_record_and_its_expiry, rows_fixture) {
@@ -172,7 +173,7 @@ BOOST_FIXTURE_TEST_CASE(put_idempotency_writes_the_record_and_its_expiry, rows_f
   write_batch b;
   put_idempotency(t, b, r);
   commit(b);
-  auto stored = t.idempotency.get("team_1/images/order-42");
+  auto stored = svc::test::found(t.idempotency.get("team_1/images/order-42"));
   BOOST_REQUIRE(stored);
   BOOST_TEST(stored->request_sha256 == r.request_sha256);
   auto keys = expiry_keys();

@@ -75,6 +75,7 @@ struct config {
   int64_t max_upload_pixels = 4096 * 4096; ///< width x height of an uploaded image; more: 400 (the decoder's limit too)
   std::size_t list_scan_limit = 1000;     ///< records one list request examines; past it the page ends early with a resuming cursor
   duration request_deadline = std::chrono::seconds{10}; ///< internal actor answer deadline: 503 past it
+  duration drain_timeout = std::chrono::seconds{10};    ///< SIGTERM: how long open API connections may take to finish
 
   // --- runtime
   int http_threads = 1;                   ///< asio threads for both listeners

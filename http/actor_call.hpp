@@ -14,15 +14,16 @@
 namespace svc::http {
 
 /// Sends `args...` to `target` with a `timeout`; `on_result` or `on_error`
-/// (a timeout is `caf::sec::request_timeout`) runs on an asio thread.
+/// (a timeout is `caf::sec::request_timeout`) runs on an asio thread. Returns
+/// the asking actor: an exit sent to it abandons the request (a drain does).
 // The asking actor gets what it needs as a spawn argument, never only as
 // captures: CAF 0.17 binds a reference to null (undefined behaviour, which
 // UBSan reports) when it spawns a function-based actor without arguments.
 template <class Result, class Handle, class... Args>
-void ask_within(const context_ptr& ctx, const Handle& target, caf::duration timeout,
-                std::function<void(Result&)> on_result, std::function<void(const caf::error&)> on_error,
-                Args... args) {
-  ctx->svc.system.spawn(
+caf::actor ask_within(const context_ptr& ctx, const Handle& target, caf::duration timeout,
+                      std::function<void(Result&)> on_result, std::function<void(const caf::error&)> on_error,
+                      Args... args) {
+  return ctx->svc.system.spawn(
     [target, timeout, on_result = std::move(on_result), on_error = std::move(on_error),
      msg = std::make_tuple(std::move(args)...)](caf::event_based_actor* self, context_ptr ctx) mutable {
       auto req = std::apply([&](auto&... xs) { return self->request(target, timeout, std::move(xs)...); }, msg);

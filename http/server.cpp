@@ -40,12 +40,11 @@ std::string url_of(const tcp::endpoint& ep) {
   return "http://" + host + ":" + std::to_string(ep.port());
 }
 
-// Waits for open connections to finish (at most `deadline`), then stops asio.
-void stop_when_idle(net::io_context& ioc, std::shared_ptr<net::steady_timer> timer,
-                    std::vector<std::shared_ptr<listener>> listeners, std::chrono::steady_clock::time_point deadline) {
-  std::size_t open = 0;
-  for (auto& l : listeners)
-    open += l->connections();
+// Waits for the API's open connections to finish (at most until `deadline`),
+// then stops asio; the admin listener serves (`/readyz` says 503) until then.
+void stop_when_idle(net::io_context& ioc, std::shared_ptr<net::steady_timer> timer, std::shared_ptr<listener> api,
+                    std::chrono::steady_clock::time_point deadline) {
+  auto open = api->connections();
   if (open == 0 || std::chrono::steady_clock::now() >= deadline) {
     if (open > 0)
       core::log_warn("svcd", std::to_string(open) + " connections still open at the drain deadline");
@@ -53,9 +52,7 @@ void stop_when_idle(net::io_context& ioc, std::shared_ptr<net::steady_timer> tim
     return;
   }
   timer->expires_after(std::chrono::milliseconds{20});
-  timer->async_wait([&ioc, timer, listeners, deadline](beast::error_code) {
-    stop_when_idle(ioc, timer, listeners, deadline);
-  });
+  timer->async_wait([&ioc, timer, api, deadline](beast::error_code) { stop_when_idle(ioc, timer, api, deadline); });
 }
 
 } // namespace
@@ -141,9 +138,9 @@ int run_server(const core::config& cfg) {
         return;
       core::log_info("svcd", std::string{"signal "} + (signo == SIGTERM ? "SIGTERM" : "SIGINT") + ": draining");
       svc.draining = true;
-      for (auto& l : listeners)
-        l->drain();
-      stop_when_idle(ioc, drain_timer, listeners, std::chrono::steady_clock::now() + std::chrono::seconds{10});
+      listeners[0]->drain();
+      svc.waits.answer_all();
+      stop_when_idle(ioc, drain_timer, listeners[0], std::chrono::steady_clock::now() + cfg.drain_timeout);
     });
 
     std::vector<std::thread> threads;

@@ -13,6 +13,7 @@
 
 #include "actors/runtime.hpp"
 #include "http/key_cache.hpp"
+#include "http/long_polls.hpp"
 #include "http/lora_cache.hpp"
 #include "http/upload_gate.hpp"
 
@@ -58,6 +59,7 @@ struct services {
   std::string url_secret;  ///< signs output URLs (`DIR/url.secret`)
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::atomic<bool> draining{false};
+  long_polls waits;        ///< `Prefer: wait` reads in progress (a drain answers them at once)
   team_bucket_cache buckets;
   key_cache keys;
   lora_cache loras;

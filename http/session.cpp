@@ -466,6 +466,7 @@ void session::end_linger() {
   read_deadline_ = 0;
   beast::error_code ec;
   stream_.socket().close(ec);
+  tracker_->remove(this);
 }
 
 void session::close() {
@@ -476,6 +477,9 @@ void session::close() {
   stop_sending();
   beast::error_code ec;
   stream_.socket().close(ec);
+  // The slot is free once the socket is: work still holding this session (an
+  // actor answering a long poll late) must not count as an open connection.
+  tracker_->remove(this);
 }
 
 void session::stop_sending() {

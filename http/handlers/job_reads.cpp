@@ -66,21 +66,36 @@ void get_job(const context_ptr& ctx, schema::job_kind kind) {
     return reply_storage_failure(ctx, job.why());
   if (job.absent())
     return reply_not_found(ctx, object, id);
-  auto wait = preferred_wait(ctx);
+  // A draining server waits for nothing: the job as it is now.
+  auto wait = ctx->svc.draining ? 0 : preferred_wait(ctx);
   if (wait == 0 || schema::is_terminal(job->status))
     return reply_job(ctx, *job);
-  // Held by the job actor until terminal; when the wait runs out, the row as it is then.
+  // Held by the job actor until terminal; when the wait runs out, or a drain
+  // starts, the row as it is then.
   header_list applied{{"Preference-Applied", "wait=" + std::to_string(wait)}};
-  ask_within<schema::job_record>(
+  auto as_it_is = [ctx, applied, id, object] {
+    auto now = ctx->svc.tables().jobs.get(id);
+    if (now.failed())
+      return reply_storage_failure(ctx, now.why());
+    if (now.has_value())
+      return reply_job(ctx, *now, applied);
+    reply_not_found(ctx, object, id);
+  };
+  auto asking = std::make_shared<caf::actor>();
+  auto ticket = ctx->svc.waits.add([ctx, as_it_is, asking] {
+    if (*asking) // its answer would come too late
+      caf::anon_send_exit(*asking, caf::exit_reason::user_shutdown);
+    boost::asio::post(ctx->svc.io, as_it_is);
+  });
+  *asking = ask_within<schema::job_record>(
     ctx, ctx->svc.actors().jobs, caf::duration{std::chrono::seconds{wait}},
-    [ctx, applied](schema::job_record& done) { reply_job(ctx, done, applied); },
-    [ctx, applied, id, object](const caf::error&) {
-      auto now = ctx->svc.tables().jobs.get(id);
-      if (now.failed())
-        return reply_storage_failure(ctx, now.why());
-      if (now.has_value())
-        return reply_job(ctx, *now, applied);
-      reply_not_found(ctx, object, id);
+    [ctx, applied, ticket](schema::job_record& done) {
+      ctx->svc.waits.remove(ticket);
+      reply_job(ctx, done, applied);
+    },
+    [ctx, as_it_is, ticket](const caf::error&) {
+      ctx->svc.waits.remove(ticket);
+      as_it_is();
     },
     actors::wait_atom::value, ctx->team->id, id);
 }

@@ -1,14 +1,18 @@
 // GET /v1/images/{id} with `Prefer: wait=N`: held until the job is terminal
 // (one call instead of a polling loop) or N seconds pass, answered with
 // `Preference-Applied`; N is capped at 60 and a malformed preference is ignored.
+// A drain (SIGTERM) answers waiting requests at once with the job as it is,
+// while the admin listener keeps serving and /readyz says 503.
 #define BOOST_TEST_MODULE e2e_images_wait
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <future>
 #include <string>
 
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
+#include "support/raw_connection.hpp"
 #include "support/server_fixture.hpp"
 
 using namespace svc::e2e;
@@ -23,6 +27,10 @@ struct render_2s : server_fixture {
 
 struct render_8s : server_fixture {
   render_8s() : server_fixture({"--render-delay", "8s"}) {}
+};
+
+struct render_60s_drain_30s : server_fixture {
+  render_60s_drain_30s() : server_fixture({"--render-delay", "60s", "--drain-timeout", "30s", "--read-timeout", "3s"}) {}
 };
 
 struct timed_response {
@@ -117,4 +125,40 @@ BOOST_FIXTURE_TEST_CASE(waiting_on_another_teams_job_is_404, render_2s) {
   auto got = timed_get(c, "/v1/images/" + id, with_key(other.read.key, {{"Prefer", "wait=30"}}));
   BOOST_TEST(is_error(got.r, 404, "resource_not_found"), got.r.summary());
   BOOST_TEST(got.took < 1s, "no wait on a record the caller cannot see");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_drain_answers_waiting_requests_at_once, render_60s_drain_30s) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  auto id = json_str(create_image_ok(c, t.write.key, image_body("a slow harbour")), "id");
+  // Holds the drain open until the 3 s read timeout: time to ask /readyz.
+  raw_connection unfinished{svcd.api_url()};
+  BOOST_REQUIRE(unfinished.send("GET /v1/team HTTP/1.1\r\nHost: x\r\n"));
+  raw_connection poll{svcd.api_url()};
+  BOOST_REQUIRE(poll.send("GET /v1/images/" + id + " HTTP/1.1\r\nHost: x\r\nX-Api-Key: " + t.read.key
+                          + "\r\nPrefer: wait=50\r\n\r\n"));
+  // Answered on a later connection: the server has taken the poll's.
+  BOOST_REQUIRE(c.get("/v1/team", with_key(t.read.key)).status == 200);
+
+  auto start = std::chrono::steady_clock::now();
+  auto stopping = std::async(std::launch::async, [this] { return svcd.stop(); });
+  auto answer = poll.read_until_close(10s);
+  auto took = std::chrono::steady_clock::now() - start;
+  BOOST_TEST(answer.data.rfind("HTTP/1.1 200", 0) == 0u, answer.data.substr(0, 200));
+  BOOST_TEST((answer.data.find("\"status\":\"queued\"") != std::string::npos
+              || answer.data.find("\"status\":\"processing\"") != std::string::npos),
+             "the job as it is, unfinished: " << answer.data.substr(0, 300));
+  BOOST_TEST((took < 2s), "answered after " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+                                            << " ms, not after its 50 s wait");
+  bool saw_draining = false;
+  while (!saw_draining && stopping.wait_for(0s) != std::future_status::ready) {
+    try {
+      auto ready = admin().get("/readyz");
+      saw_draining = ready.status == 503 && json_str(ready.json(), "status") == "draining";
+    } catch (const std::exception&) {
+      break; // the listener is gone: the drain ended
+    }
+  }
+  BOOST_TEST(saw_draining, "the admin listener serves while the API drains");
+  BOOST_TEST(stopping.get() == 0);
 }

@@ -98,7 +98,7 @@ std::string dump(const config& c) {
     << "\nmax_connections=" << c.max_connections << "\nmax_connections_per_address=" << c.max_connections_per_address
     << "\nbusy_idle_timeout=" << c.busy_idle_timeout.count() << "\ntrusted_proxies=" << ranges(c.trusted_proxies)
     << "\nmax_uploads=" << c.max_uploads << "\nmax_upload_pixels=" << c.max_upload_pixels << "\nupload_min_bytes=" << c.upload_min_bytes
-    << "\nupload_rate_window=" << c.upload_rate_window.count() << "\nupload_deadline=" << c.upload_deadline.count() << "\nlist_scan_limit=" << c.list_scan_limit << "\nrequest_deadline=" << c.request_deadline.count()
+    << "\nupload_rate_window=" << c.upload_rate_window.count() << "\nupload_deadline=" << c.upload_deadline.count() << "\nlist_scan_limit=" << c.list_scan_limit << "\nrequest_deadline=" << c.request_deadline.count() << "\ndrain_timeout=" << c.drain_timeout.count()
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
     << "\ngroup_commit=" << c.group_commit
     << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level << "\nfault_injection=" << c.fault_injection
@@ -158,6 +158,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"max-upload-pixels", "1000000"},
     {"list-scan-limit", "7"},
     {"request-deadline", "2s"},
+    {"drain-timeout", "3s"},
     {"http-threads", "2"},
     {"actor-threads", "3"},
     {"bucket-snapshot-interval", "1s"},

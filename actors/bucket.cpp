@@ -93,6 +93,7 @@ bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_
       for (std::size_t i = 0; i < self->state.buckets.size(); ++i)
         self->state.buckets[i].set_limits(effective_limits(static_cast<schema::bucket_class>(i), next), t);
       self->state.dirty = true;
+      return true;
     },
     [=](snapshot_atom) -> caf::result<bool> {
       if (!self->state.dirty)

@@ -53,9 +53,10 @@ bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ct
         return std::move(bucket.error());
       return self->delegate(*bucket, charge_atom::value, cls, n);
     },
-    [=](limits_atom, const std::string& team_id, bucket_overrides& overrides) {
+    [=](limits_atom, const std::string& team_id, bucket_overrides& overrides) -> caf::result<bool> {
       if (auto it = self->state.buckets.find(team_id); it != self->state.buckets.end())
-        self->send(it->second, limits_atom::value, std::move(overrides));
+        return self->delegate(it->second, limits_atom::value, std::move(overrides));
+      return true; // a bucket spawned later reads the stored overrides
     },
     [=](snapshot_atom) -> caf::result<bool> {
       if (self->state.buckets.empty())

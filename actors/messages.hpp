@@ -222,8 +222,8 @@ using bucket_actor = introspectable_actor::extend<
   caf::replies_to<take_atom, schema::bucket_class>::with<rate_decision>,
   /// Takes n tokens of a class if it holds one, possibly into debt (a cost known after the work).
   caf::replies_to<charge_atom, schema::bucket_class, int64_t>::with<rate_decision>,
-  /// Replaces the operator overrides (class name -> limits).
-  caf::reacts_to<limits_atom, bucket_overrides>,
+  /// Replaces the operator overrides (class name -> limits); answers once applied.
+  caf::replies_to<limits_atom, bucket_overrides>::with<bool>,
   /// Persists the levels now; answers after the commit.
   caf::replies_to<snapshot_atom>::with<bool>,
   /// Internal: periodic snapshot timer.
@@ -235,8 +235,8 @@ using bucket_directory_actor = introspectable_actor::extend<
   caf::replies_to<resolve_atom, std::string>::with<bucket_actor>,
   /// Charges a team's bucket (see bucket_actor), spawning it if needed.
   caf::replies_to<charge_atom, std::string, schema::bucket_class, int64_t>::with<rate_decision>,
-  /// Updates a team's overrides if its bucket is live.
-  caf::reacts_to<limits_atom, std::string, bucket_overrides>,
+  /// Updates a team's overrides if its bucket is live; answers once applied.
+  caf::replies_to<limits_atom, std::string, bucket_overrides>::with<bool>,
   /// Snapshots every bucket (shutdown); answers when all are persisted.
   caf::replies_to<snapshot_atom>::with<bool>>;
 

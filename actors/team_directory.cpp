@@ -18,20 +18,15 @@ caf::error no_team(const std::string& id) {
   return make_domain_error(error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
 }
 
-// Commits, runs `on_committed`, then answers `reply`; awaiting serialises this
-// actor's read-modify-write cycles.
+// Commits, then answers `reply`; awaiting serialises this actor's
+// read-modify-write cycles.
 template <class T>
-caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch, T reply,
-                           std::function<void()> on_committed = {}) {
+caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch, T reply) {
   auto promise = self->make_response_promise<T>();
   ++self->state.changes;
   self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
     .await(
-      [=](bool) mutable {
-        if (on_committed)
-          on_committed();
-        promise.deliver(std::move(reply));
-      },
+      [=](bool) mutable { promise.deliver(std::move(reply)); },
       [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
   return promise;
 }
@@ -90,11 +85,21 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
       team->rate_limit_overrides[std::string{schema::to_string(cls)}] = limits;
       persistence::write_batch batch;
       ctx.tables->teams.put(batch, team->id, *team);
-      // The live bucket changes only once the override is durable.
-      auto notify = [self, buckets, id = team->id, overrides = team->rate_limit_overrides] {
-        self->send(buckets, limits_atom::value, id, overrides);
-      };
-      return commit_then(self, ctx, std::move(batch), *team, notify);
+      // The live bucket changes once the override is durable, and the answer
+      // waits for it: the caller's next request is limited by the new values.
+      auto promise = self->make_response_promise<schema::team_record>();
+      ++self->state.changes;
+      auto record = *team;
+      self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
+        .await(
+          [=](bool) mutable {
+            self->request(buckets, ctx.cfg->request_deadline, limits_atom::value, record.id, record.rate_limit_overrides)
+              .then([=](bool) mutable { promise.deliver(record); },
+                    // Durable all the same: the bucket reads it when it is next spawned.
+                    [=](caf::error&) mutable { promise.deliver(record); });
+          },
+          [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+      return promise;
     },
     [=](describe_atom) -> actor_status {
       return {"created=" + std::to_string(self->state.created) + " changes=" + std::to_string(self->state.changes),

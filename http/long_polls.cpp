@@ -1,7 +1,6 @@
 #include "http/long_polls.hpp"
 
 #include <utility>
-#include <vector>
 
 namespace svc::http {
 

@@ -1,5 +1,7 @@
 #include "actors/anonymous_bucket.hpp"
 
+#include "actors/supervision.hpp"
+
 namespace svc::actors {
 namespace {
 
@@ -11,6 +13,7 @@ constexpr std::size_t max_tracked = 100000;
 anonymous_bucket_actor::behavior_type anonymous_bucket(
   anonymous_bucket_actor::stateful_pointer<anonymous_bucket_state> self, context ctx) {
   register_actor(self, ctx, "anonymous_bucket", "anonymous", "");
+  log_exceptions(self, "anonymous_bucket");
   auto limits = schema::info(schema::bucket_class::anonymous).limits;
   auto sweep = [=] {
     auto now = core::to_unix_ms(ctx.clock->now());
@@ -41,6 +44,7 @@ anonymous_bucket_actor::behavior_type anonymous_bucket(
         self->delayed_send(self, std::chrono::minutes{1}, sweep_atom::value);
       }
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return {"addresses=" + std::to_string(self->state.by_address.size()), self->mailbox().size()};
     },

@@ -1,5 +1,7 @@
 #include "actors/bucket.hpp"
 
+#include "actors/supervision.hpp"
+
 #include <cmath>
 
 namespace svc::actors {
@@ -84,6 +86,7 @@ bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_
       self->state.buckets.emplace_back(limits, now);
   }
   register_actor(self, ctx, "bucket", team_id, team_id);
+  log_exceptions(self, "bucket");
   return {
     [=](take_atom, schema::bucket_class cls, take_callback& cb) { cb.fn(charge(self, ctx, cls, 1)); },
     [=](take_atom, schema::bucket_class cls) -> rate_decision { return charge(self, ctx, cls, 1); },
@@ -108,6 +111,7 @@ bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_
       self->request(ctx.store, caf::infinite, commit_atom::value, snapshot_batch(self, ctx))
         .then([](bool) {}, [=](caf::error&) { self->state.dirty = true; });
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status { return {describe(self, ctx), self->mailbox().size()}; },
   };
 }

@@ -1,6 +1,7 @@
 #include "actors/bucket_directory.hpp"
 
 #include "actors/bucket.hpp"
+#include "actors/supervision.hpp"
 
 namespace svc::actors {
 namespace {
@@ -19,7 +20,8 @@ caf::expected<bucket_actor> bucket_of(self_ptr self, const context& ctx, const s
   bucket_overrides overrides;
   if (team.has_value())
     overrides = team->rate_limit_overrides;
-  auto handle = self->spawn<caf::linked>(bucket, ctx, team_id, std::move(overrides), std::move(snapshot).found());
+  auto handle = self->spawn(bucket, ctx, team_id, std::move(overrides), std::move(snapshot).found());
+  adopt(self, handle);
   self->state.buckets.emplace(team_id, handle);
   return handle;
 }
@@ -40,6 +42,18 @@ struct snapshot_round {
 
 bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ctx) {
   register_actor(self, ctx, "bucket_directory", "bucket_directory", "");
+  log_exceptions(self, "bucket_directory");
+  // A bucket that died is respawned on its team's next request, from the
+  // stored overrides and its last snapshot.
+  self->set_down_handler([self](caf::down_msg& dm) {
+    release(self, dm.source);
+    auto& buckets = self->state.buckets;
+    for (auto it = buckets.begin(); it != buckets.end(); ++it)
+      if (it->second.address() == dm.source) {
+        buckets.erase(it);
+        return;
+      }
+  });
   return {
     [=](resolve_atom, const std::string& team_id) -> caf::result<bucket_actor> {
       auto bucket = bucket_of(self, ctx, team_id);
@@ -69,6 +83,7 @@ bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ct
           .then([round](bool ok) { round->done_one(ok); }, [round](caf::error&) { round->done_one(false); });
       return round->promise;
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return {"teams=" + std::to_string(self->state.buckets.size()), self->mailbox().size()};
     },

@@ -1,7 +1,7 @@
 #pragma once
 // The bucket directory: owns every team's bucket actor. A team's bucket is
 // spawned on its first request with the team's overrides and its last
-// snapshot, and lives (linked to the directory) until shutdown.
+// snapshot, and lives until shutdown (or until it dies: see supervision.hpp).
 
 #include <unordered_map>
 

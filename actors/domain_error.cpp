@@ -20,6 +20,10 @@ caf::error storage_failure(std::string_view component, std::string_view why) {
   return make_domain_error(schema::error_code::storage_unavailable);
 }
 
+bool is_domain_error(const caf::error& err, schema::error_code code) {
+  return err.category() == domain_category && err.code() == static_cast<uint8_t>(code);
+}
+
 schema::api_error to_api_error(const caf::error& err) {
   using schema::error_code;
   if (err.category() == domain_category && err.code() < schema::error_catalogue().size()) {

@@ -6,6 +6,7 @@
 #include <boost/json.hpp>
 
 #include "actors/committed_reply.hpp"
+#include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
 #include "persistence/webhook_rows.hpp"
@@ -451,6 +452,7 @@ void load_tasks(self_ptr self, const context& ctx, const endpoint_services& serv
 endpoint_actor::behavior_type endpoint(self_ptr self, context ctx, endpoint_services services,
                                        webhook_endpoint_record record) {
   register_actor(self, ctx, "endpoint", record.id, record.team_id);
+  log_exceptions(self, "endpoint");
   self->state.record = std::move(record);
   arm_grace(self, ctx);
   load_tasks(self, ctx, services);
@@ -556,6 +558,7 @@ endpoint_actor::behavior_type endpoint(self_ptr self, context ctx, endpoint_serv
       if (!batch.empty())
         commit_then_run(self, ctx, std::move(batch), std::move(after));
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {std::string{st.record.is_active ? "active" : "disabled"} + " pending=" + std::to_string(st.tasks.size())

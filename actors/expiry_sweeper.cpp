@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "persistence/file_rows.hpp"
 #include "persistence/job_rows.hpp"
@@ -67,6 +68,7 @@ std::chrono::milliseconds expiry_sweep_interval(const core::config& cfg) {
 
 expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, persistence::blob_store* blobs) {
   register_actor(self, ctx, "expiry_sweeper", "expiry_sweeper", "");
+  log_exceptions(self, "expiry_sweeper");
   self->send(self, sweep_atom::value);
   return {
     [=](sweep_atom) {
@@ -144,6 +146,7 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
                 self->delayed_send(self, expiry_sweep_interval(*ctx.cfg), sweep_atom::value);
               });
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"outputs_deleted=" + std::to_string(st.outputs_deleted)

@@ -1,5 +1,6 @@
 #include "actors/file_writer.hpp"
 
+#include "actors/supervision.hpp"
 #include "core/crypto.hpp"
 #include "core/log.hpp"
 #include "persistence/file_rows.hpp"
@@ -9,6 +10,7 @@ namespace svc::actors {
 file_writer_actor::behavior_type file_writer(file_writer_actor::stateful_pointer<file_writer_state> self, context ctx,
                                              persistence::blob_store* blobs) {
   register_actor(self, ctx, "file_writer", "file_writer", "");
+  log_exceptions(self, "file_writer");
   return {
     [=](create_atom, file_upload& upload) -> caf::result<schema::file_record> {
       auto record = std::move(upload.record);
@@ -38,6 +40,7 @@ file_writer_actor::behavior_type file_writer(file_writer_actor::stateful_pointer
           });
       return promise;
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return {"stored=" + std::to_string(self->state.stored) + " failed=" + std::to_string(self->state.failed),
               self->mailbox().size()};

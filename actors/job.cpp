@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "actors/supervision.hpp"
 #include "core/crypto.hpp"
 #include "core/log.hpp"
 #include "persistence/job_rows.hpp"
@@ -103,6 +104,11 @@ void settle(self_ptr self, const context& ctx, const job_services& services, std
               self->quit();
             },
             [=](caf::error& err) {
+              if (is_domain_error(err, schema::error_code::invalid_state)) {
+                // An actor of this job that died had settled it: that settlement stands.
+                self->quit();
+                return;
+              }
               core::log_error("job", r.id + ": settling failed: " + caf::to_string(err) + "; retrying");
               self->delayed_send(self, retry, settle_atom::value);
             });
@@ -184,29 +190,17 @@ void submit(self_ptr self, const job_services& services) {
   services.pool->submit(std::move(task));
 }
 
-} // namespace
-
-caf::error not_cancellable(const schema::job_record& r) {
-  return make_domain_error(schema::error_code::invalid_state, "id",
-                           {{"kind", std::string{to_string(r.kind)}},
-                            {"id", r.id},
-                            {"state", std::string{to_string(r.status)}},
-                            {"action", "cancel"}});
-}
-
-job_actor::behavior_type job(self_ptr self, context ctx, job_services services, job_record record) {
-  auto& st = self->state;
-  register_actor(self, ctx, "job", record.id, record.team_id);
-  st.record = std::move(record);
-  auto& r = st.record;
+// Moderates the prompts, then queues the render.
+void start(self_ptr self, const context& ctx, const job_services& services) {
+  auto& r = self->state.record;
   if (r.status == job_status::processing) {
     // Found processing after a restart: its render died with the process.
     r.status = job_status::queued;
     r.progress = 0;
     r.started_at.reset();
+    self->state.persisted_progress = 0;
     persist(self, ctx);
   }
-  st.persisted_progress = r.progress;
   // The negative prompt too: a back end may weigh it either way, and it must not carry what the prompt may not.
   auto rule = services.moderation->check(r.prompt);
   auto negative_rule = rule ? std::nullopt : services.moderation->check(r.negative_prompt);
@@ -218,6 +212,30 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
   } else {
     submit(self, services);
   }
+}
+
+} // namespace
+
+caf::error not_cancellable(const schema::job_record& r) {
+  return make_domain_error(schema::error_code::invalid_state, "id",
+                           {{"kind", std::string{to_string(r.kind)}},
+                            {"id", r.id},
+                            {"state", std::string{to_string(r.status)}},
+                            {"action", "cancel"}});
+}
+
+job_actor::behavior_type job(self_ptr self, context ctx, job_services services, job_record record,
+                             std::optional<schema::job_failure> died) {
+  auto& st = self->state;
+  register_actor(self, ctx, "job", record.id, record.team_id);
+  log_exceptions(self, "job");
+  st.record = std::move(record);
+  auto& r = st.record;
+  st.persisted_progress = r.progress;
+  if (died)
+    end(self, ctx, services, job_status::failed, std::move(died));
+  else
+    start(self, ctx, services);
 
   return {
     [=](cancel_atom) -> caf::result<job_record> {
@@ -284,6 +302,7 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
       if (self->state.ending) // a settlement that failed: try again
         settle(self, ctx, services, std::chrono::milliseconds{1000});
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& r = self->state.record;
       char progress[16];

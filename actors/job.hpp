@@ -37,14 +37,17 @@ struct job_state {
   bool ending = false;                  ///< a terminal state is being committed
   std::optional<schema::event_record> event; ///< the terminal event, committed with the settlement
   static inline const char* name = "job";
+  // An actor that dies (or follows its directory out) stops its render.
+  ~job_state() { cancel.cancel(); }
 };
 
 /// The 409 `invalid_state` of cancelling a job that is already terminal.
 caf::error not_cancellable(const schema::job_record& r);
 
 /// Spawned by the job directory for a job just admitted (`queued`) or found
-/// non-terminal at start (a `processing` job re-queues).
+/// non-terminal at start (a `processing` job re-queues); with `died` set, for
+/// a job whose actor died, which then fails with that failure at once.
 job_actor::behavior_type job(job_actor::stateful_pointer<job_state> self, context ctx, job_services services,
-                             schema::job_record record);
+                             schema::job_record record, std::optional<schema::job_failure> died);
 
 } // namespace svc::actors

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "persistence/job_rows.hpp"
 
@@ -36,6 +37,12 @@ void add_queue_deadline(self_ptr self, const context& ctx, core::time_point dead
   arm_queue_deadline(self, ctx);
 }
 
+void track(self_ptr self, const job_actor& handle, const std::string& id, const std::string& team) {
+  adopt(self, handle);
+  self->state.job_ids[handle.address()] = id;
+  self->state.jobs[id] = {handle, team};
+}
+
 void start_job(self_ptr self, const context& ctx, const job_services& services, job_record record) {
   auto id = record.id;
   auto team = record.team_id;
@@ -45,10 +52,26 @@ void start_job(self_ptr self, const context& ctx, const job_services& services, 
   if (record.status == schema::job_status::processing)
     deadline = std::max(deadline, ctx.clock->now() + ctx.cfg->queue_ttl);
   add_queue_deadline(self, ctx, deadline, id);
-  auto handle = self->spawn<caf::linked>(job, ctx, services, std::move(record));
-  self->monitor(handle);
-  self->state.job_ids[handle.address()] = id;
-  self->state.jobs[id] = {handle, team};
+  track(self, self->spawn(job, ctx, services, std::move(record), std::optional<schema::job_failure>{}), id, team);
+}
+
+// The actor of job `id` died: only that job fails (`internal`, its hold
+// refunded, its `*.failed` event published), through a successor actor that
+// settles it from the record as last committed. A job that was settled
+// already (it died after its settlement) is left as it is.
+void fail_dead_job(self_ptr self, const context& ctx, const job_services& services, const std::string& id) {
+  auto record = ctx.tables->jobs.get(id);
+  if (record.failed()) {
+    core::log_error("job_directory", "job " + id + " not failed yet, the store failed: " + record.why());
+    self->delayed_send(self, std::chrono::seconds{1}, respawn_atom::value, id);
+    return;
+  }
+  if (record.absent() || schema::is_terminal(record->status))
+    return;
+  core::log_error("job_directory", "the actor of job " + id + " died; the job fails");
+  auto team = record->team_id;
+  schema::job_failure failure{"internal", "the job failed inside Svc; its credits were refunded"};
+  track(self, self->spawn(job, ctx, services, std::move(*record), std::optional{std::move(failure)}), id, team);
 }
 
 void recover(self_ptr self, const context& ctx, const job_services& services) {
@@ -104,16 +127,21 @@ void admit(self_ptr self, const context& ctx, const job_services& services, cons
 
 job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job_services services) {
   register_actor(self, ctx, "job_directory", "job_directory", "");
-  self->set_down_handler([self](caf::down_msg& dm) {
+  log_exceptions(self, "job_directory");
+  self->set_down_handler([=](caf::down_msg& dm) {
     auto& st = self->state;
     for (auto it = st.ledgers.begin(); it != st.ledgers.end(); ++it)
       if (it->second.address() == dm.source) {
         st.ledgers.erase(it);
         return;
       }
+    release(self, dm.source);
     if (auto it = st.job_ids.find(dm.source); it != st.job_ids.end()) {
-      st.jobs.erase(it->second);
+      auto id = std::move(it->second);
+      st.jobs.erase(id);
       st.job_ids.erase(it);
+      if (died(dm.reason))
+        fail_dead_job(self, ctx, services, id);
     }
   });
   recover(self, ctx, services);
@@ -172,6 +200,11 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
       }
       arm_queue_deadline(self, ctx);
     },
+    [=](respawn_atom, const std::string& id) {
+      if (!self->state.jobs.count(id))
+        fail_dead_job(self, ctx, services, id);
+    },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"live=" + std::to_string(st.jobs.size()) + " admitted=" + std::to_string(st.admitted)

@@ -1,5 +1,6 @@
 #include "actors/keyring.hpp"
 
+#include "actors/supervision.hpp"
 #include "core/crypto.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -51,6 +52,7 @@ void commit_then(self_ptr self, const context& ctx, persistence::write_batch bat
 
 keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
   register_actor(self, ctx, "keyring", "keyring", "");
+  log_exceptions(self, "keyring");
   auto scanned = ctx.tables->api_keys.for_each([&](const schema::api_key_record& r) {
     arm_expiry(self, ctx, r);
     return true;
@@ -145,6 +147,7 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
                  self->delayed_send(self, std::chrono::seconds{1}, expire_atom::value, key_id);
                });
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return {"issued=" + std::to_string(self->state.issued)
                 + " grace_timers=" + std::to_string(self->state.pending_expiries.size()),

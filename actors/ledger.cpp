@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "core/time_format.hpp"
 #include "persistence/webhook_rows.hpp"
@@ -186,9 +187,11 @@ caf::result<balance_record> settle(self_ptr self, const context& ctx, settlement
   persistence::write_batch batch = std::move(s.writes);
   auto it = st.holds.find(s.job_id);
   if (it == st.holds.end()) {
-    // Only a bug could settle twice: the job's rows still land, the money does not move.
-    core::log_warn("ledger", "team " + st.balance.team_id + ": job " + s.job_id + " has no open hold to settle");
-    return commit_then<balance_record>(self, ctx, std::move(batch), st.balance);
+    // Settled already: by a job actor that died after asking, whose
+    // successor (see job_directory) asks again. The first settlement stands.
+    core::log_warn("ledger", "team " + st.balance.team_id + ": job " + s.job_id + " was settled already");
+    return make_domain_error(error_code::invalid_state, "job_id",
+                             {{"kind", "job"}, {"id", s.job_id}, {"state", "settled"}, {"action", "settle"}});
   }
   auto date = core::format_iso8601(s.at).substr(0, 10);
   schema::usage_record* day = nullptr;
@@ -216,6 +219,7 @@ std::string hold_key(const std::string& team_id, const std::string& job_id) { re
 std::string usage_key(const std::string& team_id, const std::string& date) { return team_id + "/" + date; }
 
 ledger_actor::behavior_type ledger(self_ptr self, context ctx, std::string team_id) {
+  log_exceptions(self, "ledger");
   // A ledger whose books cannot be read ends before its first message (which
   // fails, 503); the directory respawns it on next use. The behaviour below
   // is then never run.
@@ -239,6 +243,7 @@ ledger_actor::behavior_type ledger(self_ptr self, context ctx, std::string team_
       return commit_then<balance_record>(self, ctx, std::move(batch), b, std::move(publish_low));
     },
     [=](caf::get_atom) -> balance_record { return self->state.balance; },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"available=" + std::to_string(st.balance.available) + " held=" + std::to_string(st.balance.held)

@@ -1,6 +1,7 @@
 #include "actors/ledger_directory.hpp"
 
 #include "actors/ledger.hpp"
+#include "actors/supervision.hpp"
 
 namespace svc::actors {
 namespace {
@@ -22,9 +23,10 @@ caf::expected<ledger_actor> ledger_of(self_ptr self, const context& ctx, const s
     return storage_failure("ledger_directory", team.why());
   if (team.absent())
     return no_team(team_id);
-  auto handle = self->spawn<caf::linked>(ledger, ctx, team_id);
-  // A ledger that quits (after a failed commit) is dropped and respawned from LMDB on next use.
-  self->monitor(handle);
+  // A ledger that quits (after a failed commit) or dies is dropped and
+  // respawned from LMDB on next use: it holds nothing LMDB does not.
+  auto handle = self->spawn(ledger, ctx, team_id);
+  adopt(self, handle);
   self->state.ledgers.emplace(team_id, handle);
   return handle;
 }
@@ -33,7 +35,9 @@ caf::expected<ledger_actor> ledger_of(self_ptr self, const context& ctx, const s
 
 ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ctx) {
   register_actor(self, ctx, "ledger_directory", "ledger_directory", "");
+  log_exceptions(self, "ledger_directory");
   self->set_down_handler([self](caf::down_msg& dm) {
+    release(self, dm.source);
     auto& ledgers = self->state.ledgers;
     for (auto it = ledgers.begin(); it != ledgers.end(); ++it)
       if (it->second.address() == dm.source) {
@@ -60,6 +64,7 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
         return std::move(l.error());
       return self->delegate(*l, caf::get_atom::value);
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return {"teams=" + std::to_string(self->state.ledgers.size()), self->mailbox().size()};
     },

@@ -1,8 +1,9 @@
 #pragma once
 // The ledger directory: owns every team's ledger actor. A team's ledger is
 // spawned on first use (restoring its balance and open holds from LMDB) and
-// lives, linked to the directory, until shutdown. Messages naming a team are
-// checked against the teams table, then delegated to that team's ledger.
+// lives until shutdown (or until it dies: see supervision.hpp). Messages
+// naming a team are checked against the teams table, then delegated to that
+// team's ledger.
 
 #include <unordered_map>
 

@@ -1,5 +1,6 @@
 #include "actors/lora_catalogue.hpp"
 
+#include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "schema/builtin_loras.hpp"
 
@@ -51,6 +52,7 @@ persistence::status seed_builtin_loras(persistence::environment& env, const pers
 lora_catalogue_actor::behavior_type lora_catalogue(lora_catalogue_actor::stateful_pointer<lora_catalogue_state> self,
                                                    context ctx) {
   register_actor(self, ctx, "lora_catalogue", "lora_catalogue", "");
+  log_exceptions(self, "lora_catalogue");
   return {
     [=](create_atom, schema::lora_record& l) -> caf::result<schema::lora_record> {
       if (!valid_slug(l.slug))
@@ -80,6 +82,7 @@ lora_catalogue_actor::behavior_type lora_catalogue(lora_catalogue_actor::statefu
         .await([=](bool) mutable { promise.deliver(l); }, [=](caf::error& e) mutable { promise.deliver(e); });
       return promise;
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return {"added=" + std::to_string(self->state.added), self->mailbox().size()};
     },

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "actors/supervision.hpp"
 #include "core/log.hpp"
 
 namespace svc::actors {
@@ -81,6 +82,7 @@ mailer_actor::behavior_type mailer_with_retries(self_ptr self, context ctx, core
                                                 core::mail_sender* fallback,
                                                 std::vector<std::chrono::milliseconds> retry_delays) {
   register_actor(self, ctx, "mailer", "mailer", "");
+  log_exceptions(self, "mailer");
   // Nothing waiting for a retry is lost on a clean stop: it goes to the
   // fallback now or, without one (the primary is the outbox), gets one last
   // attempt. This runs while the state still exists.
@@ -107,6 +109,7 @@ mailer_actor::behavior_type mailer_with_retries(self_ptr self, context ctx, core
       else
         attempt(self, primary, fallback, retry_delays, {m, 0, {}});
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"sent=" + std::to_string(st.sent) + " fallback=" + std::to_string(st.fallback)

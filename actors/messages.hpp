@@ -61,6 +61,8 @@ using send_atom = caf::atom_constant<caf::atom("send")>;
 using window_atom = caf::atom_constant<caf::atom("window")>;
 using grace_atom = caf::atom_constant<caf::atom("grace")>;
 using charge_atom = caf::atom_constant<caf::atom("charge")>;
+using fault_atom = caf::atom_constant<caf::atom("fault")>;
+using respawn_atom = caf::atom_constant<caf::atom("respawn")>;
 
 // --- message types
 
@@ -198,7 +200,9 @@ struct test_fire {
 /// Every actor answers `describe` for the registry.
 using introspectable_actor = caf::typed_actor<
   /// One-line state and mailbox size.
-  caf::replies_to<describe_atom>::with<actor_status>>;
+  caf::replies_to<describe_atom>::with<actor_status>,
+  /// Throws, so tests can prove supervision (sent only under `--fault-injection`).
+  caf::reacts_to<fault_atom>>;
 
 /// The single LMDB writer: group commit, one synced transaction per batch.
 using store_actor = introspectable_actor::extend<
@@ -212,7 +216,9 @@ using registry_actor = caf::typed_actor<
   /// Adds an actor (kind, id, team); it is dropped when it terminates.
   caf::reacts_to<register_atom, std::string, std::string, std::string, caf::actor_addr>,
   /// Lists matching live actors with their self-description.
-  caf::replies_to<list_atom, actor_filter>::with<std::vector<actor_summary>>>;
+  caf::replies_to<list_atom, actor_filter>::with<std::vector<actor_summary>>,
+  /// Makes the live actors of a kind and id throw (`POST /admin/faults`); how many.
+  caf::replies_to<fault_atom, std::string, std::string>::with<int64_t>>;
 
 /// One team's rate buckets, every class, shared by all its keys.
 using bucket_actor = introspectable_actor::extend<
@@ -323,7 +329,9 @@ using job_directory_actor = introspectable_actor::extend<
   /// A team's job once terminal; at once if it already is.
   caf::replies_to<wait_atom, std::string, std::string>::with<schema::job_record>,
   /// Internal: the earliest queue deadline passed.
-  caf::reacts_to<expire_atom>>;
+  caf::reacts_to<expire_atom>,
+  /// Internal: fails the job whose actor died (retried while the store cannot read it).
+  caf::reacts_to<respawn_atom, std::string>>;
 
 /// Deletes what outlives its owner when its stored deadline passes: output
 /// bytes, idempotency records, events, delivery rows, uploaded files.
@@ -380,7 +388,9 @@ using webhook_directory_actor = introspectable_actor::extend<
   /// An event committed with its `pending_events` row: fan it out.
   caf::reacts_to<publish_atom, schema::event_record>,
   /// From an endpoint: its committed record changed (`true`: it was deleted).
-  caf::reacts_to<changed_atom, schema::webhook_endpoint_record, bool>>;
+  caf::reacts_to<changed_atom, schema::webhook_endpoint_record, bool>,
+  /// Internal: respawns an endpoint whose actor died, from LMDB.
+  caf::reacts_to<respawn_atom, std::string>>;
 
 /// Stores uploaded files on its own thread (it runs detached, since hashing
 /// and fsync block): the bytes into the blob store, then the record and its
@@ -409,6 +419,9 @@ caf::error make_domain_error(schema::error_code code, std::string param = {}, sc
 /// 503 `storage_unavailable` for a store read that failed; `why` (LMDB's
 /// reason) goes to the log under `component`, never to the client.
 caf::error storage_failure(std::string_view component, std::string_view why);
+
+/// Whether `err` is the domain error `code`.
+bool is_domain_error(const caf::error& err, schema::error_code code);
 
 /// The error of a failed request as the API reports it (timeouts: 503 `unavailable`).
 schema::api_error to_api_error(const caf::error& err);

@@ -28,6 +28,16 @@ registry_actor::behavior_type registry(registry_actor::stateful_pointer<registry
       self->state.live[key] = {std::move(kind), std::move(id), std::move(team), std::move(addr),
                                std::chrono::steady_clock::now()};
     },
+    [=](fault_atom, const std::string& kind, const std::string& id) -> int64_t {
+      int64_t told = 0;
+      for (auto& [key, e] : self->state.live)
+        if (e.kind == kind && e.id == id)
+          if (auto handle = caf::actor_cast<introspectable_actor>(e.addr)) {
+            self->send(handle, fault_atom::value);
+            ++told;
+          }
+      return told;
+    },
     [=](list_atom, const actor_filter& filter) -> caf::result<std::vector<actor_summary>> {
       auto out = std::make_shared<listing>();
       auto now = std::chrono::steady_clock::now();

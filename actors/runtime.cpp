@@ -11,6 +11,7 @@
 #include "actors/mailer.hpp"
 #include "actors/registry.hpp"
 #include "actors/store.hpp"
+#include "actors/supervisor.hpp"
 #include "actors/team_directory.hpp"
 #include "actors/webhook_directory.hpp"
 #include "core/log.hpp"
@@ -55,11 +56,18 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   }
   rt->blobs_ = std::make_unique<persistence::file_blob_store>(cfg.data_dir + "/blobs");
   rt->pool_ = providers::make_worker_pool(cfg);
+  // Every long-lived actor runs under a supervisor (see supervisor.hpp),
+  // whose handle is the one handed out.
   auto& h = rt->handles_;
-  h.store = sys.spawn<caf::detached>(store, &env, cfg.group_commit);
-  h.registry = sys.spawn(registry, std::chrono::milliseconds{1000});
-  caf::anon_send(h.registry, register_atom::value, std::string{"store"}, std::string{"store"}, std::string{},
-                 h.store.address());
+  h.registry = supervise<registry_actor>(sys, "registry", [](caf::actor_system& s) {
+    return s.spawn(registry, std::chrono::milliseconds{1000});
+  });
+  h.store = supervise<store_actor>(sys, "store", [&env, &cfg, registry = h.registry](caf::actor_system& s) {
+    auto incarnation = s.spawn<caf::detached>(store, &env, cfg.group_commit);
+    caf::anon_send(registry, register_atom::value, std::string{"store"}, std::string{"store"}, std::string{},
+                   incarnation.address());
+    return incarnation;
+  });
   rt->ctx_.cfg = &cfg;
   rt->ctx_.clock = std::move(clock);
   rt->ctx_.tables = rt->tables_.get();
@@ -67,22 +75,44 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   rt->ctx_.registry = h.registry;
   rt->ctx_.urls = std::make_shared<const public_urls>(std::move(links.urls));
   if (links.mail)
-    h.mailer = sys.spawn<caf::detached>(mailer, rt->ctx_, links.mail, links.mail_fallback);
+    h.mailer = supervise<mailer_actor>(sys, "mailer", [ctx = rt->ctx_, mail = links.mail, fallback = links.mail_fallback](caf::actor_system& s) {
+      return s.spawn<caf::detached>(mailer, ctx, mail, fallback);
+    });
   // Buckets publish no events; endpoints charge replays to them.
-  h.buckets = sys.spawn(bucket_directory, rt->ctx_);
+  h.buckets = supervise<bucket_directory_actor>(sys, "bucket_directory", [ctx = rt->ctx_](caf::actor_system& s) {
+    return s.spawn(bucket_directory, ctx);
+  });
   // Then the webhooks, so every actor spawned after them can publish events.
-  h.webhooks = sys.spawn(webhook_directory, rt->ctx_, endpoint_services{links.webhooks, h.mailer, {}, h.buckets});
+  endpoint_services hooks{links.webhooks, h.mailer, {}, h.buckets};
+  h.webhooks = supervise<webhook_directory_actor>(sys, "webhook_directory",
+                                                  [ctx = rt->ctx_, hooks](caf::actor_system& s) {
+                                                    return s.spawn(webhook_directory, ctx, hooks);
+                                                  });
   rt->ctx_.webhooks = h.webhooks;
   auto& ctx = rt->ctx_;
-  h.anonymous = sys.spawn(anonymous_bucket, ctx);
-  h.keyring = sys.spawn(keyring, ctx);
-  h.teams = sys.spawn(team_directory, ctx, h.buckets);
-  h.ledgers = sys.spawn(ledger_directory, ctx);
-  h.loras = sys.spawn(lora_catalogue, ctx);
-  h.expiries = sys.spawn<caf::detached>(expiry_sweeper, ctx, rt->blobs_.get());
-  h.files = sys.spawn<caf::detached>(file_writer, ctx, rt->blobs_.get());
+  h.anonymous = supervise<anonymous_bucket_actor>(sys, "anonymous_bucket", [ctx](caf::actor_system& s) {
+    return s.spawn(anonymous_bucket, ctx);
+  });
+  h.keyring = supervise<keyring_actor>(sys, "keyring", [ctx](caf::actor_system& s) { return s.spawn(keyring, ctx); });
+  h.teams = supervise<team_directory_actor>(sys, "team_directory", [ctx, buckets = h.buckets](caf::actor_system& s) {
+    return s.spawn(team_directory, ctx, buckets);
+  });
+  h.ledgers = supervise<ledger_directory_actor>(sys, "ledger_directory", [ctx](caf::actor_system& s) {
+    return s.spawn(ledger_directory, ctx);
+  });
+  h.loras = supervise<lora_catalogue_actor>(sys, "lora_catalogue", [ctx](caf::actor_system& s) {
+    return s.spawn(lora_catalogue, ctx);
+  });
+  h.expiries = supervise<expiry_sweeper_actor>(sys, "expiry_sweeper", [ctx, blobs = rt->blobs_.get()](caf::actor_system& s) {
+    return s.spawn<caf::detached>(expiry_sweeper, ctx, blobs);
+  });
+  h.files = supervise<file_writer_actor>(sys, "file_writer", [ctx, blobs = rt->blobs_.get()](caf::actor_system& s) {
+    return s.spawn<caf::detached>(file_writer, ctx, blobs);
+  });
   job_services services{rt->backend_.get(), rt->pool_.get(), rt->blobs_.get(), rt->moderation_.get(), h.ledgers};
-  h.jobs = sys.spawn(job_directory, ctx, services);
+  h.jobs = supervise<job_directory_actor>(sys, "job_directory", [ctx, services](caf::actor_system& s) {
+    return s.spawn(job_directory, ctx, services);
+  });
   return rt;
 }
 

@@ -1,5 +1,6 @@
 #include "actors/store.hpp"
 
+#include "actors/supervision.hpp"
 #include "core/log.hpp"
 
 namespace svc::actors {
@@ -48,6 +49,7 @@ void flush(store_actor::stateful_pointer<store_state> self, persistence::environ
 
 store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self, persistence::environment* env,
                                  bool group_commit) {
+  log_exceptions(self, "store");
   // Whatever is still queued when the actor is told to stop is committed (and
   // answered) first, so a clean shutdown never drops a write in flight. This
   // runs while the state still exists, unlike an attached functor.
@@ -68,6 +70,7 @@ store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self
       return promise;
     },
     [=](flush_atom) { flush(self, env, group_commit); },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"commits=" + std::to_string(st.commits) + " batches=" + std::to_string(st.batches)

@@ -1,6 +1,7 @@
 #include "actors/team_directory.hpp"
 
 #include "actors/ledger.hpp"
+#include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "schema/api_versions.hpp"
 
@@ -35,6 +36,7 @@ caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write
 
 team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, bucket_directory_actor buckets) {
   register_actor(self, ctx, "team_directory", "team_directory", "");
+  log_exceptions(self, "team_directory");
   return {
     [=](create_atom, const new_team& req) -> caf::result<schema::team_record> {
       if (req.name.empty() || req.name.size() > 200)
@@ -101,6 +103,7 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
           [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
       return promise;
     },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return {"created=" + std::to_string(self->state.created) + " changes=" + std::to_string(self->state.changes),
               self->mailbox().size()};

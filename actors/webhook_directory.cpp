@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "actors/committed_reply.hpp"
+#include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
 #include "persistence/job_rows.hpp"
@@ -39,11 +40,31 @@ void forget(self_ptr self, const std::string& id) {
 
 void spawn_endpoint(self_ptr self, const context& ctx, const endpoint_services& services,
                     const webhook_endpoint_record& e) {
-  auto handle = self->spawn<caf::linked>(endpoint, ctx, services, e);
+  auto handle = self->spawn(endpoint, ctx, services, e);
+  adopt(self, handle);
   remember(self, e, handle);
 }
 
-// The endpoint of a team, or the 404 every endpoint-addressed call answers.
+// The actor of endpoint `id` died: a successor starts from the record as
+// committed and reloads its pending deliveries and timers from LMDB (an
+// attempt in flight is made again: delivery is at least once).
+void respawn_endpoint(self_ptr self, const context& ctx, const endpoint_services& services, const std::string& id) {
+  auto record = ctx.tables->webhook_endpoints.get(id);
+  if (record.failed()) {
+    core::log_error("webhook_directory", "endpoint " + id + " not respawned yet, the store failed: " + record.why());
+    self->delayed_send(self, std::chrono::seconds{1}, respawn_atom::value, id);
+    return;
+  }
+  if (record.absent()) {
+    forget(self, id);
+    return;
+  }
+  core::log_error("webhook_directory", "the actor of endpoint " + id + " died; respawning it");
+  spawn_endpoint(self, ctx, services, *record);
+}
+
+// The endpoint of a team, or the 404 every endpoint-addressed call answers
+// (503 `unavailable` while a dead endpoint's successor waits for the store).
 endpoint_actor find(self_ptr self, const std::string& team_id, const std::string& id, caf::error& err) {
   auto it = self->state.endpoints.find(id);
   if (it == self->state.endpoints.end() || it->second.team_id != team_id) {
@@ -51,6 +72,8 @@ endpoint_actor find(self_ptr self, const std::string& team_id, const std::string
                             {{"kind", "webhook endpoint"}, {"id", id.substr(0, 64)}});
     return {};
   }
+  if (!it->second.handle)
+    err = caf::sec::request_receiver_down;
   return it->second.handle;
 }
 
@@ -77,8 +100,10 @@ void fan_out(self_ptr self, const context& ctx, const schema::event_record& even
   self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
     .then(
       [self, handoffs = std::move(handoffs)](bool) {
+        // An endpoint being respawned loads its tasks from LMDB instead.
         for (auto& [handle, task] : handoffs)
-          self->send(handle, deliver_atom::value, task);
+          if (handle)
+            self->send(handle, deliver_atom::value, task);
       },
       [self, event](caf::error& err) {
         core::log_error("webhook_directory", "fan-out of " + event.id + " failed: " + caf::to_string(err)
@@ -185,7 +210,19 @@ void recover(self_ptr self, const context& ctx, const endpoint_services& service
 
 webhook_directory_actor::behavior_type webhook_directory(self_ptr self, context ctx, endpoint_services services) {
   register_actor(self, ctx, "webhook_directory", "webhook_directory", "");
+  log_exceptions(self, "webhook_directory");
   services.directory = caf::actor_cast<webhook_directory_actor>(self);
+  self->set_down_handler([=](caf::down_msg& dm) {
+    release(self, dm.source);
+    if (!died(dm.reason))
+      return; // deleted: `changed` forgot it
+    for (auto& [id, entry] : self->state.endpoints)
+      if (entry.handle.address() == dm.source) {
+        entry.handle = nullptr;
+        respawn_endpoint(self, ctx, services, id);
+        return;
+      }
+  });
   recover(self, ctx, services);
   return {
     [=](create_atom, endpoint_creation& c) -> caf::result<endpoint_created> {
@@ -230,6 +267,12 @@ webhook_directory_actor::behavior_type webhook_directory(self_ptr self, context 
       else if (self->state.endpoints.count(e.id))
         remember(self, e, {});
     },
+    [=](respawn_atom, const std::string& id) {
+      auto it = self->state.endpoints.find(id);
+      if (it != self->state.endpoints.end() && !it->second.handle)
+        respawn_endpoint(self, ctx, services, id);
+    },
+    crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"endpoints=" + std::to_string(st.endpoints.size()) + " published=" + std::to_string(st.published)

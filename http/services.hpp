@@ -19,18 +19,23 @@
 
 namespace svc::http {
 
-/// Team id -> bucket actor, so a request reaches its bucket in one hop. The
-/// handles never change once made (buckets live until shutdown).
+/// Team id -> bucket actor, so a request reaches its bucket in one hop. A
+/// bucket that exits (it died, and its directory respawns it on next use)
+/// leaves the cache as it exits, so the next request resolves it again.
 class team_bucket_cache {
 public:
   /// The cached handle, or an invalid one.
   actors::bucket_actor find(const std::string& team_id) const;
-  /// Remembers a resolved handle.
+  /// Remembers a resolved handle until its actor exits.
   void put(const std::string& team_id, actors::bucket_actor h);
 
 private:
-  mutable std::mutex mutex_;
-  std::unordered_map<std::string, actors::bucket_actor> map_;
+  struct entries {
+    std::mutex mutex;
+    std::unordered_map<std::string, actors::bucket_actor> map;
+  };
+  // Shared with the exit hooks, which may run after the cache is gone.
+  std::shared_ptr<entries> entries_ = std::make_shared<entries>();
 };
 
 /// Counters for `/metrics`.

@@ -1,6 +1,7 @@
 #include <boost/json.hpp>
 
 #include "core/log.hpp"
+#include "http/actor_call.hpp"
 #include "http/admin/admin_handlers.hpp"
 #include "http/json_body.hpp"
 #include "http/respond.hpp"
@@ -19,17 +20,31 @@ void get_readyz(const context_ptr& ctx) {
   reply_json(ctx, 200, {{"status", "ok"}});
 }
 
+// `{"crash_kind": ..., "crash_id": ...}`: the live actors of that kind and
+// id (as `/admin/actors` lists them) throw. Answers how many were told.
+void crash_actors(const context_ptr& ctx, std::string kind, std::string id) {
+  core::log_warn("faults", "crashing the " + kind + " actor " + id);
+  ask<int64_t>(
+    ctx, ctx->svc.actors().registry,
+    [ctx](int64_t told) { reply_json(ctx, 200, {{"crashed", told}}); }, actors::fault_atom::value,
+    std::move(kind), std::move(id));
+}
+
 void set_faults(const context_ptr& ctx) {
   if (!ctx->svc.cfg.fault_injection)
     return reply_error(ctx, schema::make_api_error(schema::error_code::route_not_found));
-  auto body = read_json_object(ctx, {"store_reads"});
+  auto body = read_json_object(ctx, {"store_reads", "crash_kind", "crash_id"});
   if (!body)
     return;
   body_fields f{*body};
-  auto reads = f.string("store_reads", 8, true);
+  auto reads = f.string("store_reads", 8, false);
+  auto kind = f.string("crash_kind", 64, false);
+  auto id = f.string("crash_id", 256, kind.has_value());
   if (f.error)
     return reply_error(ctx, *f.error);
-  if (*reads != "fail" && *reads != "ok")
+  if (kind)
+    return crash_actors(ctx, std::move(*kind), std::move(*id));
+  if (!reads || (*reads != "fail" && *reads != "ok"))
     return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
                                                    {{"detail", "must be fail or ok"}}, "store_reads"));
   ctx->svc.env.fail_reads(*reads == "fail");

@@ -15,6 +15,7 @@
 namespace {
 
 using svc::actors::cancel_atom;
+using svc::actors::fault_atom;
 using svc::actors::job_directory_state;
 using svc::actors::wait_atom;
 using svc::schema::balance_record;
@@ -120,6 +121,31 @@ BOOST_AUTO_TEST_CASE(jobs_found_live_at_start_are_resumed) {
   BOOST_TEST(balance_is(opening - 30, 0));
   BOOST_TEST(!svc::test::found(tables.live_jobs.get(second.id)));
   BOOST_TEST((stored(done.id).status == job_status::succeeded)); // left as it was
+}
+
+BOOST_AUTO_TEST_CASE(a_job_actor_that_dies_fails_only_its_job) {
+  start(scripted);
+  auto doomed = create(make_job("a lighthouse [hold]"));
+  auto other = create(make_job("a harbour [hold]"));
+  BOOST_REQUIRE(run_until([&] { return stored(doomed.id).status == job_status::processing; }));
+  auto victim = state_of<job_directory_state>(jobs).jobs.at(doomed.id).handle;
+  self->send(victim, fault_atom::value);
+
+  // It fails as `internal`, refunded, with its render stopped.
+  auto failed = finish(doomed.id);
+  BOOST_TEST((failed.status == job_status::failed));
+  BOOST_REQUIRE(failed.failure.has_value());
+  BOOST_TEST(failed.failure->code == "internal");
+  check_refunded(failed);
+  BOOST_TEST(run_until([&] { return scripted.cancelled() == 1; }));
+  // The directory, the other job and new creates never notice.
+  BOOST_TEST(!svc::schema::is_terminal(stored(other.id).status));
+  BOOST_TEST(state_of<job_directory_state>(jobs).jobs.count(other.id) == 1u);
+  auto later = create(make_job("a pier"));
+  BOOST_TEST((finish(later.id).status == job_status::succeeded));
+  scripted.release();
+  BOOST_TEST((finish(other.id).status == job_status::succeeded));
+  BOOST_TEST(balance_is(opening - 80, 0));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -81,4 +81,23 @@ BOOST_AUTO_TEST_CASE(a_ledger_whose_commit_failed_is_respawned_from_lmdb) {
   BOOST_TEST(!svc::test::found(tables.jobs.get("img_2")));
 }
 
+BOOST_AUTO_TEST_CASE(a_ledger_that_dies_is_respawned_and_the_directory_lives) {
+  open_team(100);
+  auto dir = track(sys.spawn(svc::actors::ledger_directory, ctx()));
+  sched.run();
+  auto first = ask<ledger_actor>(dir, resolve_atom::value, team);
+  BOOST_REQUIRE(first.value);
+  BOOST_REQUIRE(ask<admission_result>(*first.value, admit_atom::value, admit_job("img_1", 30)).value);
+  self->send(*first.value, svc::actors::fault_atom::value);
+  run_pending();
+  BOOST_TEST(state_of<svc::actors::ledger_directory_state>(dir).ledgers.empty());
+  auto got = ask<balance_record>(dir, caf::get_atom::value, team);
+  BOOST_REQUIRE(got.value);
+  BOOST_TEST(same(*got.value, 70, 30));
+  auto second = ask<ledger_actor>(dir, resolve_atom::value, team);
+  BOOST_REQUIRE(second.value);
+  BOOST_TEST((*second.value != *first.value));
+  BOOST_TEST(state_of<svc::actors::ledger_state>(*second.value).holds.count("img_1") == 1u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -136,6 +136,33 @@ BOOST_AUTO_TEST_CASE(a_published_event_becomes_one_task_per_active_subscribed_en
   BOOST_TEST(pending_event_ids().empty());
 }
 
+BOOST_AUTO_TEST_CASE(an_endpoint_that_dies_is_respawned_with_its_pending_deliveries) {
+  auto dir = spawn_directory();
+  auto a = make_endpoint({"image.completed"});
+  auto b = make_endpoint({"image.completed"});
+  create(dir, a);
+  create(dir, b);
+  auto ev = publish(dir);
+  BOOST_REQUIRE(transport.size() == 2u);
+  auto victim = state_of<webhook_directory_state>(dir).endpoints.at(a.id).handle;
+  self->send(victim, svc::actors::fault_atom::value);
+  run_pending();
+  // A successor took its place, and attempts the task in flight again (at least once).
+  auto successor = state_of<webhook_directory_state>(dir).endpoints.at(a.id).handle;
+  BOOST_REQUIRE(successor);
+  BOOST_TEST((successor != victim));
+  BOOST_REQUIRE(transport.size() == 3u);
+  BOOST_TEST(transport.at(2).post.url == a.url);
+  BOOST_TEST(transport.at(2).post.body == ev.body);
+  answer(2, ok_answer());
+  answer(1, ok_answer());
+  BOOST_TEST(tasks_of(a.id).empty());
+  BOOST_TEST(tasks_of(b.id).empty());
+  // Both keep receiving.
+  publish(dir);
+  BOOST_TEST(transport.size() == 5u);
+}
+
 BOOST_AUTO_TEST_CASE(another_teams_endpoint_is_not_found) {
   auto dir = spawn_directory();
   auto e = make_endpoint();

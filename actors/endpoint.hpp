@@ -9,7 +9,9 @@
 // so a restart re-arms it.
 
 #include <deque>
+#include <functional>
 #include <map>
+#include <vector>
 
 #include "actors/context.hpp"
 
@@ -32,19 +34,39 @@ inline constexpr int64_t max_replay_events = 10000;
 /// The `User-Agent` of every delivery.
 inline constexpr std::string_view webhook_user_agent = "Svc-Webhooks/1.0";
 
+/// A write of the endpoint (see endpoint_writes.hpp). A background write
+/// (bookkeeping: delivery rows, tasks, counters) is tried until it lands; a
+/// client's write is answered with the store's error and dropped if its
+/// commit fails, and its change reaches memory only once it is durable.
+struct endpoint_write {
+  persistence::write_batch rows;  ///< everything but the record, which each commit puts as it then is
+  std::function<void(schema::webhook_endpoint_record&)> change; ///< a client's change of the record
+  std::function<void()> after;    ///< runs once durable (answers, notifications, timers)
+  std::function<void(const caf::error&)> refused; ///< set for a client's write: its commit failed
+  bool erases_record = false;     ///< the delete: no record put with it or after it
+};
+
 struct endpoint_state {
-  schema::webhook_endpoint_record record;          ///< as last committed (or being committed)
+  schema::webhook_endpoint_record record;          ///< as committed, plus background changes being committed
   std::map<std::string, schema::delivery_task> tasks; ///< every pending task, by id
   std::deque<std::string> ready;                   ///< due tasks waiting for a free slot
   std::map<std::string, std::string> attempting;   ///< task id -> event type, while its attempt is in flight
   std::size_t in_flight = 0;
   bool window_armed = false;                       ///< a disable-window check is scheduled
   uint64_t attempts = 0, failures = 0;             ///< since start, for `describe`
+  std::deque<endpoint_write> queued;               ///< writes waiting for the commit in flight
+  std::vector<endpoint_write> committing;          ///< the writes of the commit in flight
+  bool record_changed = false;                     ///< memory's record has changes not yet committed
+  bool committing_record_change = false;           ///< the commit in flight carries such changes
+  std::chrono::milliseconds pause{0};              ///< before retrying a failed commit (doubles)
+  bool retry_armed = false;                        ///< a retry of a failed commit is scheduled
   static inline const char* name = "webhook_endpoint";
 };
 
+using endpoint_self = endpoint_actor::stateful_pointer<endpoint_state>;
+
 /// Spawned by the webhook directory for each endpoint (at create and at start).
-endpoint_actor::behavior_type endpoint(endpoint_actor::stateful_pointer<endpoint_state> self, context ctx,
-                                       endpoint_services services, schema::webhook_endpoint_record record);
+endpoint_actor::behavior_type endpoint(endpoint_self self, context ctx, endpoint_services services,
+                                       schema::webhook_endpoint_record record);
 
 } // namespace svc::actors

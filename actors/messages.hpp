@@ -365,7 +365,9 @@ using endpoint_actor = introspectable_actor::extend<
   /// Internal: the previous secret's grace (ending at that time) is over.
   caf::reacts_to<grace_atom, core::time_point>,
   /// Internal: the disable window of the last success has passed; disables if still failing.
-  caf::reacts_to<window_atom>>;
+  caf::reacts_to<window_atom>,
+  /// Internal: commits the writes queued so far (a failed commit's retry).
+  caf::reacts_to<flush_atom>>;
 
 /// Owns every webhook endpoint actor and fans events out to them: an event
 /// committed with a `pending_events` row becomes one delivery task per active

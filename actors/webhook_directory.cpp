@@ -2,7 +2,6 @@
 
 #include <limits>
 
-#include "actors/committed_reply.hpp"
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -198,7 +197,11 @@ void recover(self_ptr self, const context& ctx, const endpoint_services& service
     } else {
       persistence::write_batch batch;
       ctx.tables->pending_events.erase(batch, id);
-      commit_quietly(self, ctx.store, std::move(batch), "webhook_directory");
+      self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
+        .then([](bool) {},
+              [id](caf::error& err) { // harmless: the next start finds the row again
+                core::log_warn("webhook_directory", "pending row of " + id + " not erased: " + caf::to_string(err));
+              });
     }
   }
   if (!stored.empty() || !pending.empty())

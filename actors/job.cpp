@@ -23,14 +23,17 @@ using schema::job_status;
 double rounded(double p) { return std::round(std::clamp(p, 0.0, 1.0) * 100.0) / 100.0; }
 
 // Writes the current record without waiting: later writes of this job reach
-// the store after it, since one sender's messages arrive in order.
+// the store after it, since one sender's messages arrive in order. A write
+// that fails is made again (with the record as it then is) a second later,
+// until one lands; the terminal write is the settlement's, retried itself.
 void persist(self_ptr self, const context& ctx) {
   persistence::write_batch batch;
   persistence::put_job(*ctx.tables, batch, self->state.record);
   self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
     .then([](bool) {},
           [self](caf::error& err) {
-            core::log_warn("job", self->state.record.id + ": write failed: " + caf::to_string(err));
+            core::log_warn("job", self->state.record.id + ": write failed: " + caf::to_string(err) + "; retrying");
+            self->delayed_send(self, std::chrono::seconds{1}, flush_atom::value);
           });
 }
 
@@ -297,6 +300,10 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
         return;
       end(self, ctx, services, job_status::expired,
           schema::job_failure{"queue_expired", "no worker took the job within the queue TTL"});
+    },
+    [=](flush_atom) {
+      if (!self->state.ending)
+        persist(self, ctx);
     },
     [=](settle_atom) {
       if (self->state.ending) // a settlement that failed: try again

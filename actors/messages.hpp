@@ -317,7 +317,9 @@ using job_actor = introspectable_actor::extend<
   /// From the job directory: the queue TTL passed (expires the job if still queued).
   caf::reacts_to<expire_atom>,
   /// Internal: retries a settlement that failed.
-  caf::reacts_to<settle_atom>>;
+  caf::reacts_to<settle_atom>,
+  /// Internal: writes the record again after a write that failed.
+  caf::reacts_to<flush_atom>>;
 
 /// Owns every live job: admits creates through the team's ledger and spawns
 /// their actors, respawns non-terminal jobs at start, routes cancels and waits.

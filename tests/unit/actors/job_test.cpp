@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/crypto.hpp"
+#include "faulty_store.hpp"
 #include "job_fixture.hpp"
 #include "persistence/job_rows.hpp"
 #include "tests/support/read_results.hpp"
@@ -241,3 +242,22 @@ BOOST_AUTO_TEST_CASE(a_job_no_worker_takes_within_the_queue_ttl_expires) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_CASE(a_progress_write_that_fails_is_made_again_until_it_lands, svc::test::job_fixture) {
+  auto failing = std::make_shared<std::atomic<bool>>(true);
+  pool = std::make_unique<svc::providers::worker_pool>(2);
+  auto c = ctx();
+  c.store = track(sys.spawn(svc::test::faulty_store, store, failing));
+  svc::actors::job_services services{&scripted, pool.get(), &faulty, &moderation, ledgers};
+  jobs = track(sys.spawn(svc::actors::job_directory, c, services));
+  run_pending();
+  auto j = create(make_job("a lighthouse [hold]"));
+  BOOST_REQUIRE(run_until([&] { return scripted.started() == 1; }));
+  run_pending();
+  BOOST_TEST((stored(j.id).status == job_status::queued), "the write of `processing` failed");
+  *failing = false;
+  advance(std::chrono::seconds{1});
+  BOOST_TEST((stored(j.id).status == job_status::processing));
+  scripted.release();
+  BOOST_TEST((finish(j.id).status == job_status::succeeded));
+}

@@ -16,36 +16,41 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+#include "support/webhook_receiver_fixture.hpp"
 
 using namespace svc::e2e;
 
 namespace {
 
+/// Makes the live actors of `kind` and `id` throw; how many there were.
+std::int64_t crash(const server_fixture& f, const std::string& kind, const std::string& id) {
+  auto headers = f.admin_auth();
+  headers["Content-Type"] = "application/json";
+  auto r = f.admin().request("POST", "/admin/faults", headers,
+                             R"({"crash_kind": ")" + kind + R"(", "crash_id": ")" + id + R"("})");
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  return json_int(r.json(), "crashed").value_or(-1);
+}
+
+/// Whether `/admin/actors?kind=` lists an actor of that kind and id.
+bool lists(const server_fixture& f, const std::string& kind, const std::string& id) {
+  auto r = f.admin().get("/admin/actors?kind=" + kind, f.admin_auth());
+  if (r.status != 200)
+    return false;
+  auto body = r.json();
+  for (auto& a : body.at("data").as_array())
+    if (json_str(a, "id") == id)
+      return true;
+  return false;
+}
+
 struct crashable : server_fixture {
   // Renders take long enough to crash their jobs while they run.
   crashable() : server_fixture({"--fault-injection", "--render-delay", "60s"}) {}
+};
 
-  /// Makes the live actors of `kind` and `id` throw; how many there were.
-  std::int64_t crash(const std::string& kind, const std::string& id) {
-    auto headers = admin_auth();
-    headers["Content-Type"] = "application/json";
-    auto r = admin().request("POST", "/admin/faults", headers,
-                             R"({"crash_kind": ")" + kind + R"(", "crash_id": ")" + id + R"("})");
-    BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
-    return json_int(r.json(), "crashed").value_or(-1);
-  }
-
-  /// Whether `/admin/actors?kind=` lists an actor of that kind and id.
-  bool lists(const std::string& kind, const std::string& id) {
-    auto r = admin().get("/admin/actors?kind=" + kind, admin_auth());
-    if (r.status != 200)
-      return false;
-    auto body = r.json();
-    for (auto& a : body.at("data").as_array())
-      if (json_str(a, "id") == id)
-        return true;
-    return false;
-  }
+struct crashable_hooks : webhook_fixture {
+  crashable_hooks() : webhook_fixture({"--fault-injection"}) {}
 };
 
 std::vector<std::string> event_types(http_client& c, const std::string& key) {
@@ -59,6 +64,11 @@ std::vector<std::string> event_types(http_client& c, const std::string& key) {
   return out;
 }
 
+// Whether a receipt is the completion event of job `id`.
+std::function<bool(const receipt&)> event_is_of_job(std::string id) {
+  return [id](const receipt& r) { return r.type == "image.completed" && json_str(r.envelope, "data.id") == id; };
+}
+
 } // namespace
 
 BOOST_FIXTURE_TEST_CASE(a_job_actor_that_dies_fails_only_its_job, crashable) {
@@ -67,10 +77,10 @@ BOOST_FIXTURE_TEST_CASE(a_job_actor_that_dies_fails_only_its_job, crashable) {
   auto c = api();
   auto doomed = json_str(create_image_ok(c, a.write.key, image_body("a lighthouse")), "id");
   auto other = json_str(create_image_ok(c, b.write.key, image_body("a harbour")), "id");
-  BOOST_REQUIRE(wait_until([&] { return lists("job", doomed); }, std::chrono::seconds{20}));
+  BOOST_REQUIRE(wait_until([&] { return lists(*this, "job", doomed); }, std::chrono::seconds{20}));
   BOOST_REQUIRE(get_balance(c, a.read.key).held > 0);
 
-  BOOST_TEST(crash("job", doomed) == 1);
+  BOOST_TEST(crash(*this, "job", doomed) == 1);
   auto failed = wait_terminal(c, a.read.key, doomed, std::chrono::seconds{20});
   BOOST_TEST(json_str(failed, "status") == "failed", boost::json::serialize(failed));
   BOOST_TEST(json_str(failed, "failure.code") == "internal");
@@ -87,7 +97,7 @@ BOOST_FIXTURE_TEST_CASE(a_job_actor_that_dies_fails_only_its_job, crashable) {
 
   // The other team's job runs on; its creates and reads answer as before.
   BOOST_TEST(json_str(get_image(c, b.read.key, other), "status") != "failed");
-  BOOST_TEST(lists("job", other));
+  BOOST_TEST(lists(*this, "job", other));
   auto next = create_image(c, b.write.key, image_body("a pier"));
   BOOST_TEST(next.status == 201, next.summary());
   BOOST_TEST(c.get("/v1/team", with_key(b.read.key)).status == 200);
@@ -97,11 +107,11 @@ BOOST_FIXTURE_TEST_CASE(a_directory_that_dies_is_respawned_with_its_jobs, crasha
   auto t = create_team_with_keys(1000);
   auto c = api();
   auto live = json_str(create_image_ok(c, t.write.key, image_body("a lighthouse")), "id");
-  BOOST_REQUIRE(wait_until([&] { return lists("job", live); }, std::chrono::seconds{20}));
+  BOOST_REQUIRE(wait_until([&] { return lists(*this, "job", live); }, std::chrono::seconds{20}));
 
-  BOOST_TEST(crash("job_directory", "job_directory") == 1);
+  BOOST_TEST(crash(*this, "job_directory", "job_directory") == 1);
   // Respawned: it lists itself again and has resumed the live job.
-  BOOST_TEST(wait_until([&] { return lists("job_directory", "job_directory") && lists("job", live); },
+  BOOST_TEST(wait_until([&] { return lists(*this, "job_directory", "job_directory") && lists(*this, "job", live); },
                         std::chrono::seconds{20}));
   BOOST_TEST(json_str(get_image(c, t.read.key, live), "status") != "failed");
   auto created = create_image(c, t.write.key, image_body("a harbour"));
@@ -120,7 +130,7 @@ BOOST_FIXTURE_TEST_CASE(a_ledger_that_dies_is_respawned_from_lmdb, crashable) {
   auto before = get_balance(c, t.read.key);
   BOOST_REQUIRE(before.held > 0);
 
-  BOOST_TEST(crash("ledger", t.id) == 1);
+  BOOST_TEST(crash(*this, "ledger", t.id) == 1);
   BOOST_TEST(wait_until(
     [&] {
       auto now = get_balance(c, t.read.key);
@@ -139,5 +149,24 @@ BOOST_FIXTURE_TEST_CASE(the_crash_switch_checks_its_body, crashable) {
   headers["Content-Type"] = "application/json";
   auto r = admin().request("POST", "/admin/faults", headers, R"({"crash_kind": "job"})");
   BOOST_TEST((is_error(r, 400, "invalid_parameter") || is_error(r, 400, "missing_parameter")), r.summary());
-  BOOST_TEST(crash("job", "img_unknown") == 0);
+  BOOST_TEST(crash(*this, "job", "img_unknown") == 0);
+}
+
+BOOST_FIXTURE_TEST_CASE(an_endpoint_or_its_directory_that_dies_is_respawned_and_delivers, crashable_hooks) {
+  auto t = create_webhook_team(*this, 1000);
+  auto c = api();
+  auto endpoint = json_str(create_endpoint_ok(c, t.write.key, hooks->url()), "id");
+  BOOST_REQUIRE(wait_until([&] { return lists(*this, "endpoint", endpoint); }, std::chrono::seconds{20}));
+
+  BOOST_TEST(crash(*this, "endpoint", endpoint) == 1);
+  auto first = json_str(create_image_ok(c, t.write.key, image_body("a lighthouse")), "id");
+  BOOST_TEST(wait_for_receipt(*hooks, event_is_of_job(first), std::chrono::seconds{20}).has_value());
+
+  BOOST_TEST(crash(*this, "webhook_directory", "webhook_directory") == 1);
+  BOOST_TEST(wait_until([&] { return lists(*this, "webhook_directory", "webhook_directory"); },
+                        std::chrono::seconds{20}));
+  auto second = json_str(create_image_ok(c, t.write.key, image_body("a harbour")), "id");
+  BOOST_TEST(wait_for_receipt(*hooks, event_is_of_job(second), std::chrono::seconds{20}).has_value());
+  auto listed = c.get("/v1/webhook_endpoints/" + endpoint, with_key(t.read.key));
+  BOOST_TEST(listed.status == 200, listed.summary());
 }

@@ -47,12 +47,7 @@ bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ct
   // stored overrides and its last snapshot.
   self->set_down_handler([self](caf::down_msg& dm) {
     release(self, dm.source);
-    auto& buckets = self->state.buckets;
-    for (auto it = buckets.begin(); it != buckets.end(); ++it)
-      if (it->second.address() == dm.source) {
-        buckets.erase(it);
-        return;
-      }
+    erase_child(self->state.buckets, dm.source);
   });
   return {
     [=](resolve_atom, const std::string& team_id) -> caf::result<bucket_actor> {

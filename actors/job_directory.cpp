@@ -130,11 +130,8 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
   log_exceptions(self, "job_directory");
   self->set_down_handler([=](caf::down_msg& dm) {
     auto& st = self->state;
-    for (auto it = st.ledgers.begin(); it != st.ledgers.end(); ++it)
-      if (it->second.address() == dm.source) {
-        st.ledgers.erase(it);
-        return;
-      }
+    if (erase_child(st.ledgers, dm.source)) // a ledger resolved earlier (not a child)
+      return;
     release(self, dm.source);
     if (auto it = st.job_ids.find(dm.source); it != st.job_ids.end()) {
       auto id = std::move(it->second);

@@ -38,12 +38,7 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
   log_exceptions(self, "ledger_directory");
   self->set_down_handler([self](caf::down_msg& dm) {
     release(self, dm.source);
-    auto& ledgers = self->state.ledgers;
-    for (auto it = ledgers.begin(); it != ledgers.end(); ++it)
-      if (it->second.address() == dm.source) {
-        ledgers.erase(it);
-        return;
-      }
+    erase_child(self->state.ledgers, dm.source);
   });
   return {
     [=](resolve_atom, const std::string& team_id) -> caf::result<ledger_actor> {

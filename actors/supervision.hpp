@@ -64,6 +64,18 @@ void release(Self* self, const caf::actor_addr& child) {
   self->detach(caf::attachable::token{caf::default_attachable::observe_token::token_type, &token});
 }
 
+/// Erases the entry of `children` (key -> handle) whose actor is `addr`;
+/// whether there was one.
+template <class Map>
+bool erase_child(Map& children, const caf::actor_addr& addr) {
+  for (auto it = children.begin(); it != children.end(); ++it)
+    if (it->second.address() == addr) {
+      children.erase(it);
+      return true;
+    }
+  return false;
+}
+
 /// Whether a child's exit reason means it died rather than ended its work.
 inline bool died(const caf::error& reason) {
   return reason && reason != caf::exit_reason::user_shutdown;

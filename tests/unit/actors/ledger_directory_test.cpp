@@ -23,7 +23,38 @@ using svc::test::same;
 
 } // namespace
 
-BOOST_FIXTURE_TEST_SUITE(ledger_directory_suite, svc::test::ledger_fixture)
+namespace svc::test {
+
+struct directory_fixture : ledger_fixture {
+  /// A directory and the team's ledger, holding 30 of 100 credits for img_1.
+  std::pair<actors::ledger_directory_actor, ledger_actor> directory_with_a_hold() {
+    open_team(100);
+    auto dir = track(sys.spawn(actors::ledger_directory, ctx()));
+    sched.run();
+    auto first = ask<ledger_actor>(dir, resolve_atom::value, team);
+    BOOST_REQUIRE(first.value);
+    BOOST_REQUIRE(ask<admission_result>(*first.value, admit_atom::value, admit_job("img_1", 30)).value);
+    return {dir, *first.value};
+  }
+
+  /// Once `gone` is gone: the directory dropped it and a new ledger, loaded
+  /// from LMDB, holds img_1 again. That new ledger.
+  ledger_actor reloaded(const actors::ledger_directory_actor& dir, const ledger_actor& gone) {
+    BOOST_TEST(state_of<actors::ledger_directory_state>(dir).ledgers.empty());
+    auto got = ask<balance_record>(dir, caf::get_atom::value, team);
+    BOOST_REQUIRE(got.value);
+    BOOST_TEST(same(*got.value, 70, 30));
+    auto second = ask<ledger_actor>(dir, resolve_atom::value, team);
+    BOOST_REQUIRE(second.value);
+    BOOST_TEST((*second.value != gone));
+    BOOST_TEST(state_of<actors::ledger_state>(*second.value).holds.count("img_1") == 1u);
+    return *second.value;
+  }
+};
+
+} // namespace svc::test
+
+BOOST_FIXTURE_TEST_SUITE(ledger_directory_suite, svc::test::directory_fixture)
 
 BOOST_AUTO_TEST_CASE(directory_checks_the_team_and_delegates) {
   open_team(100);
@@ -56,48 +87,23 @@ BOOST_AUTO_TEST_CASE(directory_checks_the_team_and_delegates) {
 }
 
 BOOST_AUTO_TEST_CASE(a_ledger_whose_commit_failed_is_respawned_from_lmdb) {
-  open_team(100);
-  auto dir = track(sys.spawn(svc::actors::ledger_directory, ctx()));
-  sched.run();
-  auto first = ask<ledger_actor>(dir, resolve_atom::value, team);
-  BOOST_REQUIRE(first.value);
-  BOOST_REQUIRE(ask<admission_result>(*first.value, admit_atom::value, admit_job("img_1", 30)).value);
+  auto [dir, first] = directory_with_a_hold();
   auto doomed = admit_job("img_2", 20);
   doomed.writes.put(svc::persistence::table::jobs, std::string(600, 'k'), "x"); // past LMDB's key limit
-  auto failed = ask<admission_result>(*first.value, admit_atom::value, std::move(doomed));
+  auto failed = ask<admission_result>(first, admit_atom::value, std::move(doomed));
   BOOST_REQUIRE(failed.answered);
   BOOST_TEST((code_of(failed.error) == error_code::internal_error));
   // The ledger quit with its memory ahead of LMDB; the next use reloads it.
-  BOOST_TEST(state_of<svc::actors::ledger_directory_state>(dir).ledgers.empty());
-  auto got = ask<balance_record>(dir, caf::get_atom::value, team);
-  BOOST_REQUIRE(got.value);
-  BOOST_TEST(same(*got.value, 70, 30));
-  auto second = ask<ledger_actor>(dir, resolve_atom::value, team);
-  BOOST_REQUIRE(second.value);
-  BOOST_TEST((*second.value != *first.value));
-  auto& holds = state_of<svc::actors::ledger_state>(*second.value).holds;
-  BOOST_TEST(holds.count("img_1") == 1u);
-  BOOST_TEST(holds.count("img_2") == 0u);
+  auto second = reloaded(dir, first);
+  BOOST_TEST(state_of<svc::actors::ledger_state>(second).holds.count("img_2") == 0u);
   BOOST_TEST(!svc::test::found(tables.jobs.get("img_2")));
 }
 
 BOOST_AUTO_TEST_CASE(a_ledger_that_dies_is_respawned_and_the_directory_lives) {
-  open_team(100);
-  auto dir = track(sys.spawn(svc::actors::ledger_directory, ctx()));
-  sched.run();
-  auto first = ask<ledger_actor>(dir, resolve_atom::value, team);
-  BOOST_REQUIRE(first.value);
-  BOOST_REQUIRE(ask<admission_result>(*first.value, admit_atom::value, admit_job("img_1", 30)).value);
-  self->send(*first.value, svc::actors::fault_atom::value);
+  auto [dir, first] = directory_with_a_hold();
+  self->send(first, svc::actors::fault_atom::value);
   run_pending();
-  BOOST_TEST(state_of<svc::actors::ledger_directory_state>(dir).ledgers.empty());
-  auto got = ask<balance_record>(dir, caf::get_atom::value, team);
-  BOOST_REQUIRE(got.value);
-  BOOST_TEST(same(*got.value, 70, 30));
-  auto second = ask<ledger_actor>(dir, resolve_atom::value, team);
-  BOOST_REQUIRE(second.value);
-  BOOST_TEST((*second.value != *first.value));
-  BOOST_TEST(state_of<svc::actors::ledger_state>(*second.value).holds.count("img_1") == 1u);
+  reloaded(dir, first);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -376,9 +376,6 @@ struct webhook_client::impl {
       drop(conn);
       return open(att, *conn->pool);
     }
-    std::optional<int> status;
-    if (conn->parser && conn->parser->is_header_done())
-      status = static_cast<int>(conn->parser->get().result_int());
     auto error = delivery_error::connect_error;
     if (ec == net::error::connection_refused)
       error = delivery_error::connect_refused;
@@ -386,8 +383,12 @@ struct webhook_client::impl {
              ec.category() == ssl::error::get_stream_category())
       error = delivery_error::tls_error;
     std::string detail = std::string(att->phase) + ": " + ec.message();
+    // A transport error has no status (contract), even when the head of an
+    // answer came before the connection broke: that answer never arrived.
+    if (conn->parser && conn->parser->is_header_done())
+      detail += " (after the head of an HTTP " + std::to_string(conn->parser->get().result_int()) + " answer)";
     discard(conn);
-    complete(att, error, std::move(detail), status);
+    complete(att, error, std::move(detail));
   }
 
   void on_timeout(const attempt_ptr& att) {

@@ -47,6 +47,7 @@ public:
   /// 5xx -> http_5xx; other non-2xx (incl. 3xx, never followed) -> http_4xx;
   /// deadline -> timeout; ECONNREFUSED -> connect_refused; TLS -> tls_error;
   /// DNS, SSRF refusal, reset, bad URL, malformed answer -> connect_error.
+  /// Only a whole answer gives a status: an answer cut short has none.
   void post(actors::webhook_post request, std::function<void(actors::webhook_answer)> done) override;
 
   /// Closes idle connections, fails posts in flight with connect_error and

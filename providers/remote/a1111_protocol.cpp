@@ -12,6 +12,12 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::size_t max_snippet_chars = 200;
+// A PNG's text chunks (A1111 writes the prompt and settings into one).
+constexpr std::size_t png_metadata_bytes = 64 * 1024;
+// An answer's JSON beside its images: `parameters` (the prompts) and `info`.
+constexpr std::size_t answer_fields_bytes = 1 << 20;
+
+std::size_t base64_size(std::size_t bytes) { return (bytes + 2) / 3 * 4; }
 
 // A1111 reads `<name:args>` anywhere in a prompt as an extra network; only
 // the tokens we append may name one.
@@ -47,10 +53,26 @@ std::string check_png(std::string_view png, const render_request& req) {
   if (w != static_cast<std::uint32_t>(req.width) || h != static_cast<std::uint32_t>(req.height))
     return "is " + std::to_string(w) + "x" + std::to_string(h) + ", not the requested " + std::to_string(req.width) +
            "x" + std::to_string(req.height);
+  if (png.size() > a1111_max_png_bytes(req.width, req.height))
+    return "has " + std::to_string(png.size()) + " bytes, more than any PNG of its size";
   return {};
 }
 
 } // namespace
+
+std::size_t a1111_max_png_bytes(int width, int height) {
+  // Each row: a filter byte and 4 bytes a pixel. Stored deflate blocks and
+  // IDAT chunks add 5 and 12 bytes per block; 1/256 covers them for any
+  // block size from 4 KiB up.
+  const auto raw = static_cast<std::size_t>(height) * (1 + 4 * static_cast<std::size_t>(width));
+  return raw + raw / 256 + png_metadata_bytes;
+}
+
+std::size_t a1111_answer_limit(const render_request& req) {
+  const auto images = static_cast<std::size_t>(req.num_outputs) + 1; // a grid may come first
+  return images * base64_size(a1111_max_png_bytes(req.width, req.height)) + base64_size(req.init_image.size()) +
+         answer_fields_bytes;
+}
 
 std::string_view a1111_render_path(const render_request& req) {
   return req.init_image.empty() ? a1111_txt2img_path : a1111_img2img_path;

@@ -27,8 +27,17 @@ inline constexpr std::string_view a1111_interrupt_path = "/sdapi/v1/interrupt";
 /// ignores it): A1111's own default, a recognisable variation of the upload.
 inline constexpr double a1111_denoising_strength = 0.75;
 
-/// Bytes of a render answer we accept: four 2048x2048 PNGs in base64 stay far below it.
-inline constexpr std::size_t a1111_max_answer_bytes = 256u << 20;
+/// The largest PNG of `width` x `height` an A1111 server can honestly send:
+/// 8-bit RGBA stored without compression, the overhead of its chunks, and
+/// room for the generation parameters A1111 writes into it.
+std::size_t a1111_max_png_bytes(int width, int height);
+
+/// The most of a render answer to `req` that is read: each asked image and
+/// a grid at `a1111_max_png_bytes`, the init image echoed in `parameters`,
+/// all in base64, and 1 MiB for the rest. A longer answer is not what was
+/// asked for and is refused unread, so a server cannot make svcd hold more
+/// (256x256: about 2 MiB; four of 2048x2048 from a 20 MiB upload: 135 MiB).
+std::size_t a1111_answer_limit(const render_request& req);
 
 /// The API path that renders `req`: img2img when it has an init image.
 std::string_view a1111_render_path(const render_request& req);
@@ -48,7 +57,7 @@ std::string a1111_render_body(const render_request& req);
 /// of the requested size, after dropping a leading grid image when there is
 /// one image more than asked. A `provider_error` (code `provider_error`) when
 /// the body is malformed JSON, lacks `images`, holds bad base64, a non-PNG,
-/// a wrong size or a wrong count.
+/// a wrong size, a PNG larger than `a1111_max_png_bytes` or a wrong count.
 render_outcome a1111_parse_images(std::string_view body, const render_request& req);
 
 /// The server's fraction done (0..1) from a progress answer; nullopt when malformed.

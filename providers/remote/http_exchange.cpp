@@ -42,7 +42,7 @@ std::vector<tcp::endpoint> resolve_endpoints(const std::string& host, std::uint1
 }
 
 http_exchange::http_exchange(net::io_context& ioc, exchange_request request, done_fn done)
-    : stream_(ioc), deadline_(request.deadline), done_(std::move(done)) {
+    : stream_(ioc), deadline_(request.deadline), body_limit_(request.body_limit), done_(std::move(done)) {
   request_.method(request.method);
   request_.target(request.target);
   request_.version(11);
@@ -95,7 +95,7 @@ void http_exchange::on_write(boost::system::error_code ec) {
 
 void http_exchange::on_read(boost::system::error_code ec) {
   if (ec == bhttp::error::body_limit)
-    return fail(exchange_fault::bad_answer, ec);
+    return fail(exchange_fault::too_large, ec);
   if (ec)
     return fail(is_parse_error(ec) ? exchange_fault::bad_answer : exchange_fault::connection_lost, ec);
   stream_.close();
@@ -106,6 +106,8 @@ void http_exchange::on_read(boost::system::error_code ec) {
 void http_exchange::fail(exchange_fault fault, boost::system::error_code ec) {
   stream_.close();
   std::string detail = ec.message();
+  if (fault == exchange_fault::too_large)
+    detail = "a body over " + std::to_string(body_limit_) + " bytes";
   if (ec == beast::error::timeout) {
     // The connect phase has a shorter deadline of its own; only the
     // exchange's deadline makes it a timeout.

@@ -27,7 +27,8 @@ enum class exchange_fault {
   connect_failed,  ///< refused, unreachable, or connecting took too long: nothing was sent
   connection_lost, ///< reset or closed before the whole answer arrived
   timed_out,       ///< the exchange's deadline passed
-  bad_answer,      ///< not HTTP, or a body over the limit
+  bad_answer,      ///< not HTTP
+  too_large,       ///< a body over the limit (read no further)
 };
 
 /// The end of an exchange.
@@ -86,6 +87,7 @@ private:
   boost::beast::http::request<boost::beast::http::string_body> request_;
   boost::beast::http::response_parser<boost::beast::http::string_body> parser_;
   std::chrono::steady_clock::time_point deadline_;
+  std::size_t body_limit_;
   done_fn done_;
 };
 

@@ -67,7 +67,7 @@ public:
     auto r = request_to(options_.url, bhttp::verb::post, a1111_render_path(req),
                         steady::now() + options_.connect_timeout, deadline);
     r.body = body;
-    r.body_limit = a1111_max_answer_bytes;
+    r.body_limit = a1111_answer_limit(req);
     render_ = http_exchange::start(ioc_, endpoints_, std::move(r), [this](exchange_answer a) {
       answer_ = std::move(a);
       stop();
@@ -169,6 +169,15 @@ std::string describe(const exchange_answer& a) {
   }
 }
 
+// Why a render that is not tried again failed.
+std::string not_retried(const exchange_answer& a) {
+  switch (a.fault) {
+  case exchange_fault::none: return "the back end answered HTTP " + std::to_string(a.status) + ": " + a1111_error_snippet(a.body);
+  case exchange_fault::too_large: return "the back end's answer is larger than the asked images can be: " + a.detail;
+  default: return "the back end's answer is unreadable: " + a.detail;
+  }
+}
+
 render_outcome logged(render_outcome outcome, const remote_url& url) {
   if (!outcome.ok())
     core::log_warn("remote", "render at " + url.text() + " failed (" + outcome.error().code + "): " +
@@ -218,11 +227,7 @@ render_outcome remote_backend::render(const render_request& req, const progress_
     }
     // A failed generation already cost GPU time: it is not tried again.
     if (!retryable(*end))
-      return logged(provider_error::failed(end->fault == exchange_fault::none
-                                             ? "the back end answered HTTP " + std::to_string(end->status) + ": " +
-                                                 a1111_error_snippet(end->body)
-                                             : "the back end's answer is unreadable: " + end->detail),
-                    url);
+      return logged(provider_error::failed(not_retried(*end)), url);
     // Messages reach API clients: they name no host of the operator's network.
     if (attempt == attempts)
       return logged(provider_error::unavailable("the back end could not be reached in " + std::to_string(attempts) +

@@ -1,6 +1,7 @@
 #include "a1111_server.hpp"
 
 #include <algorithm>
+#include <array>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -66,6 +67,8 @@ struct a1111_server::impl {
   bool grid = false;
   std::vector<a1111_request> requests;
   std::vector<std::vector<std::string>> images;
+  std::uint64_t huge_taken = 0;
+  std::size_t huge_finished = 0;
 
   // The io thread's alone.
   std::vector<std::weak_ptr<tcp::socket>> sockets;
@@ -117,6 +120,8 @@ struct a1111_server::impl {
   }
 
   void handle(const std::shared_ptr<tcp::socket>& socket, const a1111_request& r, a1111_mode m) {
+    if (m == a1111_mode::hang)
+      return hold(socket);
     if (r.method == "GET" && starts_with(r.target, "/sdapi/v1/progress"))
       return respond(socket, 200, progress_body());
     if (r.method == "POST" && r.target == "/sdapi/v1/interrupt") {
@@ -147,7 +152,66 @@ struct a1111_server::impl {
     }
     case a1111_mode::slow:
       return render_slowly(socket, body.as_object());
+    case a1111_mode::not_http:
+      return write_then_close(socket, std::make_shared<std::string>("\x16\x03\x01garbage\xff\xfe\r\n\r\n"));
+    case a1111_mode::not_json:
+      return respond(socket, 200, "<html><body><h1>It works!</h1></body></html>");
+    case a1111_mode::huge_png:
+      return answer_huge_png(socket, body.as_object());
+    case a1111_mode::hang:
+      return;
     }
+  }
+
+  // Reads and drops whatever comes until the client closes: the connection
+  // stays open and nothing is answered.
+  void hold(const std::shared_ptr<tcp::socket>& socket) {
+    auto scratch = std::make_shared<std::array<char, 4096>>();
+    socket->async_read_some(net::buffer(*scratch), [this, socket, scratch](error_code ec, std::size_t) {
+      if (!ec)
+        hold(socket);
+    });
+  }
+
+  void write_then_close(const std::shared_ptr<tcp::socket>& socket, std::shared_ptr<std::string> bytes) {
+    net::async_write(*socket, net::buffer(*bytes), [socket, bytes](error_code, std::size_t) {
+      error_code ignored;
+      socket->shutdown(tcp::socket::shutdown_both, ignored);
+      socket->close(ignored);
+    });
+  }
+
+  // A real PNG's signature and header of the asked size, then base64 padding
+  // (zero bytes) for as long as the client reads; the end of the stream ends
+  // the answer.
+  void answer_huge_png(const std::shared_ptr<tcp::socket>& socket, const json::object& b) {
+    auto png = make_png(static_cast<int>(b.at("width").as_int64()), static_cast<int>(b.at("height").as_int64()), 0);
+    constexpr std::size_t signature_and_header = 33; // a multiple of 3: its base64 has no padding
+    auto head = std::make_shared<std::string>(
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{\"images\":[\"" +
+      core::base64_encode(png.substr(0, signature_and_header)));
+    net::async_write(*socket, net::buffer(*head), [this, socket, head](error_code ec, std::size_t) {
+      if (!ec)
+        write_padding(socket, 0);
+    });
+  }
+
+  void write_padding(const std::shared_ptr<tcp::socket>& socket, std::uint64_t written) {
+    static const std::string chunk(64 * 1024, 'A');
+    if (written >= a1111_huge_padding) {
+      std::lock_guard lock(mutex);
+      ++huge_finished;
+      return write_then_close(socket, std::make_shared<std::string>(R"("],"parameters":{},"info":"{}"})"));
+    }
+    net::async_write(*socket, net::buffer(chunk), [this, socket, written](error_code ec, std::size_t n) {
+      if (ec)
+        return;
+      {
+        std::lock_guard lock(mutex);
+        huge_taken += n;
+      }
+      write_padding(socket, written + n);
+    });
   }
 
   // What FastAPI's validation would refuse, plus what Svc must always send.
@@ -276,6 +340,16 @@ std::vector<json::object> a1111_server::renders() const {
 }
 
 std::size_t a1111_server::interrupts() const { return count("/sdapi/v1/interrupt"); }
+
+std::uint64_t a1111_server::huge_bytes_taken() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->huge_taken;
+}
+
+std::size_t a1111_server::huge_answers_finished() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->huge_finished;
+}
 
 std::vector<std::vector<std::string>> a1111_server::images_sent() const {
   std::lock_guard lock(impl_->mutex);

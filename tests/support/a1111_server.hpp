@@ -16,14 +16,23 @@
 
 namespace svc::test {
 
-/// How the server answers render requests (progress and interrupt always answer).
+/// How the server answers render requests (progress and interrupt always
+/// answer, but in `hang`).
 enum class a1111_mode {
   ok,       ///< PNGs of the asked size, one per `batch_size`, pixels depending on seed + i
   fail_500, ///< HTTP 500 with an A1111-style error body
   fail_503, ///< HTTP 503, as a proxy in front of a restarting server answers
   hang_up,  ///< closes the connection without answering
   slow,     ///< renders until interrupted (then answers like `ok`) or `slow_time` passed
+  hang,     ///< answers no request at all (progress and interrupt neither) until the client closes
+  not_http, ///< answers bytes that are not HTTP, then closes
+  not_json, ///< answers 200 with an HTML page
+  huge_png, ///< answers 200 with a PNG of the asked size padded by `a1111_huge_padding` base64 characters,
+            ///< without Content-Length, as fast as the client reads
 };
+
+/// Base64 characters of padding in a `huge_png` answer (112.5 MiB of PNG).
+inline constexpr std::uint64_t a1111_huge_padding = 150ull << 20;
 
 /// One request as received.
 struct a1111_request {
@@ -65,6 +74,10 @@ public:
   std::size_t interrupts() const;
   /// The PNGs of each render answered with images, in order (a grid excluded).
   std::vector<std::vector<std::string>> images_sent() const;
+  /// Bytes of `huge_png` answers the clients took before they closed (kernel buffers included).
+  std::uint64_t huge_bytes_taken() const;
+  /// `huge_png` answers written to their end.
+  std::size_t huge_answers_finished() const;
 
   /// Stops listening and drops open connections: later connects are refused. Idempotent.
   void close();

@@ -44,6 +44,22 @@ std::string answer(const std::vector<std::string>& pngs) {
 
 std::string message_of(const render_outcome& o) { return o.ok() ? std::string("ok") : o.error().message; }
 
+// A PNG of random pixels, which no encoder can shrink.
+std::string noise_png(int w, int h) {
+  image img(w, h);
+  std::uint32_t state = 12345;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) / static_cast<float>(1u << 24);
+  };
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      img.at(x, y) = {next(), next(), next()};
+  std::string out, error;
+  BOOST_REQUIRE(encode_png(img, {}, out, error));
+  return out;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(txt2img_body_carries_every_parameter) {
@@ -134,6 +150,34 @@ BOOST_AUTO_TEST_CASE(a_wrong_size_or_a_non_png_is_a_provider_error) {
   auto jpeg = a1111_parse_images(answer({"\xff\xd8\xff\xe0 not a png at all, but long enough to look at"}), req);
   BOOST_REQUIRE(!jpeg.ok());
   BOOST_TEST(jpeg.error().message.find("not a PNG") != std::string::npos, jpeg.error().message);
+}
+
+BOOST_AUTO_TEST_CASE(a_png_longer_than_any_of_its_size_is_a_provider_error) {
+  auto req = sample();
+  req.num_outputs = 1;
+  auto padded = png(512, 384) + std::string(a1111_max_png_bytes(512, 384), '\0');
+  auto out = a1111_parse_images(answer({padded}), req);
+  BOOST_REQUIRE(!out.ok());
+  BOOST_TEST(out.error().code == "provider_error");
+  BOOST_TEST(out.error().message.find("more than any PNG of its size") != std::string::npos, out.error().message);
+}
+
+BOOST_AUTO_TEST_CASE(the_answer_limit_holds_an_honest_answer_and_little_more) {
+  auto req = sample();
+  auto noisy = noise_png(512, 384);
+  BOOST_TEST(noisy.size() <= a1111_max_png_bytes(512, 384));
+  // A grid and the asked images, all incompressible.
+  auto honest = answer({noise_png(1024, 384), noisy, noisy});
+  BOOST_TEST(honest.size() <= a1111_answer_limit(req));
+  BOOST_TEST(a1111_parse_images(honest, req).ok());
+
+  req.width = req.height = 256;
+  req.num_outputs = 1;
+  BOOST_TEST(a1111_answer_limit(req) < (5u << 19), "a small image reads at most 2.5 MiB");
+  req.width = req.height = 2048;
+  req.num_outputs = 4;
+  req.init_image = std::string(20u << 20, 'x');
+  BOOST_TEST(a1111_answer_limit(req) < (136u << 20), "the largest job with the largest upload: 136 MiB");
 }
 
 BOOST_AUTO_TEST_CASE(malformed_answers_are_provider_errors) {

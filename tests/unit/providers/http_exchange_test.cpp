@@ -81,12 +81,13 @@ BOOST_AUTO_TEST_CASE(a_hang_up_is_connection_lost) {
   BOOST_TEST(static_cast<int>(a.fault) == static_cast<int>(exchange_fault::connection_lost), a.detail);
 }
 
-BOOST_AUTO_TEST_CASE(a_body_over_the_limit_is_a_bad_answer) {
+BOOST_AUTO_TEST_CASE(a_body_over_the_limit_is_too_large) {
   a1111_server fake;
   auto r = render_request_to(fake.port());
   r.body_limit = 100;
   auto a = run(fake.port(), std::move(r));
-  BOOST_TEST(static_cast<int>(a.fault) == static_cast<int>(exchange_fault::bad_answer), a.detail);
+  BOOST_TEST(static_cast<int>(a.fault) == static_cast<int>(exchange_fault::too_large), a.detail);
+  BOOST_TEST(a.detail == "a body over 100 bytes");
 }
 
 BOOST_AUTO_TEST_CASE(the_deadline_ends_a_slow_answer) {

@@ -94,6 +94,7 @@ std::vector<config_option> make_options() {
   o.push_back(text_option("webhook-ca-file", "extra CA bundle to trust for receivers (default: system CAs only)", &config::webhook_ca_file));
   o.push_back(on_off_option("webhook-allow-private", "allow receivers on loopback/private addresses", &config::webhook_allow_private, true));
   o.push_back(text_option("smtp", "HOST:PORT of an SMTP relay; without it mail goes to DIR/outbox/", &config::smtp));
+  o.push_back(duration_option("smtp-timeout", "deadline of one whole SMTP conversation with the relay, connect to QUIT (then the mail is retried)", &config::smtp_timeout));
   o.push_back(text_option("mail-from", "From address of e-mail to team owners (`Name <addr>` or `addr`)", &config::mail_from));
   o.push_back({"provider", "procedural (built-in renderer) or remote", "procedural", false,
                [](config& c, const std::string& v) {

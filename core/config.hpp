@@ -33,6 +33,7 @@ struct config {
   std::string webhook_ca_file;                    ///< extra CA bundle for receivers
   bool webhook_allow_private = false;             ///< allow loopback/private receivers
   std::string smtp;                               ///< HOST:PORT relay; empty: DIR/outbox/
+  duration smtp_timeout = std::chrono::seconds{10}; ///< one whole SMTP conversation, connect to QUIT
   std::string mail_from = "Svc <noreply@localhost>"; ///< From of e-mail to team owners
 
   // --- keys, jobs, files, events

@@ -7,7 +7,7 @@ namespace svc::http {
 
 std::unique_ptr<core::mail_sender> make_mail_sender(const core::config& cfg) {
   if (!cfg.smtp.empty())
-    return std::make_unique<smtp_sender>(cfg.smtp, smtp_timeout);
+    return std::make_unique<smtp_sender>(cfg.smtp, cfg.smtp_timeout);
   return std::make_unique<persistence::outbox_sender>(cfg.data_dir);
 }
 

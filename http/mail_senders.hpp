@@ -2,7 +2,6 @@
 // Which mail senders svcd uses: the SMTP relay of `--smtp` with the outbox
 // as the fallback for what it keeps refusing, or the outbox alone.
 
-#include <chrono>
 #include <memory>
 
 #include "core/config.hpp"
@@ -10,11 +9,8 @@
 
 namespace svc::http {
 
-/// How long one SMTP send may take, connection to QUIT.
-inline constexpr std::chrono::seconds smtp_timeout{10};
-
-/// An `smtp_sender` for `cfg.smtp` when it is set, else an `outbox_sender`
-/// writing into `cfg.data_dir`.
+/// An `smtp_sender` for `cfg.smtp` (each send within `cfg.smtp_timeout`)
+/// when it is set, else an `outbox_sender` writing into `cfg.data_dir`.
 std::unique_ptr<core::mail_sender> make_mail_sender(const core::config& cfg);
 
 /// The mailer's fallback: an `outbox_sender` in `cfg.data_dir` when

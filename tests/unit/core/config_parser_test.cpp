@@ -82,7 +82,7 @@ std::string dump(const config& c) {
     << "\ndelivery_timeout=" << c.delivery_timeout.count() << "\ndisable_failures=" << c.disable_failures
     << "\ndisable_window=" << c.disable_window.count() << "\nsecret_grace=" << c.secret_grace.count()
     << "\nwebhook_ca_file=" << c.webhook_ca_file << "\nwebhook_allow_private=" << c.webhook_allow_private
-    << "\nsmtp=" << c.smtp << "\nmail_from=" << c.mail_from << "\nmax_endpoints_per_team=" << c.max_endpoints_per_team << "\nkey_grace=" << c.key_grace.count() << "\noutput_ttl=" << c.output_ttl.count()
+    << "\nsmtp=" << c.smtp << "\nsmtp_timeout=" << c.smtp_timeout.count() << "\nmail_from=" << c.mail_from << "\nmax_endpoints_per_team=" << c.max_endpoints_per_team << "\nkey_grace=" << c.key_grace.count() << "\noutput_ttl=" << c.output_ttl.count()
     << "\nfile_ttl=" << c.file_ttl.count() << "\nidempotency_ttl=" << c.idempotency_ttl.count()
     << "\nqueue_ttl=" << c.queue_ttl.count() << "\nbalance_low_debounce=" << c.balance_low_debounce.count()
     << "\nevent_retention=" << c.event_retention.count()
@@ -130,6 +130,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"webhook-ca-file", "/tmp/ca.pem"},
     {"webhook-allow-private", "true"},
     {"smtp", "127.0.0.1:2525"},
+    {"smtp-timeout", "4s"},
     {"mail-from", "Ops Team <ops@svc.test>"},
     {"provider", "remote"},
     {"remote-url", "http://127.0.0.1:9999"},

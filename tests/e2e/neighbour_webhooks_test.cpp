@@ -1,5 +1,6 @@
 // Faults of neighbours, webhook receivers (issue 12, item 8): a receiver
-// that accepts and never answers, one that answers 200 with a 100 MiB body,
+// that accepts and says nothing (not even TLS), one that reads the request
+// and never answers, one that answers 200 with a 100 MiB body,
 // one that resets the connection in the TLS handshake and one that resets it
 // halfway through its answer. While each misbehaves, the healthy endpoints of
 // its own team and of another team get their deliveries within the delivery
@@ -18,6 +19,7 @@
 #include "support/faulty_receiver.hpp"
 #include "support/json_util.hpp"
 #include "support/neighbour_fixture.hpp"
+#include "support/wait.hpp"
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -107,6 +109,36 @@ struct receiver_neighbour : neighbour_fixture {
     return rows;
   }
 
+  // Held attempts, all at once: healthy deliveries go out while the bad
+  // receiver holds every one of them; then each fails as a timeout in
+  // `phase` at the delivery deadline, and svcd closes its connection.
+  void attempts_are_held_until_the_deadline(const std::string& phase) {
+    auto reads = probe();
+    auto fired = std::chrono::steady_clock::now();
+    fire_at_bad(held_attempts);
+    BOOST_REQUIRE_MESSAGE(bad.wait_for_accepted(held_attempts, 10s), "connections: " << bad.accepted());
+    BOOST_REQUIRE(wait_until([&] { return bad.requests() == (phase == "read" ? held_attempts : 0u); }, 5s));
+
+    // For half the deadline, while nothing can have timed out.
+    check_healthy_deliveries([&] { return std::chrono::steady_clock::now() - fired < neighbour_timeout / 2; });
+    BOOST_TEST_REQUIRE(bad.closed_by_svcd().empty(), "the healthy deliveries went out while every bad attempt was held");
+    BOOST_TEST(all_deliveries(c, a.keys.read.key, bad_endpoint).empty(), "no row before the deadline");
+
+    auto rows = bad_rows(held_attempts);
+    check_failed_rows(rows, "timeout");
+    for (auto& row : rows) {
+      auto took = json_int(row, "duration_ms").value_or(-1);
+      BOOST_TEST(took >= neighbour_timeout.count() - 50, "attempt gave up after " << took << " ms");
+      BOOST_TEST(took < neighbour_timeout.count() + 2000, "attempt gave up after " << took << " ms");
+      BOOST_TEST(json_str(row, "error_message").find("(" + phase + ")") != std::string::npos, json_str(row, "error_message"));
+    }
+    // svcd let go of every connection at its deadline: none is left open.
+    BOOST_TEST(bad.wait_for_closes(held_attempts, 5s), "closed by svcd: " << bad.closed_by_svcd().size());
+    for (auto held : bad.closed_by_svcd())
+      BOOST_TEST(held.count() < neighbour_timeout.count() + 2000, "a connection held for " << held.count() << " ms");
+    check_reads(reads->stop());
+  }
+
   // Each row is attempt 1 of a failed delivery of `error_class`, with no
   // status (a transport error), its retry scheduled; the endpoint counts them.
   void check_failed_rows(const std::vector<json::value>& rows, const std::string& error_class) {
@@ -127,7 +159,10 @@ struct receiver_neighbour : neighbour_fixture {
 };
 
 struct silent_receiver : receiver_neighbour {
-  silent_receiver() : receiver_neighbour(receiver_fault::never_answers) {}
+  silent_receiver() : receiver_neighbour(receiver_fault::silent) {}
+};
+struct unanswering_receiver : receiver_neighbour {
+  unanswering_receiver() : receiver_neighbour(receiver_fault::never_answers) {}
 };
 struct huge_body_receiver : receiver_neighbour {
   huge_body_receiver() : receiver_neighbour(receiver_fault::huge_body) {}
@@ -141,28 +176,12 @@ struct answer_reset_receiver : receiver_neighbour {
 
 } // namespace
 
-BOOST_FIXTURE_TEST_CASE(a_receiver_that_never_answers_holds_up_only_its_own_deliveries, silent_receiver) {
-  auto reads = probe();
-  fire_at_bad(held_attempts);
-  BOOST_REQUIRE_MESSAGE(bad.wait_for_requests(held_attempts, 10s), "requests at the silent receiver: " << bad.requests());
+BOOST_FIXTURE_TEST_CASE(a_receiver_that_accepts_and_says_nothing_holds_up_only_its_own_deliveries, silent_receiver) {
+  attempts_are_held_until_the_deadline("TLS handshake");
+}
 
-  check_healthy_deliveries();
-  BOOST_TEST_REQUIRE(bad.closed_after_request().empty(),
-                     "the healthy deliveries went out while every bad attempt was still held");
-  BOOST_TEST(all_deliveries(c, a.keys.read.key, bad_endpoint).empty(), "no row before the deadline");
-
-  auto rows = bad_rows(held_attempts);
-  check_failed_rows(rows, "timeout");
-  for (auto& row : rows) {
-    auto took = json_int(row, "duration_ms").value_or(-1);
-    BOOST_TEST(took >= neighbour_timeout.count() - 50, "attempt gave up after " << took << " ms");
-    BOOST_TEST(took < neighbour_timeout.count() + 2000, "attempt gave up after " << took << " ms");
-  }
-  // svcd let go of every connection at its deadline: none is left open.
-  BOOST_TEST(bad.wait_for_closes(held_attempts, 5s), "closed by svcd: " << bad.closed_after_request().size());
-  for (auto held : bad.closed_after_request())
-    BOOST_TEST(held.count() < neighbour_timeout.count() + 2000, "a connection held for " << held.count() << " ms");
-  check_reads(reads->stop());
+BOOST_FIXTURE_TEST_CASE(a_receiver_that_never_answers_holds_up_only_its_own_deliveries, unanswering_receiver) {
+  attempts_are_held_until_the_deadline("read");
 }
 
 BOOST_FIXTURE_TEST_CASE(a_receiver_answering_a_100_mib_body_is_read_no_further_than_64_kib, huge_body_receiver) {
@@ -181,7 +200,7 @@ BOOST_FIXTURE_TEST_CASE(a_receiver_answering_a_100_mib_body_is_read_no_further_t
     }
   // svcd closed each connection instead of reading on: what the receiver
   // could write is its kernel buffers' worth, not 100 MiB.
-  BOOST_TEST_REQUIRE(bad.wait_for_closes(bad_attempts, 10s), "closed by svcd: " << bad.closed_after_request().size());
+  BOOST_TEST_REQUIRE(bad.wait_for_closes(bad_attempts, 10s), "closed by svcd: " << bad.closed_by_svcd().size());
   BOOST_TEST(bad.bodies_finished() == 0u);
   auto taken = bad.body_bytes_taken();
   BOOST_TEST_MESSAGE("body bytes the receiver got rid of over " << bad_attempts << " answers: " << taken);

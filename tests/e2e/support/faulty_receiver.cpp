@@ -55,7 +55,7 @@ struct faulty_receiver::impl {
     net::steady_timer timer;
     std::string in;
     char scratch[4096];
-    steady::time_point request_at;
+    steady::time_point misbehaving_since;
     std::uint64_t taken = 0;
   };
   using connection_ptr = std::shared_ptr<connection>;
@@ -73,6 +73,10 @@ struct faulty_receiver::impl {
   }
 
   void serve(const connection_ptr& conn) {
+    if (fault == receiver_fault::silent) {
+      conn->misbehaving_since = steady::now();
+      return watch_for_close(conn);
+    }
     if (fault == receiver_fault::reset_in_handshake) {
       // The ClientHello arrives first; reset instead of answering it.
       conn->stream.next_layer().async_read_some(net::buffer(conn->scratch),
@@ -91,7 +95,7 @@ struct faulty_receiver::impl {
   }
 
   void on_request(const connection_ptr& conn) {
-    conn->request_at = steady::now();
+    conn->misbehaving_since = steady::now();
     count([&] { ++requests; });
     switch (fault) {
     case receiver_fault::never_answers:
@@ -100,18 +104,23 @@ struct faulty_receiver::impl {
       return write_huge(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n");
     case receiver_fault::reset_in_answer:
       return write_half_then_reset(conn);
+    case receiver_fault::silent:
     case receiver_fault::reset_in_handshake:
       return;
     }
   }
 
-  // Reads (and drops) whatever comes until svcd closes the connection.
+  // Reads (and drops) whatever comes until svcd closes the connection; on
+  // the TCP stream itself while no handshake was made.
   void watch_for_close(const connection_ptr& conn) {
-    conn->stream.async_read_some(net::buffer(conn->scratch), [this, conn](error_code ec, std::size_t) {
+    auto next = [this, conn](error_code ec, std::size_t) {
       if (ec)
         return closed_by_peer(conn);
       watch_for_close(conn);
-    });
+    };
+    if (fault == receiver_fault::silent)
+      return conn->stream.next_layer().async_read_some(net::buffer(conn->scratch), next);
+    conn->stream.async_read_some(net::buffer(conn->scratch), next);
   }
 
   void write_huge(const connection_ptr& conn, std::string head) {
@@ -163,7 +172,7 @@ struct faulty_receiver::impl {
   }
 
   void closed_by_peer(const connection_ptr& conn) {
-    auto open = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - conn->request_at);
+    auto open = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - conn->misbehaving_since);
     count([&] { closes.push_back(open); });
     error_code ignored;
     conn->stream.next_layer().close(ignored);
@@ -224,7 +233,7 @@ std::size_t faulty_receiver::requests() const {
   return impl_->requests;
 }
 
-std::vector<std::chrono::milliseconds> faulty_receiver::closed_after_request() const {
+std::vector<std::chrono::milliseconds> faulty_receiver::closed_by_svcd() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->closes;
 }
@@ -237,6 +246,10 @@ std::uint64_t faulty_receiver::body_bytes_taken() const {
 std::size_t faulty_receiver::bodies_finished() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->finished;
+}
+
+bool faulty_receiver::wait_for_accepted(std::size_t n, std::chrono::milliseconds timeout) const {
+  return impl_->wait(timeout, [&] { return impl_->accepted >= n; });
 }
 
 bool faulty_receiver::wait_for_requests(std::size_t n, std::chrono::milliseconds timeout) const {

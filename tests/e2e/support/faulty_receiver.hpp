@@ -17,6 +17,7 @@ namespace svc::e2e {
 
 /// How the receiver misbehaves on every connection.
 enum class receiver_fault {
+  silent,             ///< accepts the connection, then sends nothing (no TLS handshake) until svcd closes
   never_answers,      ///< completes TLS, reads the request, then sends nothing until svcd closes
   huge_body,          ///< answers 200 with a chunked body of `huge_body_bytes`, as fast as svcd reads it
   reset_in_handshake, ///< reads the ClientHello, then resets the TCP connection
@@ -43,18 +44,20 @@ public:
   /// Request heads read so far (after a completed handshake).
   std::size_t requests() const;
   /// Connections that svcd closed (end of stream or reset seen while reading
-  /// or writing) after their request, each with how long it was open since
-  /// the request arrived.
-  std::vector<std::chrono::milliseconds> closed_after_request() const;
+  /// or writing) while the receiver misbehaved, each with how long that
+  /// went on: since the request arrived, or for `silent` since the accept.
+  std::vector<std::chrono::milliseconds> closed_by_svcd() const;
   /// Body bytes of `huge_body` answers that svcd's side accepted before it
   /// closed (kernel buffers included).
   std::uint64_t body_bytes_taken() const;
   /// Whether `huge_body` answers were written to their end.
   std::size_t bodies_finished() const;
 
-  /// Waits until `n` request heads were read; false after `timeout`.
+  /// Waits until `n` connections were accepted; false after `timeout`.
+  bool wait_for_accepted(std::size_t n, std::chrono::milliseconds timeout) const;
+  /// Waits until `n` request heads were read.
   bool wait_for_requests(std::size_t n, std::chrono::milliseconds timeout) const;
-  /// Waits until svcd closed `n` connections after their request.
+  /// Waits until svcd closed `n` connections while the receiver misbehaved.
   bool wait_for_closes(std::size_t n, std::chrono::milliseconds timeout) const;
 
   /// Closes everything and joins the thread. Idempotent.

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <optional>
+#include <string_view>
 #include <thread>
+#include <utility>
 
 #include "core/time_format.hpp"
 
@@ -41,6 +45,34 @@ config_option on_off_option(std::string name, std::string help, bool config::*fi
           }};
 }
 
+constexpr std::pair<std::string_view, int> size_units[] = {{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}};
+
+// Bytes as `64GiB`, `512MiB`, `4096KiB` or plain digits; nothing when malformed.
+std::optional<uint64_t> parse_byte_size(std::string_view text) {
+  int shift = 0;
+  for (auto& [unit, bits] : size_units)
+    if (text.size() > unit.size() && text.substr(text.size() - unit.size()) == unit) {
+      text.remove_suffix(unit.size());
+      shift = bits;
+      break;
+    }
+  if (text.empty() || text.size() > 12
+      || !std::all_of(text.begin(), text.end(), [](unsigned char ch) { return std::isdigit(ch); }))
+    return std::nullopt;
+  auto n = std::stoull(std::string{text});
+  if (n > (UINT64_MAX >> shift))
+    return std::nullopt;
+  return n << shift;
+}
+
+// The largest unit that writes `bytes` exactly.
+std::string format_byte_size(uint64_t bytes) {
+  for (auto& [unit, bits] : size_units)
+    if (bytes != 0 && bytes % (uint64_t{1} << bits) == 0)
+      return std::to_string(bytes >> bits) + std::string{unit};
+  return std::to_string(bytes);
+}
+
 template <class Int>
 config_option int_option(std::string name, std::string help, Int config::*field, long long min,
                          long long max) {
@@ -64,6 +96,14 @@ std::vector<config_option> make_options() {
   o.push_back(text_option("listen", "public API HOST:PORT (port 0 binds an ephemeral port)", &config::listen));
   o.push_back(text_option("admin-listen", "operator API HOST:PORT", &config::admin_listen));
   o.push_back(text_option("base-url", "public base URL (default http://<bound listen address>)", &config::base_url));
+  o.push_back({"map-size", "most bytes the LMDB store may hold (`512MiB`, `64GiB`; at least 1MiB); writes that would grow it past this less a reserve answer 507 insufficient_storage; the data file grows only as data does", format_byte_size(default_map_size), false,
+               [](config& c, const std::string& v) {
+                 auto bytes = parse_byte_size(v);
+                 if (!bytes || *bytes < (uint64_t{1} << 20) || *bytes > (uint64_t{64} << 40))
+                   return false;
+                 c.map_size = *bytes;
+                 return true;
+               }});
   o.push_back({"retry-schedule", "delays before webhook attempts 2..5", "5s,30s,2m,10m", false,
                [](config& c, const std::string& v) {
                  auto list = parse_duration_list(v);
@@ -84,6 +124,7 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("queue-ttl", "a job still queued after this is expired", &config::queue_ttl));
   o.push_back(duration_option("balance-low-debounce", "at most one usage.balance_low per team per this", &config::balance_low_debounce));
   o.push_back(duration_option("event-retention", "how long GET /v1/events keeps events", &config::event_retention));
+  o.push_back(duration_option("job-retention", "terminal jobs (images, videos) are deleted this long after they ended; usage rows stay", &config::job_retention));
   o.push_back({"legacy-sunset", "legacy paths redirect before this date, answer 410 from it on", "2026-08-04", false,
                [](config& c, const std::string& v) {
                  auto t = parse_date(v);

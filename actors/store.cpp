@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "actors/supervision.hpp"
+#include "core/byte_size.hpp"
 #include "core/log.hpp"
 
 namespace svc::actors {
@@ -21,8 +22,6 @@ std::string percent(double ratio) {
   return text;
 }
 
-std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
-
 // Warns when use crosses the warning level, once per crossing.
 void watch_use(self_ptr self, persistence::environment* env) {
   auto& st = self->state;
@@ -31,9 +30,10 @@ void watch_use(self_ptr self, persistence::environment* env) {
   if (!st.above_warning_level && ratio >= store_warning_ratio) {
     st.above_warning_level = true;
     ++st.use_warnings;
-    core::log_warn("store", "the store uses " + percent(ratio) + " of its map (" + mib(use.used_bytes) + " of "
-                              + mib(use.map_bytes) + "); writes that grow it are refused (507) past "
-                              + mib(use.map_bytes - use.reserve_bytes)
+    core::log_warn("store", "the store uses " + percent(ratio) + " of its map (" + core::human_bytes(use.used_bytes)
+                              + " of " + core::human_bytes(use.map_bytes)
+                              + "); writes that grow it are refused (507) past "
+                              + core::human_bytes(use.map_bytes - use.reserve_bytes)
                               + ": raise --map-size and restart, or free room (see README, Failure and recovery)");
   } else if (st.above_warning_level && ratio < store_rearm_ratio) {
     st.above_warning_level = false;

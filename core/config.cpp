@@ -2,12 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdint>
-#include <optional>
-#include <string_view>
 #include <thread>
-#include <utility>
 
+#include "core/byte_size.hpp"
 #include "core/time_format.hpp"
 
 namespace svc::core {
@@ -43,34 +40,6 @@ config_option on_off_option(std::string name, std::string help, bool config::*fi
               return false;
             return true;
           }};
-}
-
-constexpr std::pair<std::string_view, int> size_units[] = {{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}};
-
-// Bytes as `64GiB`, `512MiB`, `4096KiB` or plain digits; nothing when malformed.
-std::optional<uint64_t> parse_byte_size(std::string_view text) {
-  int shift = 0;
-  for (auto& [unit, bits] : size_units)
-    if (text.size() > unit.size() && text.substr(text.size() - unit.size()) == unit) {
-      text.remove_suffix(unit.size());
-      shift = bits;
-      break;
-    }
-  if (text.empty() || text.size() > 12
-      || !std::all_of(text.begin(), text.end(), [](unsigned char ch) { return std::isdigit(ch); }))
-    return std::nullopt;
-  auto n = std::stoull(std::string{text});
-  if (n > (UINT64_MAX >> shift))
-    return std::nullopt;
-  return n << shift;
-}
-
-// The largest unit that writes `bytes` exactly.
-std::string format_byte_size(uint64_t bytes) {
-  for (auto& [unit, bits] : size_units)
-    if (bytes != 0 && bytes % (uint64_t{1} << bits) == 0)
-      return std::to_string(bytes >> bits) + std::string{unit};
-  return std::to_string(bytes);
 }
 
 template <class Int>

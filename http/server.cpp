@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "actors/runtime.hpp"
+#include "core/byte_size.hpp"
 #include "core/log.hpp"
 #include "persistence/data_dir.hpp"
 #include "http/listener.hpp"
@@ -60,9 +61,9 @@ void stop_when_idle(net::io_context& ioc, std::shared_ptr<net::steady_timer> tim
 // the data file to the file's size) and how much of it is used.
 void log_store_room(const core::config& cfg, const persistence::environment& env) {
   auto use = env.usage();
-  std::string line = "map " + std::to_string(use.map_bytes >> 20) + " MiB, "
+  std::string line = "map " + core::human_bytes(use.map_bytes) + ", "
                      + std::to_string(static_cast<int>(use.ratio() * 100)) + "% used, "
-                     + std::to_string(use.reserve_bytes >> 20) + " MiB kept for deletes";
+                     + core::human_bytes(use.reserve_bytes) + " kept for deletes";
   if (use.map_bytes > cfg.map_size)
     line += " (--map-size is below the data file's size, so the file's size applies)";
   core::log_info("store", line);

@@ -6,6 +6,7 @@
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "persistence/file_rows.hpp"
+#include "persistence/job_retention.hpp"
 #include "persistence/job_rows.hpp"
 #include "persistence/webhook_rows.hpp"
 
@@ -58,10 +59,72 @@ persistence::status delete_file(const context& ctx, persistence::blob_store& blo
   return {};
 }
 
+// The due rows of `expiries`, at most a batch of them: their subjects' bytes
+// are deleted and their rows' erasure joins `batch`; `more` when rows are left.
+persistence::status sweep_expiries(self_ptr self, const context& ctx, persistence::blob_store& blobs,
+                                   int64_t now_ms, persistence::write_batch& batch, bool& more) {
+  std::vector<persistence::expiry_entry> due;
+  std::vector<std::string> keys;
+  auto scanned = ctx.tables->expiries.for_each_key([&](std::string_view key) {
+    persistence::expiry_entry e;
+    if (!persistence::parse_expiry_key(key, e)) {
+      keys.emplace_back(key); // not ours to keep: drop it
+      return true;
+    }
+    if (e.deadline_ms > now_ms)
+      return false;
+    if (due.size() == expiry_sweep_batch) {
+      more = true;
+      return false;
+    }
+    keys.emplace_back(key);
+    due.push_back(std::move(e));
+    return true;
+  });
+  if (!scanned.ok())
+    return scanned;
+  auto& st = self->state;
+  for (auto& e : due) {
+    persistence::status done;
+    switch (e.kind) {
+    case persistence::expiry_kind::outputs:
+      done = delete_outputs(ctx, blobs, e.subject);
+      ++st.outputs_deleted;
+      break;
+    case persistence::expiry_kind::idempotency: {
+      // A newer record under the same key (the old one expired) keeps its own row.
+      auto record = ctx.tables->idempotency.get(e.subject);
+      done = {record.why()};
+      if (record.has_value() && core::to_unix_ms(record->expires_at) <= now_ms)
+        ctx.tables->idempotency.erase(batch, e.subject);
+      ++st.idempotency_deleted;
+      break;
+    }
+    case persistence::expiry_kind::event:
+      done = delete_event(ctx, batch, e.subject);
+      ++st.events_deleted;
+      break;
+    case persistence::expiry_kind::delivery:
+      ctx.tables->deliveries.erase(batch, e.subject);
+      ++st.deliveries_deleted;
+      break;
+    case persistence::expiry_kind::file:
+      done = delete_file(ctx, blobs, batch, e.subject);
+      ++st.files_deleted;
+      break;
+    }
+    if (!done.ok())
+      return done;
+  }
+  for (auto& k : keys)
+    ctx.tables->expiries.erase(batch, std::move(k));
+  return {};
+}
+
 } // namespace
 
 std::chrono::milliseconds expiry_sweep_interval(const core::config& cfg) {
-  auto shortest = std::min({cfg.output_ttl, cfg.idempotency_ttl, cfg.event_retention, cfg.file_ttl});
+  auto shortest = std::min({cfg.output_ttl, cfg.idempotency_ttl, cfg.event_retention, cfg.file_ttl, cfg.job_retention});
   auto tenth = std::chrono::duration_cast<std::chrono::milliseconds>(shortest) / 10;
   return std::clamp(tenth, std::chrono::milliseconds{10}, std::chrono::milliseconds{1000});
 }
@@ -72,79 +135,39 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
   self->send(self, sweep_atom::value);
   return {
     [=](sweep_atom) {
-      auto now_ms = core::to_unix_ms(ctx.clock->now());
-      std::vector<persistence::expiry_entry> due;
-      std::vector<std::string> keys;
+      auto now = ctx.clock->now();
+      persistence::write_batch batch;
       bool more = false;
-      auto scanned = ctx.tables->expiries.for_each_key([&](std::string_view key) {
-        persistence::expiry_entry e;
-        if (!persistence::parse_expiry_key(key, e)) {
-          keys.emplace_back(key); // not ours to keep: drop it
-          return true;
-        }
-        if (e.deadline_ms > now_ms)
-          return false;
-        if (due.size() == expiry_sweep_batch) {
-          more = true;
-          return false;
-        }
-        keys.emplace_back(key);
-        due.push_back(std::move(e));
-        return true;
-      });
-      auto next = more ? std::chrono::milliseconds{0} : expiry_sweep_interval(*ctx.cfg);
+      persistence::retention_round retired;
+      auto done = sweep_expiries(self, ctx, *blobs, core::to_unix_ms(now), batch, more);
+      if (done.ok())
+        done = persistence::retire_jobs(*ctx.tables, now - ctx.cfg->job_retention, batch, retired);
       // A read the store failed leaves the round's rows in place for the next round.
-      auto retry_later = [=](const std::string& why) {
-        core::log_error("expiry_sweeper", "round skipped, the store failed: " + why);
+      if (!done.ok()) {
+        core::log_error("expiry_sweeper", "round skipped, the store failed: " + done.message);
         self->delayed_send(self, expiry_sweep_interval(*ctx.cfg), sweep_atom::value);
-      };
-      if (!scanned.ok())
-        return retry_later(scanned.message);
-      if (keys.empty()) {
+        return;
+      }
+      auto next = more || retired.more ? std::chrono::milliseconds{0} : expiry_sweep_interval(*ctx.cfg);
+      if (batch.empty()) {
         self->delayed_send(self, next, sweep_atom::value);
         return;
       }
-      persistence::write_batch batch;
-      for (auto& e : due) {
-        persistence::status done;
-        switch (e.kind) {
-        case persistence::expiry_kind::outputs:
-          done = delete_outputs(ctx, *blobs, e.subject);
-          ++self->state.outputs_deleted;
-          break;
-        case persistence::expiry_kind::idempotency: {
-          // A newer record under the same key (the old one expired) keeps its own row.
-          auto record = ctx.tables->idempotency.get(e.subject);
-          done = {record.why()};
-          if (record.has_value() && core::to_unix_ms(record->expires_at) <= now_ms)
-            ctx.tables->idempotency.erase(batch, e.subject);
-          ++self->state.idempotency_deleted;
-          break;
-        }
-        case persistence::expiry_kind::event:
-          done = delete_event(ctx, batch, e.subject);
-          ++self->state.events_deleted;
-          break;
-        case persistence::expiry_kind::delivery:
-          ctx.tables->deliveries.erase(batch, e.subject);
-          ++self->state.deliveries_deleted;
-          break;
-        case persistence::expiry_kind::file:
-          done = delete_file(ctx, *blobs, batch, e.subject);
-          ++self->state.files_deleted;
-          break;
-        }
-        if (!done.ok())
-          return retry_later(done.message);
-      }
-      for (auto& k : keys)
-        ctx.tables->expiries.erase(batch, std::move(k));
+      // Only deletes: the store commits them even when it is full, and the
+      // room they free takes writes again.
       self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
-        .then([=](bool) { self->delayed_send(self, next, sweep_atom::value); },
-              [=](caf::error& err) {
-                core::log_warn("expiry_sweeper", "commit failed: " + caf::to_string(err));
-                self->delayed_send(self, expiry_sweep_interval(*ctx.cfg), sweep_atom::value);
-              });
+        .then(
+          [=](bool) {
+            // A retired job's files go once its rows are gone, so a failed commit loses nothing.
+            for (auto& job : retired.jobs)
+              persistence::remove_job_outputs(*blobs, job, job.outputs.size(), "expiry_sweeper");
+            self->state.jobs_deleted += retired.jobs.size();
+            self->delayed_send(self, next, sweep_atom::value);
+          },
+          [=](caf::error& err) {
+            core::log_warn("expiry_sweeper", "commit failed: " + caf::to_string(err));
+            self->delayed_send(self, expiry_sweep_interval(*ctx.cfg), sweep_atom::value);
+          });
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
@@ -153,7 +176,8 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
                 + " idempotency_deleted=" + std::to_string(st.idempotency_deleted)
                 + " events_deleted=" + std::to_string(st.events_deleted)
                 + " deliveries_deleted=" + std::to_string(st.deliveries_deleted)
-                + " files_deleted=" + std::to_string(st.files_deleted),
+                + " files_deleted=" + std::to_string(st.files_deleted)
+                + " jobs_deleted=" + std::to_string(st.jobs_deleted),
               self->mailbox().size()};
     },
   };

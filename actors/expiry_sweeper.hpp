@@ -5,7 +5,10 @@
 // after their retention, an uploaded file (bytes and rows) after
 // `--file-ttl`. Deadlines are rows of the `expiries` table, ordered by time,
 // so a restart finds every one of them and one overdue during downtime goes
-// at the first sweep. It runs detached, since deleting files blocks.
+// at the first sweep. It also retires terminal jobs `--job-retention` after
+// they ended (persistence/job_retention.hpp). It runs detached, since
+// deleting files blocks. Its commits only delete, so they commit even when
+// the store is full, and make the room that lets writes work again.
 
 #include "actors/context.hpp"
 #include "persistence/blob_store.hpp"
@@ -14,7 +17,7 @@ namespace svc::actors {
 
 struct expiry_sweeper_state {
   uint64_t outputs_deleted = 0, idempotency_deleted = 0, events_deleted = 0, deliveries_deleted = 0,
-           files_deleted = 0;
+           files_deleted = 0, jobs_deleted = 0;
   static inline const char* name = "expiry_sweeper";
 };
 

@@ -19,7 +19,8 @@ file_writer_actor::behavior_type file_writer(file_writer_actor::stateful_pointer
       if (auto st = blobs->put(schema::file_blob_key(record.id), *upload.bytes); !st.ok()) {
         core::log_error("file_writer", record.id + ": storing the bytes failed: " + st.message);
         ++self->state.failed;
-        return make_domain_error(schema::error_code::internal_error);
+        return make_domain_error(st.out_of_room ? schema::error_code::insufficient_storage
+                                                : schema::error_code::internal_error);
       }
       persistence::write_batch batch;
       persistence::put_file(*ctx.tables, batch, record);
@@ -36,7 +37,9 @@ file_writer_actor::behavior_type file_writer(file_writer_actor::stateful_pointer
             core::log_error("file_writer", record.id + ": committing the record failed: " + caf::to_string(err));
             persistence::remove_file_bytes(*blobs, record.id, "file_writer");
             ++self->state.failed;
-            promise.deliver(make_domain_error(schema::error_code::internal_error));
+            // A full store says so (507, try later); anything else is ours (500).
+            auto full = to_api_error(err).code == schema::error_code::insufficient_storage;
+            promise.deliver(full ? err : make_domain_error(schema::error_code::internal_error));
           });
       return promise;
     },

@@ -1,33 +1,118 @@
 #include "actors/store.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "actors/supervision.hpp"
+#include "core/byte_size.hpp"
 #include "core/log.hpp"
 
 namespace svc::actors {
 namespace {
 
+using self_ptr = store_actor::stateful_pointer<store_state>;
 using waiting_list = std::vector<store_state::waiting>;
 
-// Commits `waiting` in one transaction and answers each writer.
-void commit_together(store_actor::stateful_pointer<store_state> self, persistence::environment* env,
-                     waiting_list waiting) {
-  persistence::write_batch all;
-  for (auto& w : waiting)
-    all.append(std::move(w.batch));
-  auto result = env->commit(all);
-  ++self->state.commits;
-  self->state.batches += waiting.size();
-  if (!result.ok()) {
-    core::log_error("store", "commit of " + std::to_string(waiting.size()) + " batches failed: " + result.message);
-    for (auto& w : waiting)
-      w.promise.deliver(make_domain_error(schema::error_code::internal_error));
-    return;
-  }
-  for (auto& w : waiting)
-    w.promise.deliver(true);
+// A full store says so once a minute (with how many writes it refused), not once per write.
+constexpr auto refusal_log_interval = std::chrono::minutes{1};
+
+std::string percent(double ratio) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.1f%%", ratio * 100);
+  return text;
 }
 
-void flush(store_actor::stateful_pointer<store_state> self, persistence::environment* env, bool group_commit) {
+// Warns when use crosses the warning level, once per crossing.
+void watch_use(self_ptr self, persistence::environment* env) {
+  auto& st = self->state;
+  auto use = env->usage();
+  auto ratio = use.ratio();
+  if (!st.above_warning_level && ratio >= store_warning_ratio) {
+    st.above_warning_level = true;
+    ++st.use_warnings;
+    core::log_warn("store", "the store uses " + percent(ratio) + " of its map (" + core::human_bytes(use.used_bytes)
+                              + " of " + core::human_bytes(use.map_bytes)
+                              + "); writes that grow it are refused (507) past "
+                              + core::human_bytes(use.map_bytes - use.reserve_bytes)
+                              + ": raise --map-size and restart, or free room (see README, Failure and recovery)");
+  } else if (st.above_warning_level && ratio < store_rearm_ratio) {
+    st.above_warning_level = false;
+    core::log_info("store", "the store uses " + percent(ratio) + " of its map again");
+  }
+}
+
+// The error a writer gets for a failed commit: 507 when room is what is
+// missing (the same write may work later), else 500. Lack of room is logged
+// at most once a minute; every other failure at once.
+caf::error commit_error(self_ptr self, const persistence::status& result, std::size_t batches) {
+  auto& st = self->state;
+  if (!result.out_of_room) {
+    core::log_error("store", "commit of " + std::to_string(batches) + " batches failed: " + result.message);
+    return make_domain_error(schema::error_code::internal_error);
+  }
+  st.refused += batches;
+  st.unlogged_refusals += batches;
+  auto now = self->clock().now();
+  if (!st.refusal_logged_at || now - *st.refusal_logged_at >= refusal_log_interval) {
+    core::log_warn("store", "out of room, " + std::to_string(st.unlogged_refusals)
+                              + " writes refused with insufficient_storage: " + result.message);
+    st.refusal_logged_at = now;
+    st.unlogged_refusals = 0;
+  }
+  return make_domain_error(schema::error_code::insufficient_storage);
+}
+
+// Commits each batch in its own transaction, in order, after their group
+// failed: one writer's bad or too large batch must not fail the others. A
+// writer's later batch may build on its earlier one (a ledger writes whole
+// balance rows), so once one of its batches failed, its later ones fail too.
+void commit_each(self_ptr self, persistence::environment* env, waiting_list waiting) {
+  auto& st = self->state;
+  std::vector<std::pair<caf::actor_addr, caf::error>> failed;
+  for (auto& w : waiting) {
+    auto earlier = std::find_if(failed.begin(), failed.end(), [&](auto& f) { return f.first == w.writer; });
+    if (earlier != failed.end()) {
+      w.promise.deliver(earlier->second);
+      continue;
+    }
+    auto result = env->commit(w.batch);
+    ++st.commits;
+    if (result.ok()) {
+      ++st.batches;
+      w.promise.deliver(true);
+      continue;
+    }
+    auto err = commit_error(self, result, 1);
+    failed.emplace_back(w.writer, err);
+    w.promise.deliver(std::move(err));
+  }
+  watch_use(self, env);
+}
+
+// Commits `waiting` in one transaction and answers each writer.
+void commit_together(self_ptr self, persistence::environment* env, waiting_list waiting) {
+  auto& st = self->state;
+  if (waiting.size() > 1) {
+    persistence::write_batch all;
+    for (auto& w : waiting)
+      all.ops.insert(all.ops.end(), w.batch.ops.begin(), w.batch.ops.end());
+    auto result = env->commit(all);
+    ++st.commits;
+    if (!result.ok()) {
+      core::log_info("store", "a group of " + std::to_string(waiting.size())
+                                + " batches failed, committing them one by one: " + result.message);
+      return commit_each(self, env, std::move(waiting));
+    }
+    st.batches += waiting.size();
+    for (auto& w : waiting)
+      w.promise.deliver(true);
+    watch_use(self, env);
+    return;
+  }
+  commit_each(self, env, std::move(waiting));
+}
+
+void flush(self_ptr self, persistence::environment* env, bool group_commit) {
   auto& st = self->state;
   st.flush_scheduled = false;
   if (st.pending.empty())
@@ -47,8 +132,7 @@ void flush(store_actor::stateful_pointer<store_state> self, persistence::environ
 
 } // namespace
 
-store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self, persistence::environment* env,
-                                 bool group_commit) {
+store_actor::behavior_type store(self_ptr self, persistence::environment* env, bool group_commit) {
   log_exceptions(self, "store");
   // Whatever is still queued when the actor is told to stop is committed (and
   // answered) first, so a clean shutdown never drops a write in flight. This
@@ -57,10 +141,13 @@ store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self
     flush(self, env, group_commit);
     self->quit(msg.reason);
   });
+  watch_use(self, env); // a store already nearly full says so at start
   return {
     [=](commit_atom, persistence::write_batch& batch) -> caf::result<bool> {
+      // Read before the promise takes the sender over.
+      auto writer = caf::actor_cast<caf::actor_addr>(self->current_sender());
       auto promise = self->make_response_promise<bool>();
-      self->state.pending.push_back({std::move(batch), promise});
+      self->state.pending.push_back({std::move(batch), promise, std::move(writer)});
       // Every commit already in the mailbox is handled before this flush, so
       // they all join one transaction.
       if (!self->state.flush_scheduled) {
@@ -74,7 +161,8 @@ store_actor::behavior_type store(store_actor::stateful_pointer<store_state> self
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"commits=" + std::to_string(st.commits) + " batches=" + std::to_string(st.batches)
-                + " pending=" + std::to_string(st.pending.size()),
+                + " pending=" + std::to_string(st.pending.size())
+                + (st.refused ? " refused=" + std::to_string(st.refused) : ""),
               self->mailbox().size()};
     },
   };

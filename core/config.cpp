@@ -4,6 +4,7 @@
 #include <cctype>
 #include <thread>
 
+#include "core/byte_size.hpp"
 #include "core/time_format.hpp"
 
 namespace svc::core {
@@ -64,6 +65,14 @@ std::vector<config_option> make_options() {
   o.push_back(text_option("listen", "public API HOST:PORT (port 0 binds an ephemeral port)", &config::listen));
   o.push_back(text_option("admin-listen", "operator API HOST:PORT", &config::admin_listen));
   o.push_back(text_option("base-url", "public base URL (default http://<bound listen address>)", &config::base_url));
+  o.push_back({"map-size", "most bytes the LMDB store may hold (`512MiB`, `64GiB`; at least 1MiB); writes that would grow it past this less a reserve answer 507 insufficient_storage; the data file grows only as data does", format_byte_size(default_map_size), false,
+               [](config& c, const std::string& v) {
+                 auto bytes = parse_byte_size(v);
+                 if (!bytes || *bytes < (uint64_t{1} << 20) || *bytes > (uint64_t{64} << 40))
+                   return false;
+                 c.map_size = *bytes;
+                 return true;
+               }});
   o.push_back({"retry-schedule", "delays before webhook attempts 2..5", "5s,30s,2m,10m", false,
                [](config& c, const std::string& v) {
                  auto list = parse_duration_list(v);
@@ -84,6 +93,7 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("queue-ttl", "a job still queued after this is expired", &config::queue_ttl));
   o.push_back(duration_option("balance-low-debounce", "at most one usage.balance_low per team per this", &config::balance_low_debounce));
   o.push_back(duration_option("event-retention", "how long GET /v1/events keeps events", &config::event_retention));
+  o.push_back(duration_option("job-retention", "terminal jobs (images, videos) are deleted this long after they ended; usage rows stay", &config::job_retention));
   o.push_back({"legacy-sunset", "legacy paths redirect before this date, answer 410 from it on", "2026-08-04", false,
                [](config& c, const std::string& v) {
                  auto t = parse_date(v);

@@ -15,12 +15,17 @@
 
 namespace svc::core {
 
+/// The LMDB map of a store when `--map-size` is not given: 64 GiB of address
+/// space (the file grows only as data does).
+inline constexpr uint64_t default_map_size = uint64_t{64} << 30;
+
 struct config {
   // --- listeners and storage
   std::string data_dir = "./svc-data";       ///< LMDB, blobs, admin token, svcd.json
   std::string listen = "127.0.0.1:8080";     ///< public API HOST:PORT (port 0: ephemeral)
   std::string admin_listen = "127.0.0.1:8081"; ///< operator API HOST:PORT
   std::string base_url;                      ///< public URL; empty: http://<bound listen>
+  uint64_t map_size = default_map_size;      ///< bytes the LMDB store may hold (its map)
 
   // --- webhooks (behaviour arrives with the webhooks issue)
   std::vector<duration> retry_schedule{std::chrono::seconds{5}, std::chrono::seconds{30},
@@ -44,6 +49,7 @@ struct config {
   duration queue_ttl = std::chrono::minutes{15};      ///< queued longer than this: expired
   duration balance_low_debounce = std::chrono::hours{1}; ///< min gap between balance_low events
   duration event_retention = std::chrono::hours{24 * 30}; ///< GET /v1/events retention
+  duration job_retention = std::chrono::hours{24 * 90};   ///< terminal job rows deleted this long after completion
   time_point legacy_sunset = from_unix_ms(1785801600000); ///< 2026-08-04: legacy 308 -> 410
 
   // --- generation

@@ -1,5 +1,6 @@
 #include "http/server.hpp"
 
+#include <csignal>
 #include <thread>
 
 #include <boost/asio/signal_set.hpp>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "actors/runtime.hpp"
+#include "core/byte_size.hpp"
 #include "core/log.hpp"
 #include "persistence/data_dir.hpp"
 #include "http/listener.hpp"
@@ -55,9 +57,24 @@ void stop_when_idle(net::io_context& ioc, std::shared_ptr<net::steady_timer> tim
   timer->async_wait([&ioc, timer, api, deadline](beast::error_code) { stop_when_idle(ioc, timer, api, deadline); });
 }
 
+// Where the store stands at start: its map (LMDB raises a map smaller than
+// the data file to the file's size) and how much of it is used.
+void log_store_room(const core::config& cfg, const persistence::environment& env) {
+  auto use = env.usage();
+  std::string line = "map " + core::human_bytes(use.map_bytes) + ", "
+                     + std::to_string(static_cast<int>(use.ratio() * 100)) + "% used, "
+                     + core::human_bytes(use.reserve_bytes) + " kept for deletes";
+  if (use.map_bytes > cfg.map_size)
+    line += " (--map-size is below the data file's size, so the file's size applies)";
+  core::log_info("store", line);
+}
+
 } // namespace
 
 int run_server(const core::config& cfg) {
+  // A file size limit (ulimit -f) must fail writes (EFBIG, answered like a
+  // full disk), not kill the process, as SIGXFSZ does by default.
+  ::signal(SIGXFSZ, SIG_IGN);
   std::string error;
   persistence::data_dir_lock lock{cfg.data_dir, error};
   if (!error.empty()) {
@@ -66,11 +83,12 @@ int run_server(const core::config& cfg) {
   }
   auto admin_token = persistence::ensure_admin_token(cfg.data_dir, error);
   auto url_secret = admin_token ? persistence::ensure_url_secret(cfg.data_dir, error) : std::nullopt;
-  auto env = url_secret ? persistence::environment::open(cfg.data_dir, error) : nullptr;
+  auto env = url_secret ? persistence::environment::open(cfg.data_dir, error, cfg.map_size) : nullptr;
   if (!env) {
     core::log_error("svcd", error);
     return 1;
   }
+  log_store_room(cfg, *env);
   // Outlive the runtime: endpoint actors post through the client, the mailer sends through these.
   std::unique_ptr<webhook_client> webhooks;
   try {

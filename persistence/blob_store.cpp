@@ -17,6 +17,13 @@ namespace {
 
 std::string os_error(const std::string& what) { return what + ": " + std::strerror(errno); }
 
+// A failed write of a blob, read from errno: out of room on a full disk
+// (ENOSPC, EDQUOT, or EFBIG past a file size limit), so the caller can say so.
+status write_failure(const std::string& what) {
+  bool no_room = errno == ENOSPC || errno == EDQUOT || errno == EFBIG;
+  return {os_error(what), no_room};
+}
+
 // Creates every folder of `path` up to its last '/'.
 bool make_parents(const std::string& path) {
   for (auto pos = path.find('/', 1); pos != std::string::npos; pos = path.find('/', pos + 1))
@@ -109,38 +116,47 @@ status file_blob_store::put(std::string_view key, std::string_view bytes) {
     return {"invalid blob key"};
   auto path = path_of(key);
   if (!make_parents(path))
-    return {os_error("mkdir for " + path)};
+    return write_failure("mkdir for " + path);
   // A unique temp name: concurrent writers of one key never share a temp file.
+  // Every failure below removes it, so a full disk leaves no partial blob.
   auto tmp = path + ".tmp-" + core::make_ulid();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0)
-    return {os_error("open " + tmp)};
+    return write_failure("open " + tmp);
+  auto fail = [&](const std::string& what) {
+    auto err = write_failure(what + " " + tmp);
+    if (fd >= 0)
+      ::close(fd);
+    ::unlink(tmp.c_str());
+    return err;
+  };
   std::size_t done = 0;
   while (done < bytes.size()) {
     auto n = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR)
       continue;
-    if (n <= 0) {
-      auto err = os_error("write " + tmp);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return {err};
-    }
+    if (n == 0)
+      errno = ENOSPC; // no progress and no error: the disk took nothing
+    if (n <= 0)
+      return fail("write");
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    auto err = os_error("fsync " + tmp);
-    ::unlink(tmp.c_str());
-    return {err};
+  // A disk that delays allocation reports a full disk at fsync (or close).
+  if (::fsync(fd) != 0)
+    return fail("fsync");
+  int closed = ::close(fd);
+  fd = -1;
+  if (closed != 0)
+    return fail("close");
+  if (::rename(tmp.c_str(), path.c_str()) != 0)
+    return fail("rename");
+  // The rename is durable only once its folder is; a blob whose name may not
+  // survive a crash is no stored blob, so it goes again.
+  if (!fsync_path(path.substr(0, path.rfind('/')), O_RDONLY | O_DIRECTORY)) {
+    auto err = write_failure("fsync folder of " + path);
+    ::unlink(path.c_str());
+    return err;
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    auto err = os_error("rename " + tmp);
-    ::unlink(tmp.c_str());
-    return {err};
-  }
-  // The rename is durable only once its folder is.
-  if (!fsync_path(path.substr(0, path.rfind('/')), O_RDONLY | O_DIRECTORY))
-    return {os_error("fsync folder of " + path)};
   return {};
 }
 

@@ -29,7 +29,9 @@ public:
 class blob_store {
 public:
   virtual ~blob_store() = default;
-  /// Stores `bytes` under `key` durably (replacing any previous blob).
+  /// Stores `bytes` under `key` durably (replacing any previous blob). A
+  /// failed put leaves nothing of the new bytes behind; `out_of_room` when
+  /// the disk is full (ENOSPC, EDQUOT, or EFBIG past a file size limit).
   virtual status put(std::string_view key, std::string_view bytes) = 0;
   /// The whole blob, or nullopt if absent.
   virtual std::optional<std::string> get(std::string_view key) const = 0;

@@ -1,4 +1,5 @@
 #include "persistence/environment.hpp"
+#include "persistence/map_room.hpp"
 #include "persistence/value_codec.hpp"
 
 #include <array>
@@ -26,14 +27,14 @@ std::string_view table_name(table t) {
 
 namespace {
 
-// 64 GiB of address space; the file grows only as data does.
-constexpr std::size_t map_size = std::size_t{64} << 30;
-
 MDB_val as_val(std::string_view s) { return {s.size(), const_cast<char*>(s.data())}; }
 
 std::string_view as_view(const MDB_val& v) { return {static_cast<const char*>(v.mv_data), v.mv_size}; }
 
 std::string lmdb_error(const char* what, int rc) { return std::string{what} + ": " + mdb_strerror(rc); }
+
+// A failed write as a status; out of room when the map or the disk is full.
+status failure(const std::string& what, int rc) { return {lmdb_error(what.c_str(), rc), map_room::is_out_of_room(rc)}; }
 
 constexpr const char* injected_read_failure = "reads failing (fault injection)";
 
@@ -112,6 +113,25 @@ struct environment::impl {
   std::array<MDB_dbi, table_count> dbis{};
   std::unique_ptr<reader_pool> readers;
   std::atomic<bool> failing_reads{false}; ///< the fault switch (fail_reads)
+  int fd = -1; ///< the data file (LMDB's descriptor)
+  uint64_t page_size = 0, map_pages = 0, reserve_pages = 0, disk_reserve_pages = 0;
+  // The counts below change only in `commit` (one writer) and at open.
+  uint64_t end_page = 0;               ///< last page number + 1, as of the last commit
+  std::atomic<uint64_t> used_pages{0}; ///< as of the last commit; read by `usage` on any thread
+
+  // Recounts the pages after a commit (the freelist walk is short: LMDB
+  // merges its records as it reuses them), and keeps the disk reserve
+  // allocated past the data's end. On an error the last count stays; a disk
+  // that cannot give the reserve now is asked again by the next growing write.
+  void count_pages() {
+    read_txn r{*readers};
+    map_room::page_counts pages;
+    if (!r.txn || map_room::count_pages(env, r.txn, pages) != MDB_SUCCESS)
+      return;
+    end_page = pages.end;
+    used_pages.store(pages.used, std::memory_order_relaxed);
+    (void) map_room::preallocate(fd, (end_page + disk_reserve_pages) * page_size);
+  }
   ~impl() {
     readers.reset(); // its transactions must end before the environment closes
     if (env)
@@ -123,7 +143,7 @@ environment::environment(std::unique_ptr<impl> p) : impl_{std::move(p)} {}
 
 environment::~environment() = default;
 
-std::unique_ptr<environment> environment::open(const std::string& dir, std::string& error) {
+std::unique_ptr<environment> environment::open(const std::string& dir, std::string& error, uint64_t map_size) {
   auto p = std::make_unique<impl>();
   int rc = mdb_env_create(&p->env);
   if (rc != MDB_SUCCESS) {
@@ -131,7 +151,11 @@ std::unique_ptr<environment> environment::open(const std::string& dir, std::stri
     return nullptr;
   }
   mdb_env_set_maxdbs(p->env, 32);
-  mdb_env_set_mapsize(p->env, map_size);
+  rc = mdb_env_set_mapsize(p->env, static_cast<std::size_t>(map_size));
+  if (rc != MDB_SUCCESS) {
+    error = lmdb_error("mdb_env_set_mapsize", rc);
+    return nullptr;
+  }
   mdb_env_set_maxreaders(p->env, 512);
   // NOTLS: read transactions are short and may run on any asio or actor thread.
   rc = mdb_env_open(p->env, dir.c_str(), MDB_NOTLS, 0600);
@@ -180,6 +204,17 @@ std::unique_ptr<environment> environment::open(const std::string& dir, std::stri
     return nullptr;
   }
   p->readers = std::make_unique<reader_pool>(p->env);
+  // LMDB raises a map smaller than the data file to the file's size.
+  MDB_envinfo info{};
+  MDB_stat st{};
+  mdb_env_info(p->env, &info);
+  mdb_env_stat(p->env, &st);
+  mdb_env_get_fd(p->env, &p->fd);
+  p->page_size = st.ms_psize;
+  p->map_pages = info.me_mapsize / st.ms_psize;
+  p->reserve_pages = map_room::reserve_pages(p->map_pages, p->page_size);
+  p->disk_reserve_pages = map_room::disk_reserve_pages(p->reserve_pages, p->page_size);
+  p->count_pages();
   return std::unique_ptr<environment>{new environment{std::move(p)}};
 }
 
@@ -256,10 +291,12 @@ status environment::probe() const {
 void environment::fail_reads(bool on) { impl_->failing_reads.store(on, std::memory_order_relaxed); }
 
 status environment::commit(const write_batch& batch) {
+  auto& p = *impl_;
   MDB_txn* txn = nullptr;
-  int rc = mdb_txn_begin(impl_->env, nullptr, 0, &txn);
+  int rc = mdb_txn_begin(p.env, nullptr, 0, &txn);
   if (rc != MDB_SUCCESS)
-    return {lmdb_error("mdb_txn_begin", rc)};
+    return failure("mdb_txn_begin", rc);
+  const auto pages_before = map_room::tree_pages(txn, p.dbis.data(), p.dbis.size());
   for (auto& op : batch.ops) {
     auto dbi = impl_->dbis[static_cast<std::size_t>(op.tbl)];
     MDB_val k = as_val(op.key);
@@ -273,14 +310,40 @@ status environment::commit(const write_batch& batch) {
     }
     if (rc != MDB_SUCCESS) {
       mdb_txn_abort(txn);
-      return {lmdb_error(("write " + std::string{table_name(op.tbl)}).c_str(), rc)};
+      return failure("write " + std::string{table_name(op.tbl)}, rc);
+    }
+  }
+  // Only growth is refused: a batch that deletes or rewrites in place may
+  // use the reserve, so the sweeper and retention can always make room.
+  const auto pages_after = map_room::tree_pages(txn, p.dbis.data(), p.dbis.size());
+  if (pages_after > pages_before) {
+    const auto growth = pages_after - pages_before;
+    const auto used = p.used_pages.load(std::memory_order_relaxed);
+    if (used + growth + p.reserve_pages > p.map_pages) {
+      mdb_txn_abort(txn);
+      return {"store full: the write needs " + std::to_string(growth) + " more pages, " + std::to_string(used)
+                + " of " + std::to_string(p.map_pages) + " are used and " + std::to_string(p.reserve_pages)
+                + " are kept for deletes",
+              true};
+    }
+    // The disk first: a full disk refuses here, before LMDB writes a page.
+    if (int err = map_room::preallocate(p.fd, (p.end_page + growth + p.disk_reserve_pages) * p.page_size)) {
+      mdb_txn_abort(txn);
+      return {std::string{"growing the data file: "} + std::strerror(err), map_room::is_out_of_room(err)};
     }
   }
   // Without MDB_NOSYNC the commit returns after fsync: durable before acknowledged.
   rc = mdb_txn_commit(txn);
   if (rc != MDB_SUCCESS)
-    return {lmdb_error("mdb_txn_commit", rc)};
+    return failure("mdb_txn_commit", rc);
+  p.count_pages();
   return {};
+}
+
+storage_use environment::usage() const {
+  auto& p = *impl_;
+  return {p.used_pages.load(std::memory_order_relaxed) * p.page_size, p.map_pages * p.page_size,
+          p.reserve_pages * p.page_size};
 }
 
 status environment::backup(const std::string& dir) const {

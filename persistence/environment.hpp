@@ -6,13 +6,16 @@
 // transaction (lock-free, a consistent snapshot). `commit` is meant for one
 // writer (the store actor); LMDB serialises writers anyway.
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/config.hpp"
 #include "persistence/read_result.hpp"
 #include "persistence/table.hpp"
 #include "persistence/write_batch.hpp"
@@ -21,8 +24,20 @@ namespace svc::persistence {
 
 /// The outcome of an operation that can fail: empty message means success.
 struct [[nodiscard]] status {
-  std::string message; ///< LMDB's or the OS's reason; empty when ok
+  std::string message;      ///< LMDB's or the OS's reason; empty when ok
+  bool out_of_room = false; ///< the map or the disk is full: the same write may work once room is freed
   bool ok() const { return message.empty(); }
+};
+
+/// How full the store is (`svc_store_map_used_ratio`).
+struct storage_use {
+  uint64_t used_bytes = 0;    ///< what the newest snapshot needs (pages in use x page size)
+  uint64_t map_bytes = 0;     ///< the map: `--map-size`, or the data file's size if that is larger
+  uint64_t reserve_bytes = 0; ///< kept free for writes that do not grow the store (deletes)
+  /// used / map, 0..1.
+  double ratio() const {
+    return map_bytes == 0 ? 0.0 : std::min(1.0, static_cast<double>(used_bytes) / static_cast<double>(map_bytes));
+  }
 };
 
 /// Which keys a scan visits.
@@ -37,9 +52,12 @@ using scan_visitor = std::function<bool(std::string_view key, std::string_view v
 
 class environment {
 public:
-  /// Opens (creating if needed) `dir/data.mdb`. nullptr and `error` set on failure,
-  /// including a store of another format version (`meta/format_version`).
-  static std::unique_ptr<environment> open(const std::string& dir, std::string& error);
+  /// Opens (creating if needed) `dir/data.mdb` with a map of `map_size` bytes
+  /// (the most the store may hold; the file grows only as data does). nullptr
+  /// and `error` set on failure, including a store of another format version
+  /// (`meta/format_version`).
+  static std::unique_ptr<environment> open(const std::string& dir, std::string& error,
+                                           uint64_t map_size = core::default_map_size);
 
   ~environment();
   environment(const environment&) = delete;
@@ -61,7 +79,14 @@ public:
   void fail_reads(bool on);
 
   /// Applies every change of `batch` in one transaction and syncs it to disk.
+  /// A batch that would grow the store into its reserve is refused, as is one
+  /// LMDB or the disk has no room for (MDB_MAP_FULL, ENOSPC): both fail with
+  /// `out_of_room` and change nothing. A batch that does not grow the store
+  /// (deletes, rewrites of the same size) may use the reserve.
   status commit(const write_batch& batch);
+
+  /// How full the store is, as of the last commit (cheap: no LMDB call).
+  storage_use usage() const;
 
   /// Copies the environment, compacted and fsynced, into `dir/data.mdb` (mode
   /// 0600). `dir` is created (mode 0700) when missing; an existing `dir` must

@@ -37,6 +37,14 @@ void put_job(const tables& t, write_batch& batch, const schema::job_record& job)
     t.expiries.put(batch, expiry_key(*job.outputs_expire_at, expiry_kind::outputs, job.id), job.id);
 }
 
+void erase_job(const tables& t, write_batch& batch, const schema::job_record& job) {
+  t.jobs.erase(batch, job.id);
+  t.jobs_by_team.erase(batch, job.team_id + "/" + job.id);
+  t.live_jobs.erase(batch, job.id);
+  if (job.outputs_expire_at)
+    t.expiries.erase(batch, expiry_key(*job.outputs_expire_at, expiry_kind::outputs, job.id));
+}
+
 void remove_job_outputs(blob_store& blobs, const schema::job_record& job, std::size_t count,
                         std::string_view component) {
   for (std::size_t i = 0; i < count; ++i)

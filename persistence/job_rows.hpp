@@ -17,6 +17,11 @@ namespace svc::persistence {
 /// is not terminal (erased once it is).
 void put_job(const tables& t, write_batch& batch, const schema::job_record& job);
 
+/// Erases a terminal job: its row, its team-listing row, its `live_jobs` row
+/// and its output expiry; the caller deletes its output files. Usage rows,
+/// events and the idempotency record keep their own lifetimes.
+void erase_job(const tables& t, write_batch& batch, const schema::job_record& job);
+
 /// Deletes output files 0..count-1 of a job (absent ones are no error);
 /// failures are logged under `component`.
 void remove_job_outputs(blob_store& blobs, const schema::job_record& job, std::size_t count,

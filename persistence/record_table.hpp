@@ -72,8 +72,11 @@ public:
   }
 
   /// Visits every decodable record in key order until `f` returns false.
-  status for_each(const std::function<bool(const Record&)>& f) const {
-    return env_.scan(table_, {}, [&](std::string_view, std::string_view v) {
+  status for_each(const std::function<bool(const Record&)>& f) const { return for_each({}, f); }
+
+  /// Visits the decodable records of `range` in its order until `f` returns false.
+  status for_each(const scan_range& range, const std::function<bool(const Record&)>& f) const {
+    return env_.scan(table_, range, [&](std::string_view, std::string_view v) {
       auto r = decode_record<Record>(v);
       return r ? f(*r) : true;
     });

@@ -87,6 +87,9 @@ const std::vector<error_info> catalogue = {
   {c::storage_unavailable, "storage_unavailable", 503, t::internal,
    "Stored data cannot be read right now; nothing was changed. Retry in a moment.",
    "The data store failed a read (no reader slot, an I/O error, damaged data). Never answered as a missing key or resource; `Retry-After` says when to try again, and `/readyz` is 503 meanwhile."},
+  {c::insufficient_storage, "insufficient_storage", 507, t::internal,
+   "The server's storage is full; nothing was changed. Retry later.",
+   "The data store is full (its map, `--map-size`, or the disk): writes are refused while reads go on. Deletes still commit, and writes work again as soon as the expiry sweeper, `--job-retention` or the operator frees room."},
 };
 
 } // namespace

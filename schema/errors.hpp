@@ -49,6 +49,7 @@ enum class error_code : uint8_t {
   internal_error,
   unavailable,
   storage_unavailable,
+  insufficient_storage,
 };
 
 /// One row of the catalogue.

@@ -70,6 +70,16 @@ void get_metrics(const context_ptr& ctx) {
   line("svc_uptime_seconds", "", static_cast<uint64_t>(uptime.count()));
   out += "# HELP svc_actors_running Actors alive in the runtime.\n# TYPE svc_actors_running gauge\n";
   line("svc_actors_running", "", ctx->svc.system.registry().running());
+  auto use = ctx->svc.env.usage();
+  out += "# HELP svc_store_map_used_ratio Share of the LMDB map (--map-size) in use; writes that grow the store "
+         "are refused past 1 - svc_store_map_reserve_bytes / svc_store_map_bytes.\n"
+         "# TYPE svc_store_map_used_ratio gauge\n";
+  out += "svc_store_map_used_ratio " + std::to_string(use.ratio()) + "\n";
+  out += "# HELP svc_store_map_bytes Size of the LMDB map.\n# TYPE svc_store_map_bytes gauge\n";
+  line("svc_store_map_bytes", "", use.map_bytes);
+  out += "# HELP svc_store_map_reserve_bytes Part of the map kept for writes that do not grow the store.\n"
+         "# TYPE svc_store_map_reserve_bytes gauge\n";
+  line("svc_store_map_reserve_bytes", "", use.reserve_bytes);
   reply_body(ctx, 200, std::move(out), "text/plain; version=0.0.4");
 }
 

@@ -235,4 +235,26 @@ BOOST_AUTO_TEST_CASE(a_backlog_is_swept_in_batches_without_waiting) {
   BOOST_TEST(state_of<expiry_sweeper_state>(sweeper).idempotency_deleted == n);
 }
 
+BOOST_AUTO_TEST_CASE(a_job_past_its_retention_loses_rows_and_files_and_usage_stays) {
+  cfg.job_retention = 1h;
+  auto now = clock->now();
+  auto job = succeeded_job("img_retired", now + 2h); // its outputs would outlive the retention
+  svc::persistence::write_batch b;
+  tables.usage.put(b, "team_1/2025-11-21", svc::schema::usage_record{"team_1", "2025-11-21", 40, 2, 0});
+  commit(std::move(b));
+  auto sweeper = spawn_sweeper();
+  BOOST_TEST(svc::test::found(tables.jobs.get(job.id)).has_value());
+
+  advance(1h + 2s);
+  BOOST_TEST(!svc::test::found(tables.jobs.get(job.id)));
+  BOOST_TEST(!svc::test::found(tables.jobs_by_team.get("team_1/" + job.id)));
+  BOOST_TEST(no_outputs(job));
+  BOOST_TEST(expiry_rows() == 0u);
+  BOOST_TEST(state_of<expiry_sweeper_state>(sweeper).jobs_deleted == 1u);
+  auto usage = svc::test::found(tables.usage.get("team_1/2025-11-21"));
+  BOOST_REQUIRE(usage);
+  BOOST_TEST(usage->credits_charged == 40);
+  BOOST_TEST(usage->images == 2);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

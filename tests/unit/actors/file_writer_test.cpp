@@ -22,9 +22,10 @@ using svc::schema::file_record;
 struct faulty_blobs final : svc::persistence::blob_store {
   svc::persistence::file_blob_store files;
   bool fail_puts = false;
+  bool disk_full = false; ///< failed puts say out of room
   explicit faulty_blobs(std::string root) : files{std::move(root)} {}
   svc::persistence::status put(std::string_view key, std::string_view bytes) override {
-    return fail_puts ? svc::persistence::status{"disk full"} : files.put(key, bytes);
+    return fail_puts ? svc::persistence::status{"disk full", disk_full} : files.put(key, bytes);
   }
   std::optional<std::string> get(std::string_view key) const override { return files.get(key); }
   std::optional<uint64_t> size(std::string_view key) const override { return files.size(key); }
@@ -102,6 +103,35 @@ BOOST_AUTO_TEST_CASE(a_failed_commit_deletes_the_bytes_again) {
   BOOST_TEST((svc::actors::to_api_error(r.error).code == svc::schema::error_code::internal_error));
   BOOST_TEST(!blobs.get(svc::schema::file_blob_key(id)));
   BOOST_TEST(!svc::test::found(tables.files.get(id)));
+}
+
+BOOST_AUTO_TEST_CASE(a_full_disk_answers_insufficient_storage_and_stores_nothing) {
+  blobs.fail_puts = blobs.disk_full = true;
+  auto r = ask<file_record>(writer, create_atom::value, upload(id, "png"));
+  BOOST_TEST(!r.value);
+  BOOST_TEST((svc::actors::to_api_error(r.error).code == svc::schema::error_code::insufficient_storage));
+  BOOST_TEST(!svc::test::found(tables.files.get(id)));
+}
+
+// A store that refuses the record for lack of room: 507, and the bytes go again.
+BOOST_AUTO_TEST_CASE(a_full_store_answers_insufficient_storage_and_deletes_the_bytes) {
+  using svc::actors::store_actor;
+  auto full = track(sys.spawn([]() -> store_actor::behavior_type {
+    return {
+      [](svc::actors::commit_atom, svc::persistence::write_batch&) -> caf::result<bool> {
+        return svc::actors::make_domain_error(svc::schema::error_code::insufficient_storage);
+      },
+      [](svc::actors::flush_atom) {},
+      [](svc::actors::describe_atom) { return svc::actors::actor_status{}; },
+    };
+  }));
+  auto c = ctx();
+  c.store = full;
+  auto refused = track(sys.spawn(svc::actors::file_writer, c, static_cast<svc::persistence::blob_store*>(&blobs)));
+  auto r = ask<file_record>(refused, create_atom::value, upload(id, "png"));
+  BOOST_TEST(!r.value);
+  BOOST_TEST((svc::actors::to_api_error(r.error).code == svc::schema::error_code::insufficient_storage));
+  BOOST_TEST(!blobs.get(svc::schema::file_blob_key(id)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -78,14 +78,14 @@ std::string ranges(const std::vector<svc::core::cidr>& rs) {
 std::string dump(const config& c) {
   std::ostringstream o;
   o << "data_dir=" << c.data_dir << "\nlisten=" << c.listen << "\nadmin_listen=" << c.admin_listen
-    << "\nbase_url=" << c.base_url << "\nretry_schedule=" << durations(c.retry_schedule)
+    << "\nbase_url=" << c.base_url << "\nmap_size=" << c.map_size << "\nretry_schedule=" << durations(c.retry_schedule)
     << "\ndelivery_timeout=" << c.delivery_timeout.count() << "\ndisable_failures=" << c.disable_failures
     << "\ndisable_window=" << c.disable_window.count() << "\nsecret_grace=" << c.secret_grace.count()
     << "\nwebhook_ca_file=" << c.webhook_ca_file << "\nwebhook_allow_private=" << c.webhook_allow_private
     << "\nsmtp=" << c.smtp << "\nsmtp_timeout=" << c.smtp_timeout.count() << "\nmail_from=" << c.mail_from << "\nmax_endpoints_per_team=" << c.max_endpoints_per_team << "\nkey_grace=" << c.key_grace.count() << "\noutput_ttl=" << c.output_ttl.count()
     << "\nfile_ttl=" << c.file_ttl.count() << "\nidempotency_ttl=" << c.idempotency_ttl.count()
     << "\nqueue_ttl=" << c.queue_ttl.count() << "\nbalance_low_debounce=" << c.balance_low_debounce.count()
-    << "\nevent_retention=" << c.event_retention.count()
+    << "\nevent_retention=" << c.event_retention.count() << "\njob_retention=" << c.job_retention.count()
     << "\nlegacy_sunset=" << svc::core::to_unix_ms(c.legacy_sunset) << "\nprovider=" << c.provider
     << "\nremote_url=" << c.remote_url << "\nremote_timeout=" << c.remote_timeout.count()
     << "\nremote_connect_timeout=" << c.remote_connect_timeout.count() << "\nremote_retries=" << c.remote_retries
@@ -113,6 +113,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"listen", "0.0.0.0:9000"},
     {"admin-listen", "0.0.0.0:9001"},
     {"base-url", "https://api.example.test"},
+    {"map-size", "512MiB"},
     {"retry-schedule", "1s,2s,3s,4s"},
     {"delivery-timeout", "3s"},
     {"disable-failures", "7"},
@@ -126,6 +127,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"queue-ttl", "8m"},
     {"balance-low-debounce", "9m"},
     {"event-retention", "10d"},
+    {"job-retention", "11d"},
     {"legacy-sunset", "2027-01-01"},
     {"webhook-ca-file", "/tmp/ca.pem"},
     {"webhook-allow-private", "true"},
@@ -251,7 +253,10 @@ BOOST_AUTO_TEST_CASE(bad_values_name_the_option) {
          {"provider", "magic"},
          {"delivery-timeout", "-1s"},
          {"legacy-sunset", "2026-02-30"},
-         {"webhook-allow-private", "maybe"}}) {
+         {"webhook-allow-private", "maybe"},
+         {"map-size", "512KiB"}, // under 1 MiB
+         {"map-size", "4GB"},
+         {"map-size", "99999999999TiB"}}) {
     auto p = parse({std::string{"--"} + name + "=" + value});
     BOOST_TEST(p.error.find(name) != std::string::npos, name << "=" << value << ": '" << p.error << "'");
   }
@@ -311,6 +316,13 @@ BOOST_AUTO_TEST_CASE(legacy_sunset_takes_a_date) {
   BOOST_TEST(svc::core::format_http_date(p.cfg.legacy_sunset) == "Fri, 01 Jan 2027 00:00:00 GMT");
   BOOST_TEST(parse({"--legacy-sunset", "2027-1-1"}).error.find("legacy-sunset") != std::string::npos);
   BOOST_TEST(parse({"--legacy-sunset", "2027-01-01T00:00:00Z"}).error.find("legacy-sunset") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(map_size_takes_bytes_or_binary_units) {
+  BOOST_TEST(parse({}).cfg.map_size == uint64_t{64} << 30);
+  BOOST_TEST(parse({"--map-size", "4MiB"}).cfg.map_size == uint64_t{4} << 20);
+  BOOST_TEST(parse({"--map-size", "1TiB"}).cfg.map_size == uint64_t{1} << 40);
+  BOOST_TEST(parse({"--map-size", "3145728"}).cfg.map_size == uint64_t{3} << 20);
 }
 
 BOOST_AUTO_TEST_CASE(help_and_table_requests) {

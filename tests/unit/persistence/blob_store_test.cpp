@@ -7,6 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "temp_dir.hpp"
+#include "tests/support/file_size_limit.hpp"
 
 namespace fs = std::filesystem;
 using svc::persistence::file_blob_store;
@@ -94,4 +95,26 @@ BOOST_FIXTURE_TEST_CASE(an_open_blob_reads_its_ranges_even_after_removal, store_
   BOOST_TEST((file->read(70000, 1) == std::optional<std::string>{""}));
   BOOST_TEST(!store.open("../escape"));
   BOOST_TEST(!store.open("outputs")); // a folder is no blob
+}
+
+// RLIMIT_FSIZE stands in for a full disk: the write stops part way (EFBIG as
+// ENOSPC would). The put says it is out of room and leaves nothing behind,
+// neither the blob nor a partial temp file; a blob that fits still works.
+BOOST_FIXTURE_TEST_CASE(a_full_disk_fails_the_put_out_of_room_and_leaves_no_partial_file, store_fixture) {
+  file_blob_store store{root};
+  BOOST_REQUIRE(store.put("outputs/img_01ABC.0.png", "before").ok());
+  svc::persistence::status st;
+  {
+    svc::test::file_size_limit disk_full{64 * 1024};
+    st = store.put("outputs/img_01ABC.1.png", std::string(256 * 1024, 'p'));
+    BOOST_TEST(store.put("outputs/img_01ABC.2.png", std::string(1024, 's')).ok());
+  }
+  BOOST_TEST(!st.ok());
+  BOOST_TEST(st.out_of_room, st.message);
+  BOOST_TEST(!store.get("outputs/img_01ABC.1.png"));
+  std::size_t files = 0;
+  for (auto& e : fs::recursive_directory_iterator(root))
+    files += e.is_regular_file();
+  BOOST_TEST(files == 2u); // outputs 0 and 2, no temp file
+  BOOST_TEST(!store.put("../escape", "x").out_of_room);
 }

@@ -160,6 +160,21 @@ BOOST_FIXTURE_TEST_CASE(a_succeeded_job_gets_its_outputs_expiry_row, rows_fixtur
   BOOST_TEST(svc::test::scanned(t.jobs_by_team.keys({}, 10, more)).size() == 1u);
 }
 
+BOOST_FIXTURE_TEST_CASE(erase_job_removes_every_row_put_job_wrote, rows_fixture) {
+  auto j = sample_job(job_status::succeeded);
+  j.outputs_expire_at = from_unix_ms(1763723730123);
+  write_batch b;
+  put_job(t, b, j);
+  commit(b);
+  write_batch e;
+  erase_job(t, e, j);
+  commit(e);
+  BOOST_TEST(env->count(table::jobs) == 0u);
+  BOOST_TEST(env->count(table::jobs_by_team) == 0u);
+  BOOST_TEST(env->count(table::live_jobs) == 0u);
+  BOOST_TEST(expiry_keys().empty());
+}
+
 BOOST_FIXTURE_TEST_CASE(put_idempotency_writes_the_record_and_its_expiry, rows_fixture) {
   svc::schema::idempotency_record r;
   r.team_id = "team_1";

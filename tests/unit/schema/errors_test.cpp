@@ -25,7 +25,7 @@ using svc::schema::error_code;
 using svc::schema::error_code_from_name;
 using svc::schema::make_api_error;
 
-constexpr std::size_t code_count = static_cast<std::size_t>(error_code::storage_unavailable) + 1;
+constexpr std::size_t code_count = static_cast<std::size_t>(error_code::insufficient_storage) + 1;
 
 std::vector<std::string> read_lines(const std::string& path) {
   std::ifstream in{path};
@@ -177,6 +177,7 @@ BOOST_AUTO_TEST_CASE(statuses_and_types_follow_the_contract) {
     {"too_many_requests", {429, "rate_limit"}},          {"too_many_uploads", {429, "rate_limit"}},
     {"internal_error", {500, "internal"}},
     {"unavailable", {503, "internal"}},               {"storage_unavailable", {503, "internal"}},
+    {"insufficient_storage", {507, "internal"}},
   };
   BOOST_TEST(contract.size() == code_count);
   for (auto& row : error_catalogue()) {

@@ -14,18 +14,26 @@ namespace svc::test {
 /// The switch: while true, every commit fails.
 using store_switch = std::shared_ptr<std::atomic<bool>>;
 
-inline actors::store_actor::behavior_type faulty_store(actors::store_actor::pointer self, actors::store_actor real,
-                                                       store_switch failing) {
+/// The faulty store whose failed commits answer `refusal`.
+inline actors::store_actor::behavior_type refusing_store(actors::store_actor::pointer self, actors::store_actor real,
+                                                         store_switch failing, caf::error refusal) {
   return {
     [=](actors::commit_atom, persistence::write_batch& batch) -> caf::result<bool> {
       if (*failing)
-        return caf::make_error(caf::sec::runtime_error, "commit failed (test switch)");
+        return refusal;
       return self->delegate(real, actors::commit_atom::value, std::move(batch));
     },
     [](actors::flush_atom) {},
     actors::crash_on_fault(),
     [](actors::describe_atom) -> actors::actor_status { return {"faulty store", 0}; },
   };
+}
+
+/// The faulty store whose failed commits answer an I/O-like error.
+inline actors::store_actor::behavior_type faulty_store(actors::store_actor::pointer self, actors::store_actor real,
+                                                       store_switch failing) {
+  return refusing_store(self, std::move(real), std::move(failing),
+                        caf::make_error(caf::sec::runtime_error, "commit failed (test switch)"));
 }
 
 } // namespace svc::test

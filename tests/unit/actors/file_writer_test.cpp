@@ -7,6 +7,7 @@
 #include <string>
 
 #include "actor_fixture.hpp"
+#include "faulty_store.hpp"
 #include "core/crypto.hpp"
 #include "tests/support/read_results.hpp"
 
@@ -115,16 +116,8 @@ BOOST_AUTO_TEST_CASE(a_full_disk_answers_insufficient_storage_and_stores_nothing
 
 // A store that refuses the record for lack of room: 507, and the bytes go again.
 BOOST_AUTO_TEST_CASE(a_full_store_answers_insufficient_storage_and_deletes_the_bytes) {
-  using svc::actors::store_actor;
-  auto full = track(sys.spawn([]() -> store_actor::behavior_type {
-    return {
-      [](svc::actors::commit_atom, svc::persistence::write_batch&) -> caf::result<bool> {
-        return svc::actors::make_domain_error(svc::schema::error_code::insufficient_storage);
-      },
-      [](svc::actors::flush_atom) {},
-      [](svc::actors::describe_atom) { return svc::actors::actor_status{}; },
-    };
-  }));
+  auto full = track(sys.spawn(svc::test::refusing_store, store, std::make_shared<std::atomic<bool>>(true),
+                              svc::actors::make_domain_error(svc::schema::error_code::insufficient_storage)));
   auto c = ctx();
   c.store = full;
   auto refused = track(sys.spawn(svc::actors::file_writer, c, static_cast<svc::persistence::blob_store*>(&blobs)));

@@ -1,5 +1,7 @@
 #include "support/neighbour_fixture.hpp"
 
+#include <algorithm>
+
 #include <boost/test/unit_test.hpp>
 
 #include "support/json_util.hpp"

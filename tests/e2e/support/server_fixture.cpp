@@ -51,15 +51,7 @@ svcctl_result server_fixture::ctl(const std::vector<std::string>& args) const {
 }
 
 json::value server_fixture::ctl_ok(const std::vector<std::string>& args) const {
-  auto r = ctl(args);
-  if (r.exit_code != 0 || r.out_json.is_null()) {
-    std::string cmd;
-    for (auto& a : args)
-      cmd += " " + a;
-    throw std::runtime_error("svcctl" + cmd + " failed (exit " + std::to_string(r.exit_code) + "): stdout=" + r.out
-                             + " stderr=" + r.err);
-  }
-  return r.out_json;
+  return run_svcctl_ok(svcd.data_dir(), args);
 }
 
 std::string server_fixture::create_team(std::int64_t credits) {

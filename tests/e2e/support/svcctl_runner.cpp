@@ -87,4 +87,16 @@ svcctl_result run_svcctl(const std::string& data_dir, const std::vector<std::str
   return r;
 }
 
+boost::json::value run_svcctl_ok(const std::string& data_dir, const std::vector<std::string>& args) {
+  auto r = run_svcctl(data_dir, args);
+  if (r.exit_code != 0 || r.out_json.is_null()) {
+    std::string cmd;
+    for (auto& a : args)
+      cmd += " " + a;
+    throw std::runtime_error("svcctl" + cmd + " failed (exit " + std::to_string(r.exit_code) + "): stdout=" + r.out
+                             + " stderr=" + r.err);
+  }
+  return r.out_json;
+}
+
 } // namespace svc::e2e

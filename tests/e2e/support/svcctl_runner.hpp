@@ -23,4 +23,9 @@ struct svcctl_result {
 svcctl_result run_svcctl(const std::string& data_dir, const std::vector<std::string>& args,
                          std::chrono::milliseconds timeout = std::chrono::seconds{30});
 
+/// Runs svcctl like `run_svcctl` and returns the JSON it printed; throws
+/// std::runtime_error (naming the command, with its stdout and stderr) when
+/// it fails or prints no JSON.
+boost::json::value run_svcctl_ok(const std::string& data_dir, const std::vector<std::string>& args);
+
 } // namespace svc::e2e

@@ -42,7 +42,7 @@ svcd_process::svcd_process(existing_data_dir dir, std::vector<std::string> extra
 svcd_process::~svcd_process() {
   if (running())
     kill9();
-  if (std::getenv("SVC_E2E_KEEP")) {
+  if (keep_ || std::getenv("SVC_E2E_KEEP")) {
     std::cerr << "svcd data directory kept: " << data_dir_ << "\n";
     return;
   }
@@ -129,6 +129,8 @@ int svcd_process::restart() {
 }
 
 void svcd_process::set_extra_args(std::vector<std::string> extra_args) { extra_args_ = std::move(extra_args); }
+
+void svcd_process::keep_data_dir() { keep_ = true; }
 
 bool svcd_process::running() const { return pid_ > 0; }
 

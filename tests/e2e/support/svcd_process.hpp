@@ -17,7 +17,8 @@ struct existing_data_dir {
 };
 
 /// A running svcd. Not copyable; the destructor kills it if still running
-/// and removes the data directory (kept when SVC_E2E_KEEP is set).
+/// and removes the data directory (kept when SVC_E2E_KEEP is set or
+/// `keep_data_dir()` was called).
 class svcd_process {
 public:
   /// Creates /tmp/svc-e2e-XXXXXX and starts svcd on it with `extra_args`
@@ -43,6 +44,9 @@ public:
   /// Replaces the arguments after the listener options for the next start
   /// (a restart with other options on the same data directory).
   void set_extra_args(std::vector<std::string> extra_args);
+  /// Leaves the data directory in place when destroyed, as SVC_E2E_KEEP
+  /// does, so a failure can be examined.
+  void keep_data_dir();
 
   /// Whether the process is running (not yet reaped).
   bool running() const;
@@ -67,6 +71,7 @@ private:
   std::string api_url_;
   std::string admin_url_;
   pid_t pid_ = -1;
+  bool keep_ = false;
 };
 
 } // namespace svc::e2e

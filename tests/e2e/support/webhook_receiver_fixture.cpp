@@ -19,6 +19,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "support/json_util.hpp"
+#include "support/list_pages.hpp"
 #include "support/process.hpp"
 #include "support/wait.hpp"
 
@@ -303,21 +304,7 @@ response get_deliveries(http_client& c, const std::string& key, const std::strin
 }
 
 std::vector<json::value> all_deliveries(http_client& c, const std::string& key, const std::string& endpoint_id) {
-  std::vector<json::value> rows;
-  std::string after;
-  for (int page = 0; page < 1000; ++page) {
-    auto r = get_deliveries(c, key, endpoint_id, "limit=100" + (after.empty() ? "" : "&starting_after=" + after));
-    if (r.status != 200)
-      throw std::runtime_error("GET deliveries of " + endpoint_id + " -> " + r.summary());
-    auto list = r.json();
-    auto n = json_size(list, "data");
-    for (long i = 0; i < n; ++i)
-      rows.push_back(*json_at(list, "data." + std::to_string(i)));
-    if (json_bool(list, "has_more") != true || n <= 0)
-      break;
-    after = json_str(list, "data." + std::to_string(n - 1) + ".id");
-  }
-  return rows;
+  return all_pages(c, key, "/v1/webhook_endpoints/" + endpoint_id + "/deliveries");
 }
 
 std::vector<json::value> wait_deliveries(http_client& c, const std::string& key, const std::string& endpoint_id,

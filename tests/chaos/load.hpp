@@ -1,0 +1,50 @@
+#pragma once
+// The mixed load of one cycle: client threads issuing the operations of
+// operations.hpp, each with its own connection and RNG, with short pauses, at
+// teams chosen at random, until the campaign halts them to kill svcd.
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "delivery_recorder.hpp"
+#include "ledger.hpp"
+#include "violations.hpp"
+
+namespace svc::chaos {
+
+/// Where this cycle's svcd listens.
+struct load_target {
+  std::string api_url;
+  std::string admin_url;
+  std::string admin_token;
+};
+
+class load {
+public:
+  load(std::uint64_t seed, int threads, ledger& book, delivery_recorder& hooks, violations& found);
+  ~load();
+
+  /// Starts the clients of `cycle` against `target`.
+  void start(const load_target& target, int cycle);
+  /// No client starts another operation from now on; those in flight go on.
+  void halt();
+  /// Waits for every client to finish (after `halt`; a request to a killed
+  /// svcd fails at once).
+  void join();
+
+private:
+  void run_client(const load_target& target, int cycle, int index);
+
+  std::uint64_t seed_;
+  int threads_;
+  ledger& book_;
+  delivery_recorder& hooks_;
+  violations& found_;
+  std::atomic<bool> halted_{false};
+  std::vector<std::thread> clients_;
+};
+
+} // namespace svc::chaos

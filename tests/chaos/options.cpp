@@ -1,0 +1,57 @@
+#include "options.hpp"
+
+#include <random>
+#include <string_view>
+
+namespace svc::chaos {
+namespace {
+
+constexpr std::string_view usage = "usage: svc-chaos [CYCLES] [--seed N] [--threads N] [--teams N] [--keep]";
+
+std::optional<std::uint64_t> number(std::string_view text) {
+  if (text.empty() || text.size() > 19)
+    return std::nullopt;
+  std::uint64_t n = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9')
+      return std::nullopt;
+    n = n * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return n;
+}
+
+} // namespace
+
+std::optional<campaign_options> parse_options(int argc, char** argv, std::string& error) {
+  campaign_options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--keep") {
+      o.keep = true;
+      continue;
+    }
+    bool takes_value = arg == "--seed" || arg == "--threads" || arg == "--teams";
+    auto value = takes_value && i + 1 < argc ? number(argv[++i]) : number(arg);
+    if (!value) {
+      error = std::string{usage} + " (bad argument '" + std::string{arg} + "')";
+      return std::nullopt;
+    }
+    if (arg == "--seed")
+      o.seed = *value;
+    else if (arg == "--threads")
+      o.threads = static_cast<int>(*value);
+    else if (arg == "--teams")
+      o.teams = static_cast<int>(*value);
+    else
+      o.cycles = static_cast<int>(*value);
+  }
+  if (o.cycles < 1 || o.threads < 1 || o.teams < 1 || o.threads > 64 || o.teams > 16) {
+    error = std::string{usage} + " (CYCLES, --threads 1..64 and --teams 1..16 must be positive)";
+    return std::nullopt;
+  }
+  if (o.seed == 0)
+    o.seed = std::random_device{}() | 1;
+  return o;
+}
+
+} // namespace svc::chaos

@@ -60,6 +60,7 @@ struct endpoint_state {
   bool committing_record_change = false;           ///< the commit in flight carries such changes
   std::chrono::milliseconds pause{0};              ///< before retrying a failed commit (doubles)
   bool retry_armed = false;                        ///< a retry of a failed commit is scheduled
+  bool erased = false;                             ///< the delete landed: the actor is exiting
   static inline const char* name = "webhook_endpoint";
 };
 

@@ -40,6 +40,7 @@ void landed(endpoint_self self, const context& ctx) {
   for (auto& w : done) {
     if (w.change)
       w.change(st.record);
+    st.erased = st.erased || w.erases_record;
     if (w.after)
       w.after();
   }
@@ -84,7 +85,9 @@ void write_record(endpoint_self self, const context& ctx) {
 
 void flush_writes(endpoint_self self, const context& ctx) {
   auto& st = self->state;
-  if (!st.committing.empty() || st.retry_armed || (st.queued.empty() && !st.record_changed))
+  // Once the delete landed nothing is written again: a later write would
+  // bring the deleted record back (found by the crash campaign).
+  if (st.erased || !st.committing.empty() || st.retry_armed || (st.queued.empty() && !st.record_changed))
     return;
   st.committing.assign(std::make_move_iterator(st.queued.begin()), std::make_move_iterator(st.queued.end()));
   st.queued.clear();

@@ -115,3 +115,18 @@ BOOST_AUTO_TEST_CASE(a_background_write_that_fails_is_retried_until_it_lands) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_FIXTURE_TEST_CASE(nothing_is_written_after_the_delete_lands, failing_writes) {
+  auto e = make_endpoint();
+  store_endpoint(e);
+  auto ep = spawn_behind_switch(e);
+  deliver_one(ep, e);
+  // The delete commits first; the attempt's answer, queued behind it, must
+  // not put the record back (found by the crash campaign).
+  self->send(ep, svc::actors::delete_atom::value);
+  transport.answer(0, ok_answer());
+  run_pending();
+  auto deleted = receive<bool>();
+  BOOST_REQUIRE(deleted.value);
+  BOOST_TEST(!svc::test::found(tables.webhook_endpoints.get(e.id)).has_value());
+}

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "actors/endpoint_writes.hpp"
+#include "actors/mailer.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
 #include "persistence/webhook_rows.hpp"
@@ -96,9 +97,9 @@ core::mail_message disabled_mail(const context& ctx, const webhook_endpoint_reco
 }
 
 // Auto-disable: the record, the `webhook.endpoint_disabled` event for the
-// team's other endpoints and the dropped queue commit together; then the
-// directory learns it (before the event, so the event skips this endpoint)
-// and the owner gets a mail.
+// team's other endpoints, the dropped queue and the owner's mail (a
+// `mail_queue` row) commit together; then the directory learns it (before
+// the event, so the event skips this endpoint) and the mailer sends the mail.
 void disable(endpoint_self self, const context& ctx, const endpoint_services& services, endpoint_write& write) {
   auto& r = self->state.record;
   auto now = ctx.clock->now();
@@ -111,18 +112,25 @@ void disable(endpoint_self self, const context& ctx, const endpoint_services& se
   auto event = schema::mint_event(r.team_id, schema::webhook_endpoint_disabled, team_version(ctx, r.team_id), false,
                                   now, schema::webhook_endpoint_view(r));
   persistence::put_event(*ctx.tables, write.rows, event, ctx.cfg->event_retention, persistence::fan_out::pending);
+  bool mailed = false;
+  if (services.mailer) {
+    auto team = ctx.tables->teams.get(r.team_id);
+    if (team.failed())
+      core::log_error(endpoint_component(self), "no mail about the disabling, the owner is unreadable: " + team.why());
+    if (team.has_value() && !team->owner_email.empty()) {
+      queue_mail(ctx, write.rows, disabled_mail(ctx, r, team->owner_email));
+      mailed = true;
+    }
+  }
   core::log_warn(endpoint_component(self),
                  "disabled after " + std::to_string(r.consecutive_failures) + " consecutive failures");
-  and_then(write, [self, ctx, services, event, record = r] {
+  and_then(write, [self, services, event, mailed, record = r] {
     if (services.directory) {
       self->send(services.directory, changed_atom::value, record, false);
       self->send(services.directory, publish_atom::value, event);
     }
-    auto team = ctx.tables->teams.get(record.team_id);
-    if (team.failed())
-      core::log_error(endpoint_component(self), "no mail about the disabling, the owner is unreadable: " + team.why());
-    if (services.mailer && team.has_value() && !team->owner_email.empty())
-      self->send(services.mailer, send_atom::value, disabled_mail(ctx, record, team->owner_email));
+    if (mailed)
+      self->send(services.mailer, flush_atom::value);
   });
 }
 

@@ -4,7 +4,7 @@
 // never on an asio or a shared actor thread. The bytes are durable before
 // the record is committed, and the record before the answer; a failed
 // commit deletes the bytes again. (A crash between the two leaves a blob no
-// record names; nothing reads it.)
+// record names; svcd removes it at its next start.)
 
 #include "actors/context.hpp"
 #include "persistence/blob_store.hpp"

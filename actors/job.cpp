@@ -198,6 +198,7 @@ void start(self_ptr self, const context& ctx, const job_services& services) {
   auto& r = self->state.record;
   if (r.status == job_status::processing) {
     // Found processing after a restart: its render died with the process.
+    // The write also stores the re-queue deadline the directory gave it.
     r.status = job_status::queued;
     r.progress = 0;
     r.started_at.reset();

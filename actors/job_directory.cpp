@@ -48,9 +48,15 @@ void start_job(self_ptr self, const context& ctx, const job_services& services, 
   auto team = record.team_id;
   auto deadline = record.created_at + ctx.cfg->queue_ttl;
   // A worker had taken it before the restart: it goes back to the queue with
-  // a full TTL from now, not expired for time the server was down.
-  if (record.status == schema::job_status::processing)
-    deadline = std::max(deadline, ctx.clock->now() + ctx.cfg->queue_ttl);
+  // a full TTL from now, not expired for time the server was down. That
+  // deadline is given once: the job actor stores it with the re-queued
+  // record, and later restarts keep it, so a crash loop cannot keep a job
+  // alive forever.
+  if (record.requeue_deadline)
+    deadline = *record.requeue_deadline;
+  else if (record.status == schema::job_status::processing) // in whole ms, as it is stored
+    deadline = *(record.requeue_deadline = core::from_unix_ms(
+                   core::to_unix_ms(std::max(deadline, ctx.clock->now() + ctx.cfg->queue_ttl))));
   add_queue_deadline(self, ctx, deadline, id);
   track(self, self->spawn(job, ctx, services, std::move(record), std::optional<schema::job_failure>{}), id, team);
 }

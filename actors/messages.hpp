@@ -403,11 +403,18 @@ using file_writer_actor = introspectable_actor::extend<
   /// Stores an upload; the record as stored, or `internal_error` with nothing stored.
   caf::replies_to<create_atom, file_upload>::with<schema::file_record>>;
 
-/// Sends e-mail (SMTP relay or outbox file) off the actor threads; retries a
-/// relay that fails, then falls back to the outbox.
+/// Sends e-mail (SMTP relay or outbox file) off the actor threads from a
+/// durable queue (`mail_queue`); retries a relay that fails, then falls back
+/// to the outbox.
 using mailer_actor = introspectable_actor::extend<
-  /// Sends a message; nobody waits for it.
-  caf::reacts_to<send_atom, core::mail_message>>;
+  /// Queues a message (a committed `mail_queue` row) and sends it; true once the row is durable.
+  caf::replies_to<send_atom, core::mail_message>::with<bool>,
+  /// Another writer committed rows to `mail_queue` (`queue_mail`): send them.
+  caf::reacts_to<flush_atom>,
+  /// Internal: the retry timer of that generation fired; attempts what is due.
+  caf::reacts_to<retry_atom, uint64_t>,
+  /// Internal: writes the rows again whose last write failed.
+  caf::reacts_to<commit_atom>>;
 
 /// The LoRA catalogue: seeds the built-ins, adds operator LoRAs.
 using lora_catalogue_actor = introspectable_actor::extend<

@@ -15,6 +15,7 @@
 #include "actors/team_directory.hpp"
 #include "actors/webhook_directory.hpp"
 #include "core/log.hpp"
+#include "persistence/orphan_blobs.hpp"
 #include "providers/backends.hpp"
 
 namespace svc::actors {
@@ -29,6 +30,22 @@ void configure_actor_system(caf::actor_system_config& caf_cfg, const core::confi
   caf_cfg.set("logger.verbosity", caf::atom("quiet"));
   add_domain_error_category(caf_cfg);
 }
+
+namespace {
+
+// Before any actor runs, so no blob is being written: what a crash left
+// without a record goes (persistence/orphan_blobs.hpp).
+void remove_orphan_blobs(const persistence::tables& tables, persistence::file_blob_store& blobs) {
+  auto swept = persistence::remove_orphan_blobs(tables, blobs, std::chrono::system_clock::now());
+  if (swept.removed > 0 || swept.failed > 0)
+    core::log_info("blobs", "removed " + std::to_string(swept.removed) + " orphan blobs (no record names them)"
+                              + (swept.failed ? "; " + std::to_string(swept.failed) + " could not be removed" : ""));
+  if (swept.unreadable > 0)
+    core::log_warn("blobs", std::to_string(swept.unreadable)
+                              + " blobs kept unchecked: the store failed to read their records");
+}
+
+} // namespace
 
 runtime::runtime(caf::actor_system& sys, persistence::environment& env)
   : sys_{sys}, env_{env}, tables_{std::make_unique<persistence::tables>(env)} {}
@@ -54,7 +71,9 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
     }
     rt->moderation_ = std::make_unique<providers::moderation_rules>(std::get<providers::moderation_rules>(loaded));
   }
-  rt->blobs_ = std::make_unique<persistence::file_blob_store>(cfg.data_dir + "/blobs");
+  auto blobs = std::make_unique<persistence::file_blob_store>(cfg.data_dir + "/blobs");
+  remove_orphan_blobs(*rt->tables_, *blobs);
+  rt->blobs_ = std::move(blobs);
   rt->pool_ = providers::make_worker_pool(cfg);
   // Every long-lived actor runs under a supervisor (see supervisor.hpp),
   // whose handle is the one handed out.

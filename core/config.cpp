@@ -147,7 +147,7 @@ std::vector<config_option> make_options() {
   o.push_back(int_option("max-upload-pixels", "width x height an uploaded image may have (also the init-image decoder's limit); more answer 400 with param file", &config::max_upload_pixels, 1, 40000000));
   o.push_back(int_option("list-scan-limit", "records one list request examines (a filter that matches rarely); past it the page ends early with has_more and a next_cursor that resumes the scan", &config::list_scan_limit, 1, 1000000));
   o.push_back(duration_option("drain-timeout", "after SIGTERM, how long open API connections may take to finish (long polls answer at once; /readyz is 503 meanwhile)", &config::drain_timeout));
-  o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it", &config::request_deadline));
+  o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it (a cancel waits for its refund instead)", &config::request_deadline));
   o.push_back(int_option("http-threads", "asio threads serving both listeners", &config::http_threads, 1, 64));
   o.push_back(int_option("actor-threads", "actor scheduler worker threads", &config::actor_threads, 1, 64));
   o.push_back({"actor-policy", "actor scheduler: stealing (idle workers poll, then back off) or sharing (they sleep)", "stealing", false,

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <vector>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -158,6 +159,29 @@ status file_blob_store::put(std::string_view key, std::string_view bytes) {
     return err;
   }
   return {};
+}
+
+std::vector<listed_blob> file_blob_store::list(std::string_view folder) const {
+  std::vector<listed_blob> out;
+  if (!valid_blob_key(folder))
+    return out;
+  auto path = path_of(folder);
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr)
+    return out;
+  while (auto* entry = ::readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name.find(".tmp-") != std::string::npos)
+      continue;
+    struct stat st {};
+    if (::fstatat(::dirfd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    auto written = core::time_point{std::chrono::duration_cast<core::time_point::duration>(
+      std::chrono::seconds{st.st_mtim.tv_sec} + std::chrono::nanoseconds{st.st_mtim.tv_nsec})};
+    out.push_back({std::string{folder} + "/" + name, written});
+  }
+  ::closedir(dir);
+  return out;
 }
 
 std::optional<std::string> file_blob_store::get(std::string_view key) const {

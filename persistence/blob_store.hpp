@@ -9,7 +9,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/clock.hpp"
 #include "persistence/environment.hpp"
 
 namespace svc::persistence {
@@ -50,11 +52,20 @@ public:
 /// '.' allowed inside a segment but never a whole `.`/`..` segment).
 bool valid_blob_key(std::string_view key);
 
+/// One blob found by a listing.
+struct listed_blob {
+  std::string key;         ///< e.g. `outputs/img_....0.png`
+  core::time_point written; ///< when its file was last written (its mtime)
+};
+
 /// Blobs as files under `root` (created if needed; temp files a crash left
 /// behind are removed).
 class file_blob_store final : public blob_store {
 public:
   explicit file_blob_store(std::string root);
+  /// Every blob directly in `folder` (`outputs`, `files`), in no particular
+  /// order; none when the folder does not exist. Temp files are not listed.
+  std::vector<listed_blob> list(std::string_view folder) const;
   status put(std::string_view key, std::string_view bytes) override;
   std::optional<std::string> get(std::string_view key) const override;
   std::optional<uint64_t> size(std::string_view key) const override;

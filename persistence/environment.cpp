@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -21,7 +22,7 @@ std::string_view table_name(table t) {
     "meta", "teams", "balances", "api_keys", "api_keys_by_team", "key_hashes", "loras", "lora_slugs", "buckets", "holds",
     "jobs", "jobs_by_team", "live_jobs", "idempotency", "usage", "expiries", "webhook_endpoints",
     "endpoints_by_team", "events", "events_by_team", "pending_events", "delivery_tasks", "deliveries",
-    "delivered_events", "files", "files_by_team"};
+    "delivered_events", "files", "files_by_team", "mail_queue"};
   return names[static_cast<std::size_t>(t)];
 }
 
@@ -113,6 +114,7 @@ struct environment::impl {
   std::array<MDB_dbi, table_count> dbis{};
   std::unique_ptr<reader_pool> readers;
   std::atomic<bool> failing_reads{false}; ///< the fault switch (fail_reads)
+  std::atomic<int64_t> commit_delay_ms{0}; ///< the fault switch (delay_commits)
   int fd = -1; ///< the data file (LMDB's descriptor)
   uint64_t page_size = 0, map_pages = 0, reserve_pages = 0, disk_reserve_pages = 0;
   // The counts below change only in `commit` (one writer) and at open.
@@ -290,8 +292,14 @@ status environment::probe() const {
 
 void environment::fail_reads(bool on) { impl_->failing_reads.store(on, std::memory_order_relaxed); }
 
+void environment::delay_commits(std::chrono::milliseconds delay) {
+  impl_->commit_delay_ms.store(std::max<int64_t>(0, delay.count()), std::memory_order_relaxed);
+}
+
 status environment::commit(const write_batch& batch) {
   auto& p = *impl_;
+  if (auto delay = p.commit_delay_ms.load(std::memory_order_relaxed); delay > 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds{delay});
   MDB_txn* txn = nullptr;
   int rc = mdb_txn_begin(p.env, nullptr, 0, &txn);
   if (rc != MDB_SUCCESS)

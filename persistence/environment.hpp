@@ -7,6 +7,7 @@
 // writer (the store actor); LMDB serialises writers anyway.
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -77,6 +78,11 @@ public:
   /// The fault switch for tests (`POST /admin/faults` under
   /// `--fault-injection`): while on, every read fails as LMDB errors do.
   void fail_reads(bool on);
+
+  /// The other fault switch for tests: every commit starts `delay` late (a
+  /// slow disk; 0 turns it off). It delays the writer, so every later
+  /// commit waits too, as behind a disk that is slow to sync.
+  void delay_commits(std::chrono::milliseconds delay);
 
   /// Applies every change of `batch` in one transaction and syncs it to disk.
   /// A batch that would grow the store into its reserve is refused, as is one

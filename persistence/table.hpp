@@ -35,10 +35,11 @@ enum class table : uint8_t {
   delivered_events,   ///< endpoint id + '/' + event id -> delivery id of the success
   files,              ///< file id -> file_record (uploads; the bytes are blobs)
   files_by_team,      ///< team id + '/' + file id -> file id (listing, newest first)
+  mail_queue,         ///< mail id -> queued_mail (e-mail not yet sent or handed to the outbox)
 };
 
 /// Number of tables.
-inline constexpr std::size_t table_count = 26;
+inline constexpr std::size_t table_count = 27;
 
 /// The LMDB database name of a table.
 std::string_view table_name(table t);

@@ -4,6 +4,7 @@
 #include "persistence/environment.hpp"
 #include "persistence/record_table.hpp"
 #include "schema/file_record.hpp"
+#include "schema/queued_mail.hpp"
 #include "schema/records.hpp"
 #include "schema/webhook_records.hpp"
 
@@ -35,7 +36,8 @@ struct tables {
       deliveries{env, table::deliveries},
       delivered_events{env, table::delivered_events},
       files{env, table::files},
-      files_by_team{env, table::files_by_team} {}
+      files_by_team{env, table::files_by_team},
+      mail_queue{env, table::mail_queue} {}
 
   record_table<schema::team_record> teams;
   record_table<schema::balance_record> balances;
@@ -62,6 +64,7 @@ struct tables {
   index_table delivered_events;  ///< `we_id/evt_id` -> the succeeded delivery's id
   record_table<schema::file_record> files;
   index_table files_by_team;     ///< `team_id/file_id` -> file id
+  record_table<schema::queued_mail> mail_queue; ///< mail id -> e-mail still to send
 };
 
 } // namespace svc::persistence

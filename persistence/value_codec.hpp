@@ -10,6 +10,7 @@
 
 #include "schema/file_codec.hpp"
 #include "schema/job_codec.hpp"
+#include "schema/mail_codec.hpp"
 #include "schema/record_codecs.hpp"
 #include "schema/webhook_codecs.hpp"
 

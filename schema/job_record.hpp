@@ -86,6 +86,10 @@ struct job_record {
   core::time_point created_at;
   std::optional<core::time_point> started_at;
   std::optional<core::time_point> completed_at;
+  /// The queue deadline a restart gave this job when it found it
+  /// `processing` (its render died with the process): set once, the first
+  /// time, and kept by later restarts. Absent: `created_at` + `--queue-ttl`.
+  std::optional<core::time_point> requeue_deadline;
 };
 
 /// The blob-store key of output `index` of a job (`outputs/img_....0.png`).

@@ -33,23 +33,34 @@ void crash_actors(const context_ptr& ctx, std::string kind, std::string id) {
 void set_faults(const context_ptr& ctx) {
   if (!ctx->svc.cfg.fault_injection)
     return reply_error(ctx, schema::make_api_error(schema::error_code::route_not_found));
-  auto body = read_json_object(ctx, {"store_reads", "crash_kind", "crash_id"});
+  auto body = read_json_object(ctx, {"store_reads", "store_commit_delay_ms", "crash_kind", "crash_id"});
   if (!body)
     return;
   body_fields f{*body};
   auto reads = f.string("store_reads", 8, false);
+  auto delay = f.integer("store_commit_delay_ms", 0, 600000, false);
   auto kind = f.string("crash_kind", 64, false);
   auto id = f.string("crash_id", 256, kind.has_value());
   if (f.error)
     return reply_error(ctx, *f.error);
   if (kind)
     return crash_actors(ctx, std::move(*kind), std::move(*id));
-  if (!reads || (*reads != "fail" && *reads != "ok"))
+  if ((reads && *reads != "fail" && *reads != "ok") || (!reads && !delay))
     return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
                                                    {{"detail", "must be fail or ok"}}, "store_reads"));
-  ctx->svc.env.fail_reads(*reads == "fail");
-  core::log_warn("faults", "store reads " + std::string{*reads == "fail" ? "fail from now on" : "work again"});
-  reply_json(ctx, 200, {{"store_reads", *reads}});
+  boost::json::object set;
+  if (reads) {
+    ctx->svc.env.fail_reads(*reads == "fail");
+    core::log_warn("faults", "store reads " + std::string{*reads == "fail" ? "fail from now on" : "work again"});
+    set["store_reads"] = *reads;
+  }
+  if (delay) {
+    ctx->svc.env.delay_commits(std::chrono::milliseconds{*delay});
+    core::log_warn("faults", *delay ? "store commits start " + std::to_string(*delay) + " ms late from now on"
+                                    : std::string{"store commits are on time again"});
+    set["store_commit_delay_ms"] = *delay;
+  }
+  reply_json(ctx, 200, std::move(set));
 }
 
 void get_metrics(const context_ptr& ctx) {

@@ -1,10 +1,15 @@
 // GET /v1/images/{id}, GET /v1/videos/{id} (both with `Prefer: wait=N`), their
 // lists, and the cancel routes: one implementation per operation for both kinds.
 #include <charconv>
+#include <chrono>
+#include <memory>
 
+#include <boost/asio/steady_timer.hpp>
 #include <boost/json.hpp>
 
+#include "actors/job.hpp"
 #include "core/ids.hpp"
+#include "core/log.hpp"
 #include "http/actor_call.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/json_body.hpp"
@@ -123,12 +128,49 @@ void list_jobs(const context_ptr& ctx, schema::job_kind kind) {
   });
 }
 
+/// How often a cancel past the request deadline looks at its job's row.
+constexpr std::chrono::milliseconds settle_poll{25};
+
+// A cancel the job did not answer within the request deadline may have
+// happened with its refund still being committed (a slow disk), or may yet
+// happen. Its answer is what the job's row ends up saying, never a 503 for a
+// cancel that happened nor a 200 before its refund is durable: `cancelled`
+// (committed with the refund in one transaction) answers 200; any other end
+// (it succeeded, or failed, first) is 409 as a cancel of a terminal job is.
+// A row that is not terminal yet is looked at again shortly; a drain that
+// closes the connection first answers nothing.
+void answer_when_settled(const context_ptr& ctx, const std::string& id) {
+  auto kind = *schema::job_kind_of_id(id); // the routes took only img_ and vid_ ids
+  auto job = read_owned(ctx, ctx->svc.tables().jobs, id, schema::id_prefix(kind));
+  if (job.absent())
+    return reply_not_found(ctx, schema::to_string(kind), id);
+  if (job.has_value() && schema::is_terminal(job->status)) {
+    if (job->status == schema::job_status::cancelled)
+      return reply_job(ctx, *job);
+    return reply_actor_error(ctx, actors::not_cancellable(*job));
+  }
+  if (job.failed())
+    core::log_warn("http", ctx->request_id + ": the cancelled job " + id + " is unreadable for now: " + job.why());
+  auto timer = std::make_shared<boost::asio::steady_timer>(ctx->svc.io, settle_poll);
+  timer->async_wait([ctx, id, timer](const boost::system::error_code& ec) {
+    if (!ec)
+      answer_when_settled(ctx, id);
+  });
+}
+
 void cancel(const context_ptr& ctx) {
   if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
-  ask<schema::job_record>(
-    ctx, ctx->svc.actors().jobs, [ctx](schema::job_record& job) { reply_job(ctx, job); }, actors::cancel_atom::value,
-    ctx->team->id, ctx->param("id"));
+  auto id = ctx->param("id");
+  ask_within<schema::job_record>(
+    ctx, ctx->svc.actors().jobs, caf::duration{ctx->svc.cfg.request_deadline},
+    [ctx](schema::job_record& job) { reply_job(ctx, job); },
+    [ctx, id](const caf::error& err) {
+      if (err == caf::sec::request_timeout)
+        return answer_when_settled(ctx, id);
+      reply_actor_error(ctx, err);
+    },
+    actors::cancel_atom::value, ctx->team->id, id);
 }
 
 } // namespace

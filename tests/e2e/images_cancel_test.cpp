@@ -119,3 +119,47 @@ BOOST_AUTO_TEST_CASE(cancel_of_a_finished_job_is_invalid_state) {
   BOOST_TEST(get_image(c, t.read.key, id) == done, "the record is unchanged");
   BOOST_TEST(get_balance(c, t.read.key).available == 1000 - *json_int(done, "cost.credits"), "still charged");
 }
+
+namespace {
+
+// Commits can be slowed (--fault-injection) past a short request deadline.
+struct slow_commits : server_fixture {
+  slow_commits()
+      : server_fixture({"--render-delay", "5s", "--workers", "1", "--fault-injection", "--request-deadline", "1s"}) {}
+
+  void delay_commits(int ms) {
+    auto r = admin().request("POST", "/admin/faults", admin_auth(),
+                             R"({"store_commit_delay_ms": )" + std::to_string(ms) + "}");
+    BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  }
+};
+
+} // namespace
+
+// A cancel whose refund commit outlasts the request deadline happened: its
+// answer waits for the commit and says so, instead of 503 `unavailable`.
+BOOST_FIXTURE_TEST_CASE(a_cancel_whose_refund_commits_slowly_answers_once_it_is_durable, slow_commits) {
+  auto t = create_team_with_keys(1000);
+  auto c = api();
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  BOOST_REQUIRE(json_str(wait_status(c, t.read.key, id, "processing"), "status") == "processing");
+
+  delay_commits(2500);
+  auto start = std::chrono::steady_clock::now();
+  auto r = cancel(c, t.write.key, id);
+  auto took = std::chrono::steady_clock::now() - start;
+  delay_commits(0);
+  BOOST_TEST_MESSAGE("the cancel answered after "
+                     << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms");
+  BOOST_TEST(took >= 2s, "it waited for the slow commit");
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  auto job = r.json();
+  BOOST_TEST(json_str(job, "status") == "cancelled");
+  BOOST_TEST(json_str(job, "cost.status") == "refunded");
+  BOOST_TEST(get_image(c, t.read.key, id) == job, "the answer is the stored record");
+  auto b = get_balance(c, t.read.key);
+  BOOST_TEST(b.available == 1000);
+  BOOST_TEST(b.held == 0);
+  auto again = cancel(c, t.write.key, id);
+  BOOST_TEST(is_error(again, 409, "invalid_state"), again.summary());
+}

@@ -285,6 +285,54 @@ BOOST_AUTO_TEST_CASE(a_failing_receiver_is_retried_on_the_schedule_then_dead_let
   BOOST_TEST(attempts_of(deliveries_of(e.id), 5) == 1u);
 }
 
+// The owner's mail is part of the disable's commit (a `mail_queue` row), so
+// a crash cannot keep the one without the other; then the mailer is told.
+BOOST_AUTO_TEST_CASE(the_owners_mail_is_queued_in_the_disables_commit) {
+  auto flushes = std::make_shared<int>(0);
+  auto mailer = track(sys.spawn(
+    [](svc::actors::mailer_actor::pointer, std::shared_ptr<int> told) -> svc::actors::mailer_actor::behavior_type {
+      return {
+        [](svc::actors::send_atom, svc::core::mail_message&) { return true; },
+        [told](svc::actors::flush_atom) { ++*told; },
+        [](svc::actors::retry_atom, uint64_t) {},
+        [](svc::actors::commit_atom) {},
+        [](svc::actors::fault_atom) {},
+        [](svc::actors::describe_atom) -> svc::actors::actor_status { return {"stand-in mailer", 0}; },
+      };
+    },
+    flushes));
+  auto with_mailer = services();
+  with_mailer.mailer = mailer;
+  auto e = make_endpoint();
+  store_endpoint(e);
+  auto ep = track(sys.spawn(svc::actors::endpoint, ctx(), with_mailer, e));
+  run_pending();
+  auto ev = make_event();
+  store_event(ev);
+  auto task = make_task(e, ev);
+  store_task(task);
+  deliver(ep, task);
+  answer(0, server_error());
+  advance(5s);
+  answer(1, server_error());
+  advance(30s);
+  BOOST_REQUIRE(transport.size() == 3u);
+  answer(2, server_error());
+  BOOST_REQUIRE(!stored(e.id).is_active);
+
+  std::vector<svc::schema::queued_mail> rows;
+  BOOST_REQUIRE(tables.mail_queue.for_each([&](const svc::schema::queued_mail& r) {
+    rows.push_back(r);
+    return true;
+  }).ok());
+  BOOST_REQUIRE_EQUAL(rows.size(), 1u);
+  BOOST_TEST(rows[0].message.to == "owner@" + team + ".example");
+  BOOST_TEST(rows[0].message.subject.find(e.id) != std::string::npos);
+  BOOST_TEST(rows[0].attempts == 0);
+  BOOST_TEST((rows[0].due_at <= now()));
+  BOOST_TEST(*flushes == 1);
+}
+
 BOOST_AUTO_TEST_CASE(failures_with_no_success_disable_the_endpoint_until_patched) {
   auto e = make_endpoint();
   store_endpoint(e);

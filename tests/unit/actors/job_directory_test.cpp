@@ -123,6 +123,65 @@ BOOST_AUTO_TEST_CASE(jobs_found_live_at_start_are_resumed) {
   BOOST_TEST((stored(done.id).status == job_status::succeeded)); // left as it was
 }
 
+// A crash loop must not keep a job alive: the queue deadline a restart gives
+// a job it found processing is stored, and later restarts keep it.
+BOOST_AUTO_TEST_CASE(a_requeued_job_keeps_its_queue_deadline_over_later_restarts) {
+  using namespace std::chrono_literals;
+  // As a crash leaves them: two jobs processing, created long before the queue TTL.
+  auto blocker = make_job("a lighthouse [hold]", 40); // resumed first, it takes the only worker
+  auto looping = make_job("a harbour", 30);
+  svc::persistence::write_batch batch;
+  for (auto* j : {&blocker, &looping}) {
+    j->status = job_status::processing;
+    j->created_at = clock->now() - 10min;
+    j->started_at = clock->now() - 1min;
+    svc::persistence::put_job(tables, batch, *j);
+    tables.holds.put(batch, svc::actors::hold_key(team, j->id),
+                     svc::schema::hold_record{team, j->id, j->credits, hold_status::held, clock->now()});
+  }
+  tables.balances.put(batch, team, balance_record{team, opening - 70, 70, {}});
+  BOOST_REQUIRE(*ask<bool>(store, svc::actors::commit_atom::value, std::move(batch)).value);
+  auto deadline_of = [&](const std::string& id) -> std::optional<svc::core::time_point> {
+    for (auto& [deadline, job] : state_of<job_directory_state>(jobs).queue_deadlines)
+      if (job == id)
+        return deadline;
+    return std::nullopt;
+  };
+
+  auto restarted = clock->now();
+  start(scripted, 1);
+  auto first = deadline_of(looping.id);
+  BOOST_REQUIRE(first.has_value());
+  BOOST_TEST((*first >= restarted + cfg.queue_ttl - 1ms && *first <= clock->now() + cfg.queue_ttl),
+             "a full TTL from the restart");
+  BOOST_REQUIRE(reaches(looping.id, job_status::queued));
+  BOOST_TEST((stored(looping.id).requeue_deadline == first), "stored with the re-queued record");
+
+  // Half a TTL later the process dies again, just after a worker took the job once more.
+  pool->shutdown();
+  stop(jobs);
+  advance(30s);
+  auto again = stored(looping.id);
+  again.status = job_status::processing;
+  again.started_at = clock->now();
+  svc::persistence::write_batch taken;
+  svc::persistence::put_job(tables, taken, again);
+  BOOST_REQUIRE(*ask<bool>(store, svc::actors::commit_atom::value, std::move(taken)).value);
+
+  start(scripted, 1);
+  BOOST_TEST((deadline_of(looping.id) == first), "the second restart keeps the first deadline");
+  BOOST_REQUIRE(reaches(looping.id, job_status::queued));
+  BOOST_TEST((stored(looping.id).requeue_deadline == first));
+  // So it expires at that deadline, with its credits refunded.
+  advance(30s);
+  auto expired = finish(looping.id);
+  BOOST_TEST((expired.status == job_status::expired));
+  check_refunded(expired);
+  scripted.release();
+  BOOST_TEST((finish(blocker.id).status == job_status::succeeded));
+  BOOST_TEST(balance_is(opening - 40, 0));
+}
+
 BOOST_AUTO_TEST_CASE(a_job_actor_that_dies_fails_only_its_job) {
   start(scripted);
   auto doomed = create(make_job("a lighthouse [hold]"));

@@ -3,8 +3,13 @@
 #define BOOST_TEST_MODULE actors_mailer
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -13,10 +18,15 @@
 #include <caf/all.hpp>
 
 #include "actors/registry.hpp"
+#include "actors/store.hpp"
+#include "persistence/environment.hpp"
+#include "persistence/tables.hpp"
 
 // The mailer runs detached and blocks in its senders, so these tests use a
 // real scheduler and threads: scripted senders record each call, and the
 // tests wait for conditions with deadlines; retry delays are milliseconds.
+// Its queue lives in a real LMDB store in a temp dir, which a second mailer
+// opens after the first stopped, as a restart would.
 
 namespace {
 
@@ -39,8 +49,16 @@ public:
     otherwise_ = std::move(otherwise);
   }
 
+  /// Runs inside each send, before it answers (on the mailer's thread).
+  void during(std::function<void()> f) {
+    std::lock_guard<std::mutex> lock{mutex_};
+    during_ = std::move(f);
+  }
+
   std::string send(const mail_message& m) override {
     std::lock_guard<std::mutex> lock{mutex_};
+    if (during_)
+      during_();
     auto i = calls_.size();
     calls_.push_back({m, steady::now()});
     changed_.notify_all();
@@ -64,32 +82,112 @@ private:
   std::vector<std::string> results_;
   std::string otherwise_;
   std::vector<call> calls_;
+  std::function<void()> during_;
 };
+
+/// A directory under the temp dir, removed with its content.
+struct temp_dir {
+  std::string path;
+  temp_dir() {
+    auto tmpl = (std::filesystem::temp_directory_path() / "svc-mailer-test-XXXXXX").string();
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    if (::mkdtemp(buf.data()) == nullptr)
+      throw std::runtime_error("mkdtemp failed");
+    path = buf.data();
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+std::unique_ptr<svc::persistence::environment> open_env(const std::string& path) {
+  std::string error;
+  auto e = svc::persistence::environment::open(path, error);
+  if (!e)
+    throw std::runtime_error("environment::open: " + error);
+  return e;
+}
 
 struct mailer_fixture {
   // Declared before the actor system: they outlive every mailer.
   scripted_sender primary, fallback;
+  temp_dir dir;
+  std::unique_ptr<svc::persistence::environment> env = open_env(dir.path);
+  svc::persistence::tables tables{*env};
   caf::actor_system_config caf_cfg;
   caf::actor_system sys{init(caf_cfg)};
+  svc::actors::store_actor store = sys.spawn<caf::detached>(svc::actors::store, env.get(), true);
   std::vector<caf::actor> spawned;
 
   static caf::actor_system_config& init(caf::actor_system_config& c) {
     c.set("scheduler.max-threads", 2);
     c.set("logger.verbosity", caf::atom("quiet"));
+    svc::actors::add_domain_error_category(c);
     return c;
   }
 
   ~mailer_fixture() {
     for (auto& a : spawned)
       stop(a);
+    stop(store);
   }
 
-  mailer_actor spawn(std::vector<std::chrono::milliseconds> delays, bool with_fallback = true,
-                     svc::actors::context ctx = {}) {
-    auto h = sys.spawn<caf::detached>(svc::actors::mailer_with_retries, std::move(ctx), &primary,
+  /// The context a mailer needs: the store, the tables and the clock.
+  svc::actors::context ctx() const {
+    svc::actors::context c;
+    c.clock = svc::core::make_system_clock();
+    c.tables = &tables;
+    c.store = store;
+    return c;
+  }
+
+  mailer_actor spawn(std::vector<std::chrono::milliseconds> delays, bool with_fallback = true) {
+    return spawn_with(ctx(), std::move(delays), with_fallback);
+  }
+
+  mailer_actor spawn_with(svc::actors::context c, std::vector<std::chrono::milliseconds> delays,
+                          bool with_fallback = true) {
+    auto h = sys.spawn<caf::detached>(svc::actors::mailer_with_retries, std::move(c), &primary,
                                       with_fallback ? &fallback : nullptr, std::move(delays));
     spawned.push_back(caf::actor_cast<caf::actor>(h));
     return h;
+  }
+
+  /// The rows of the mail queue in LMDB, oldest first.
+  std::vector<svc::schema::queued_mail> queued() const {
+    std::vector<svc::schema::queued_mail> out;
+    auto st = tables.mail_queue.for_each([&](const svc::schema::queued_mail& r) {
+      out.push_back(r);
+      return true;
+    });
+    BOOST_REQUIRE(st.ok());
+    return out;
+  }
+
+  /// Waits until the queue in LMDB holds `n` rows.
+  bool wait_queued(std::size_t n, std::chrono::milliseconds limit = 10s) {
+    return wait_rows([n](auto& rows) { return rows.size() == n; }, limit);
+  }
+
+  /// Waits until `n` rows are in LMDB, each with one failed attempt stored.
+  bool wait_failed_once(std::size_t n) {
+    return wait_rows([n](auto& rows) {
+      return rows.size() == n && std::all_of(rows.begin(), rows.end(), [](auto& r) { return r.attempts == 1; });
+    });
+  }
+
+  /// Waits until the rows in LMDB satisfy `done`.
+  bool wait_rows(const std::function<bool(const std::vector<svc::schema::queued_mail>&)>& done,
+                 std::chrono::milliseconds limit = 10s) {
+    auto deadline = steady::now() + limit;
+    while (!done(queued())) {
+      if (steady::now() >= deadline)
+        return false;
+      std::this_thread::sleep_for(2ms);
+    }
+    return true;
   }
 
   /// The mailer's one-line self-description.
@@ -180,6 +278,8 @@ BOOST_FIXTURE_TEST_CASE(without_a_working_fallback_the_message_counts_as_failed,
   caf::anon_send(alone, svc::actors::send_atom::value, sample());
   BOOST_TEST(wait_described(alone, "sent=0 fallback=0 failed=1 retrying=0"));
   BOOST_TEST(primary.calls().size() == 2u);
+  BOOST_TEST(wait_queued(0), "a message given up leaves the queue");
+  stop(alone);
 
   fallback.script({}, "open DIR/outbox/x.eml.tmp: No space left on device");
   auto broken = spawn({5ms});
@@ -199,42 +299,110 @@ BOOST_FIXTURE_TEST_CASE(a_retry_waits_without_holding_up_new_messages, mailer_fi
   BOOST_TEST(primary.calls()[1].message.subject == "second");
 }
 
-BOOST_FIXTURE_TEST_CASE(messages_waiting_for_a_retry_go_to_the_fallback_when_the_mailer_stops, mailer_fixture) {
+// A clean stop leaves waiting mail where it is, in the queue, for the next start.
+BOOST_FIXTURE_TEST_CASE(messages_waiting_for_a_retry_stay_queued_when_the_mailer_stops, mailer_fixture) {
   primary.script({}, "smtp connect to 127.0.0.1:1: Connection refused");
   auto mailer = spawn({10min});
   caf::anon_send(mailer, svc::actors::send_atom::value, sample("one"));
   caf::anon_send(mailer, svc::actors::send_atom::value, sample("two"));
   BOOST_TEST(wait_described(mailer, "sent=0 fallback=0 failed=0 retrying=2"));
+  BOOST_REQUIRE(wait_failed_once(2));
   auto started = steady::now();
   stop(mailer); // with a 10-minute timer pending, it must still stop at once
   BOOST_TEST((steady::now() - started < 5s));
-  auto handed = fallback.calls();
-  BOOST_REQUIRE_EQUAL(handed.size(), 2u);
-  BOOST_TEST(handed[0].message.subject == "one");
-  BOOST_TEST(handed[1].message.subject == "two");
+  auto rows = queued();
+  BOOST_REQUIRE_EQUAL(rows.size(), 2u);
+  BOOST_TEST(rows[0].message.subject == "one");
+  BOOST_TEST(rows[1].message.subject == "two");
+  for (auto& r : rows) {
+    BOOST_TEST(r.attempts == 1);
+    BOOST_TEST((r.due_at > std::chrono::system_clock::now() + 9min), "the retry deadline is stored");
+  }
+  BOOST_TEST(fallback.calls().empty());
   BOOST_TEST(primary.calls().size() == 2u);
 }
 
-BOOST_FIXTURE_TEST_CASE(without_a_fallback_a_stop_gives_pending_messages_one_last_attempt, mailer_fixture) {
-  primary.script({"open DIR/outbox/x.eml.tmp: No space left on device", "same again"}, "");
-  auto mailer = spawn({10min}, false);
-  caf::anon_send(mailer, svc::actors::send_atom::value, sample("one"));
-  caf::anon_send(mailer, svc::actors::send_atom::value, sample("two"));
-  BOOST_TEST(wait_described(mailer, "sent=0 fallback=0 failed=0 retrying=2"));
-  stop(mailer);
+// A restart (or a crash) on the same store: the new mailer takes the queue
+// over, keeps each row's retry deadline and sends it then.
+BOOST_FIXTURE_TEST_CASE(a_new_mailer_on_the_same_store_sends_the_queue_at_its_stored_deadlines, mailer_fixture) {
+  primary.script({"smtp greeting: timed out after 500ms", "smtp greeting: timed out after 500ms"}, "");
+  auto first = spawn({400ms, 10min});
+  caf::anon_send(first, svc::actors::send_atom::value, sample("one"));
+  caf::anon_send(first, svc::actors::send_atom::value, sample("two"));
+  BOOST_REQUIRE(primary.wait_calls(2));
+  BOOST_REQUIRE(wait_described(first, "sent=0 fallback=0 failed=0 retrying=2"));
+  BOOST_REQUIRE(wait_failed_once(2));
+  stop(first);
+  BOOST_REQUIRE_EQUAL(primary.calls().size(), 2u);
+
+  auto second = spawn({400ms, 10min});
+  BOOST_REQUIRE(primary.wait_calls(4));
   auto calls = primary.calls();
-  BOOST_REQUIRE_EQUAL(calls.size(), 4u);
   BOOST_TEST(calls[2].message.subject == "one");
   BOOST_TEST(calls[3].message.subject == "two");
+  auto ms = [](steady::duration d) { return std::chrono::duration_cast<std::chrono::microseconds>(d).count(); };
+  BOOST_TEST((calls[2].at - calls[0].at >= 400ms), "not before its stored deadline: " << ms(calls[2].at - calls[0].at));
+  BOOST_TEST((calls[3].at - calls[1].at >= 400ms), "not before its stored deadline: " << ms(calls[3].at - calls[1].at));
+  BOOST_TEST(wait_described(second, "sent=2 fallback=0 failed=0 retrying=0"));
+  BOOST_TEST(wait_queued(0), "sent rows are erased");
   BOOST_TEST(fallback.calls().empty());
+}
+
+// A deadline still far away is kept by a restart: nothing is sent early.
+BOOST_FIXTURE_TEST_CASE(a_new_mailer_keeps_a_later_deadline, mailer_fixture) {
+  primary.script({"smtp DATA: 451 busy"}, "");
+  auto first = spawn({10min});
+  caf::anon_send(first, svc::actors::send_atom::value, sample());
+  BOOST_REQUIRE(wait_failed_once(1));
+  stop(first);
+  auto second = spawn({10min});
+  BOOST_TEST(wait_described(second, "sent=0 fallback=0 failed=0 retrying=1"));
+  std::this_thread::sleep_for(200ms);
+  BOOST_TEST(primary.calls().size() == 1u);
+  BOOST_TEST(queued().size() == 1u);
+}
+
+// Mail a writer committed with its own change (an endpoint's auto-disable)
+// is sent once the mailer is told.
+BOOST_FIXTURE_TEST_CASE(mail_another_writer_queued_is_sent_when_the_mailer_is_told, mailer_fixture) {
+  auto mailer = spawn({10ms});
+  svc::persistence::write_batch batch;
+  auto row = svc::actors::queue_mail(ctx(), batch, sample("from an endpoint"));
+  BOOST_TEST(row.id.rfind("mail_", 0) == 0u);
+  caf::scoped_actor self{sys};
+  bool committed = false;
+  self->request(store, 5s, svc::actors::commit_atom::value, std::move(batch))
+    .receive([&](bool ok) { committed = ok; }, [&](caf::error& err) { BOOST_FAIL(sys.render(err)); });
+  BOOST_REQUIRE(committed);
+  caf::anon_send(mailer, svc::actors::flush_atom::value);
+  BOOST_REQUIRE(primary.wait_calls(1));
+  BOOST_TEST(primary.calls()[0].message.subject == "from an endpoint");
+  BOOST_TEST(wait_described(mailer, "sent=1 fallback=0 failed=0 retrying=0"));
+  BOOST_TEST(wait_queued(0));
+}
+
+// The sender hears `true` only once the row is durable, and the message is
+// in LMDB while it is being sent.
+BOOST_FIXTURE_TEST_CASE(a_message_is_queued_durably_before_it_is_acknowledged_and_sent, mailer_fixture) {
+  std::size_t rows_while_sending = 0;
+  primary.during([&] { rows_while_sending = queued().size(); });
+  auto mailer = spawn({10ms});
+  caf::scoped_actor self{sys};
+  bool acknowledged = false;
+  self->request(mailer, 5s, svc::actors::send_atom::value, sample())
+    .receive([&](bool ok) { acknowledged = ok; }, [&](caf::error& err) { BOOST_FAIL(sys.render(err)); });
+  BOOST_TEST(acknowledged);
+  BOOST_REQUIRE(primary.wait_calls(1));
+  BOOST_TEST(rows_while_sending == 1u);
+  BOOST_TEST(wait_queued(0), "erased once sent");
 }
 
 BOOST_FIXTURE_TEST_CASE(the_mailer_registers_and_describes_itself_to_the_registry, mailer_fixture) {
   auto registry = sys.spawn(svc::actors::registry, std::chrono::milliseconds{1000});
   spawned.push_back(caf::actor_cast<caf::actor>(registry));
-  svc::actors::context ctx;
-  ctx.registry = registry;
-  auto mailer = spawn({10ms}, true, ctx);
+  auto with_registry = ctx();
+  with_registry.registry = registry;
+  auto mailer = spawn_with(with_registry, {10ms});
   caf::anon_send(mailer, svc::actors::send_atom::value, sample());
   BOOST_REQUIRE(primary.wait_calls(1));
   BOOST_TEST(wait_described(mailer, "sent=1 fallback=0 failed=0 retrying=0"));

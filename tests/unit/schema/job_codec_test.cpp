@@ -45,6 +45,7 @@ job_record full_job() {
   j.created_at = from_unix_ms(1763720130123);
   j.started_at = from_unix_ms(1763720130456);
   j.completed_at = from_unix_ms(1763720131789);
+  j.requeue_deadline = from_unix_ms(1763721030456);
   return j;
 }
 
@@ -118,6 +119,8 @@ BOOST_AUTO_TEST_CASE(a_full_record_round_trips) {
   BOOST_TEST(to_unix_ms(r.created_at) == 1763720130123);
   BOOST_TEST(to_unix_ms(*r.started_at) == 1763720130456);
   BOOST_TEST(to_unix_ms(*r.completed_at) == 1763720131789);
+  BOOST_REQUIRE(r.requeue_deadline);
+  BOOST_TEST(to_unix_ms(*r.requeue_deadline) == 1763721030456);
   BOOST_TEST(json::serialize(encode(r)) == json::serialize(encode(j)));
 }
 
@@ -138,7 +141,18 @@ BOOST_AUTO_TEST_CASE(a_bare_record_round_trips_with_its_optionals_empty) {
   BOOST_TEST(!r.failure);
   BOOST_TEST(!r.started_at);
   BOOST_TEST(!r.completed_at);
+  BOOST_TEST(!r.requeue_deadline);
   BOOST_TEST(json::serialize(encode(r)) == json::serialize(encode(j)));
+}
+
+// Jobs stored before the re-queue deadline existed have no such field.
+BOOST_AUTO_TEST_CASE(a_record_without_a_requeue_deadline_still_decodes) {
+  auto stored = encode(full_job());
+  stored.as_object().erase("requeue_deadline");
+  job_record r;
+  BOOST_REQUIRE(decode(through_text(stored), r));
+  BOOST_TEST(!r.requeue_deadline);
+  BOOST_TEST(r.id == full_job().id);
 }
 
 BOOST_AUTO_TEST_CASE(every_status_round_trips) {

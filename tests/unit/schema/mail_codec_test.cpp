@@ -1,0 +1,58 @@
+#include "schema/mail_codec.hpp"
+
+#define BOOST_TEST_MODULE schema_mail_codec
+#include <boost/test/unit_test.hpp>
+
+#include <boost/json.hpp>
+
+namespace {
+
+namespace json = boost::json;
+using namespace svc::schema;
+using svc::core::from_unix_ms;
+using svc::core::to_unix_ms;
+
+queued_mail sample() {
+  queued_mail m;
+  m.id = "mail_01KAK3R5N2W9X7Q4V6B8C0D1EF";
+  m.message = {"Svc <noreply@svc.test>", "owner@acme.test", "Svc webhook endpoint we_1 was disabled",
+               "Hello \xc3\xa9\n\"quoted\"\n"};
+  m.attempts = 2;
+  m.due_at = from_unix_ms(1763720135123);
+  m.created_at = from_unix_ms(1763720130123);
+  return m;
+}
+
+json::value with(std::string_view key, json::value v) {
+  auto stored = encode(sample());
+  stored.as_object()[key] = std::move(v);
+  return stored;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_queued_mail_round_trips) {
+  queued_mail r;
+  BOOST_REQUIRE(decode(json::parse(json::serialize(encode(sample()))), r));
+  auto m = sample();
+  BOOST_TEST(r.id == m.id);
+  BOOST_TEST(r.message.from == m.message.from);
+  BOOST_TEST(r.message.to == m.message.to);
+  BOOST_TEST(r.message.subject == m.message.subject);
+  BOOST_TEST(r.message.body == m.message.body);
+  BOOST_TEST(r.attempts == 2);
+  BOOST_TEST(to_unix_ms(r.due_at) == 1763720135123);
+  BOOST_TEST(to_unix_ms(r.created_at) == 1763720130123);
+}
+
+BOOST_AUTO_TEST_CASE(damaged_rows_do_not_decode) {
+  queued_mail r;
+  BOOST_TEST(!decode(json::value("a string"), r));
+  BOOST_TEST(!decode(with("attempts", -1), r));
+  BOOST_TEST(!decode(with("attempts", "2"), r));
+  BOOST_TEST(!decode(with("due_at", nullptr), r));
+  BOOST_TEST(!decode(with("to", 7), r));
+  auto missing = encode(sample());
+  missing.as_object().erase("body");
+  BOOST_TEST(!decode(missing, r));
+}

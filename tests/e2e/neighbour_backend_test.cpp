@@ -218,7 +218,8 @@ BOOST_FIXTURE_TEST_CASE(a_back_end_that_answers_a_huge_png_is_read_no_further_th
     BOOST_TEST(json_str(job, "failure.message").find("larger than the asked images can be") != std::string::npos, job);
   BOOST_TEST(fake.huge_answers_finished() == 0u);
   BOOST_TEST(taken < jobs.size() * (16u << 20), "svcd took " << taken << " bytes of the answers");
-  BOOST_TEST(grew < 64 * 1024, "svcd's peak memory grew by " << grew << " KiB");
+  if (peak_rss_measures_held_memory())
+    BOOST_TEST(grew < 64 * 1024, "svcd's peak memory grew by " << grew << " KiB");
   check_balance_whole();
   check_reads(reads->stop());
 }

@@ -15,4 +15,21 @@ std::int64_t peak_rss_kib(pid_t pid);
 /// /proc/PID/clear_refs); false when that is not allowed.
 bool reset_peak_rss(pid_t pid);
 
+/// False in an AddressSanitizer build: ASan keeps freed memory in its
+/// quarantine (256 MiB by default), so svcd's peak then measures how much it
+/// allocated in all, not how much it held at once.
+constexpr bool peak_rss_measures_held_memory() {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return false;
+#else
+  return true;
+#endif
+#else
+  return true;
+#endif
+}
+
 } // namespace svc::e2e

@@ -1,9 +1,7 @@
 #include "campaign.hpp"
 
 #include <chrono>
-#include <cstdio>
 #include <iostream>
-#include <map>
 #include <random>
 #include <thread>
 
@@ -11,6 +9,7 @@
 #include "delivery_recorder.hpp"
 #include "ledger.hpp"
 #include "load.hpp"
+#include "report.hpp"
 #include "support/json_util.hpp"
 #include "support/svcctl_runner.hpp"
 #include "support/svcd_process.hpp"
@@ -73,123 +72,32 @@ bool wait_ready(const e2e::svcd_process& svcd) {
     30s, 50ms);
 }
 
-std::uint64_t total_requests(const ledger_state& b, std::size_t which) {
-  std::uint64_t n = 0;
-  for (auto& row : b.counts)
-    n += row[which];
-  return n;
-}
-
-std::uint64_t events_minted(const check_memory& memory) {
-  std::uint64_t n = 0;
-  for (auto& feed : memory.events)
-    n += feed.size();
-  return n;
-}
-
-void print_cycle(int cycle, const campaign_options& o, std::chrono::milliseconds load, ledger& book,
-                 const check_memory& memory, const delivery_recorder& hooks, const violations& found) {
-  auto [acknowledged, unanswered, jobs] = book.with([](ledger_state& b) {
-    std::size_t jobs = 0;
-    for (auto& t : b.teams)
-      jobs += t.jobs.size();
-    return std::tuple{total_requests(b, 0), total_requests(b, 3), jobs};
-  });
-  auto d = hooks.totals();
-  std::printf("cycle %d/%d: %.2f s of load, SIGKILL, restart, checked; so far %llu requests acknowledged, %llu "
-              "unanswered, %zu jobs, %llu events, %llu deliveries owed, %llu delivered (%llu duplicates), "
-              "%zu violations\n",
-              cycle, o.cycles, static_cast<double>(load.count()) / 1000.0,
-              static_cast<unsigned long long>(acknowledged), static_cast<unsigned long long>(unanswered), jobs,
-              static_cast<unsigned long long>(events_minted(memory)),
-              static_cast<unsigned long long>(memory.deliveries_owed), static_cast<unsigned long long>(d.delivered),
-              static_cast<unsigned long long>(d.duplicates), found.count());
-  std::fflush(stdout);
-}
-
-void print_summary(const campaign_options& o, int cycles_done, steady::duration took, ledger& book,
-                   const std::vector<team_view>& teams, const check_memory& memory, const delivery_recorder& hooks,
-                   const violations& found) {
-  auto b = book.with([](ledger_state& b) { return b; });
-  std::printf("\nchaos summary: seed %llu, %d of %d cycles, %.0f s\n", static_cast<unsigned long long>(o.seed),
-              cycles_done, o.cycles, std::chrono::duration<double>(took).count());
-  std::printf("  %-18s %12s %8s %6s %10s\n", "requests", "acknowledged", "refused", "5xx", "unanswered");
-  for (std::size_t op = 0; op < operation_count; ++op) {
-    auto& c = b.counts[op];
-    std::printf("  %-18s %12llu %8llu %6llu %10llu\n", std::string{name_of(static_cast<operation>(op))}.c_str(),
-                static_cast<unsigned long long>(c[0]), static_cast<unsigned long long>(c[1]),
-                static_cast<unsigned long long>(c[2]), static_cast<unsigned long long>(c[3]));
-  }
-  std::printf("  %-18s %12llu %8llu %6llu %10llu\n", "total", static_cast<unsigned long long>(total_requests(b, 0)),
-              static_cast<unsigned long long>(total_requests(b, 1)),
-              static_cast<unsigned long long>(total_requests(b, 2)),
-              static_cast<unsigned long long>(total_requests(b, 3)));
-  for (auto& [refusal, n] : b.refusals)
-    std::printf("    %s: %llu\n", refusal.c_str(), static_cast<unsigned long long>(n));
-  std::printf("  uncertain keyed creates sent again: %llu had happened (replayed), %llu had not (created then)\n",
-              static_cast<unsigned long long>(b.keyed_resolved_replayed),
-              static_cast<unsigned long long>(b.keyed_resolved_fresh));
-  std::printf("  uncertain grants: %llu landed, %llu did not; uncertain key rotations that happened: %llu\n",
-              static_cast<unsigned long long>(b.grants_resolved_landed),
-              static_cast<unsigned long long>(b.grants_resolved_lost),
-              static_cast<unsigned long long>(b.rotations_resolved_lost));
-  std::map<std::string, std::size_t> statuses;
-  std::size_t jobs = 0;
-  for (auto& t : teams)
-    for (auto& [id, job] : t.jobs) {
-      ++statuses[job.status];
-      ++jobs;
-    }
-  std::printf("  jobs: %zu (", jobs);
-  const char* sep = "";
-  for (auto& [status, n] : statuses) {
-    std::printf("%s%s %zu", sep, status.c_str(), n);
-    sep = ", ";
-  }
-  auto d = hooks.totals();
-  std::printf(")\n  events: %llu minted; deliveries owed %llu; delivered %llu (endpoint, event) pairs, %llu "
-              "duplicates; %llu first attempts failed on purpose; %llu requests in all\n",
-              static_cast<unsigned long long>(events_minted(memory)),
-              static_cast<unsigned long long>(memory.deliveries_owed), static_cast<unsigned long long>(d.delivered),
-              static_cast<unsigned long long>(d.duplicates), static_cast<unsigned long long>(d.failed_on_purpose),
-              static_cast<unsigned long long>(d.requests));
-  std::printf("  violations: %zu\n", found.count());
-  for (auto& [check, n] : found.per_check())
-    std::printf("    %-40s %zu\n", check.c_str(), n);
-  for (auto& v : found.shown())
-    std::printf("    cycle %d %s %s: %s\n", v.cycle, v.check.c_str(), v.subject.c_str(), v.detail.c_str());
-  if (found.count() > found.shown().size())
-    std::printf("    (%zu more not shown: each check shows its first %zu)\n", found.count() - found.shown().size(),
-                violations::shown_per_check);
-  std::fflush(stdout);
-}
-
 } // namespace
 
 int run_campaign(const campaign_options& o) {
   auto started = steady::now();
-  std::printf("chaos: seed %llu, %d cycles, %d client threads, %d teams (again: scripts/chaos %d --seed %llu)\n",
-              static_cast<unsigned long long>(o.seed), o.cycles, o.threads, o.teams, o.cycles,
-              static_cast<unsigned long long>(o.seed));
+  std::cout << "chaos: seed " << o.seed << ", " << o.cycles << " cycles, " << o.threads << " client threads, "
+            << o.teams << " teams (again: scripts/chaos " << o.cycles << " --seed " << o.seed << ")" << std::endl;
   violations found;
   ledger book;
   delivery_recorder hooks{o.seed, failed_first_attempts};
   e2e::svcd_process svcd{svcd_options()};
-  std::printf("chaos: svcd data directory %s\n", svcd.data_dir().c_str());
-  std::fflush(stdout);
+  std::cout << "chaos: svcd data directory " << svcd.data_dir() << std::endl;
   make_teams(svcd, o.teams, book);
 
   check_memory memory;
   memory.events.resize(static_cast<std::size_t>(o.teams));
+  report_sources sources{o, book, memory, hooks, found};
   std::mt19937_64 rng{o.seed};
   load clients{o.seed, o.threads, book, hooks, found};
   std::vector<team_view> teams;
-  int cycle = 1;
-  for (; cycle <= o.cycles; ++cycle) {
+  int cycles_done = 0;
+  for (int cycle = 1; cycle <= o.cycles; ++cycle) {
     clients.start({svcd.api_url(), svcd.admin_url(), svcd.admin_token()}, cycle);
     std::chrono::milliseconds load_time{
       std::uniform_int_distribution<std::int64_t>{o.load_min.count(), o.load_max.count()}(rng)};
     std::this_thread::sleep_for(load_time);
+    clients.wait_busy(500ms);
     clients.halt();
     svcd.kill9();
     clients.join();
@@ -203,16 +111,18 @@ int run_campaign(const campaign_options& o) {
       found.add(cycle, "restart-and-check", svcd.data_dir(), e.what());
       break;
     }
-    print_cycle(cycle, o, load_time, book, memory, hooks, found);
+    print_cycle(sources, cycle, load_time);
+    cycles_done = cycle;
   }
   if (svcd.running())
     if (int status = svcd.stop(); status != 0)
-      found.add(cycle, "graceful-stop", svcd.data_dir(),
+      found.add(cycles_done, "graceful-stop", svcd.data_dir(),
                 "SIGTERM ended svcd with status " + std::to_string(status) + "\n" + svcd.log_tail());
-  print_summary(o, std::min(cycle, o.cycles), steady::now() - started, book, teams, memory, hooks, found);
+  print_summary(sources, cycles_done, steady::now() - started, teams);
   if (found.count() > 0 || o.keep) {
     svcd.keep_data_dir();
-    std::printf("chaos: data directory kept: %s (svcd log: %s)\n", svcd.data_dir().c_str(), svcd.log_path().c_str());
+    std::cout << "chaos: data directory kept: " << svcd.data_dir() << " (svcd log: " << svcd.log_path() << ")"
+              << std::endl;
   }
   return found.count() == 0 ? 0 : 1;
 }

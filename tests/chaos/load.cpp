@@ -49,6 +49,12 @@ void load::start(const load_target& target, int cycle) {
     clients_.emplace_back([this, target, cycle, i] { run_client(target, cycle, i); });
 }
 
+void load::wait_busy(std::chrono::milliseconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (busy_ == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(100us);
+}
+
 void load::halt() { halted_ = true; }
 
 void load::join() {
@@ -79,7 +85,9 @@ void load::run_client(const load_target& target, int cycle, int index) {
     auto pick = c.uniform(0, total - 1);
     for (auto& op : mix()) {
       if (pick < op.weight) {
+        ++busy_;
         op.run(c, team);
+        --busy_;
         break;
       }
       pick -= op.weight;

@@ -4,6 +4,7 @@
 // teams chosen at random, until the campaign halts them to kill svcd.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <thread>
@@ -29,6 +30,9 @@ public:
 
   /// Starts the clients of `cycle` against `target`.
   void start(const load_target& target, int cycle);
+  /// Waits until some client is in the middle of an operation (or `limit`
+  /// passed), so that a kill now leaves a request unanswered.
+  void wait_busy(std::chrono::milliseconds limit);
   /// No client starts another operation from now on; those in flight go on.
   void halt();
   /// Waits for every client to finish (after `halt`; a request to a killed
@@ -44,6 +48,7 @@ private:
   delivery_recorder& hooks_;
   violations& found_;
   std::atomic<bool> halted_{false};
+  std::atomic<int> busy_{0}; ///< clients inside an operation
   std::vector<std::thread> clients_;
 };
 

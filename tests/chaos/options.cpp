@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <random>
 #include <string_view>
 
@@ -9,7 +10,7 @@ namespace {
 constexpr std::string_view usage = "usage: svc-chaos [CYCLES] [--seed N] [--threads N] [--teams N] [--keep]";
 
 std::optional<std::uint64_t> number(std::string_view text) {
-  if (text.empty() || text.size() > 19)
+  if (text.empty() || text.size() > 18)
     return std::nullopt;
   std::uint64_t n = 0;
   for (char c : text) {
@@ -36,17 +37,19 @@ std::optional<campaign_options> parse_options(int argc, char** argv, std::string
       error = std::string{usage} + " (bad argument '" + std::string{arg} + "')";
       return std::nullopt;
     }
+    // Counts past the limits below stay past them, and fit an int.
+    auto count = static_cast<int>(std::min<std::uint64_t>(*value, 1'000'000'000));
     if (arg == "--seed")
       o.seed = *value;
     else if (arg == "--threads")
-      o.threads = static_cast<int>(*value);
+      o.threads = count;
     else if (arg == "--teams")
-      o.teams = static_cast<int>(*value);
+      o.teams = count;
     else
-      o.cycles = static_cast<int>(*value);
+      o.cycles = count;
   }
-  if (o.cycles < 1 || o.threads < 1 || o.teams < 1 || o.threads > 64 || o.teams > 16) {
-    error = std::string{usage} + " (CYCLES, --threads 1..64 and --teams 1..16 must be positive)";
+  if (o.cycles < 1 || o.cycles > 1'000'000 || o.threads < 1 || o.threads > 64 || o.teams < 1 || o.teams > 16) {
+    error = std::string{usage} + " (CYCLES 1..1000000, --threads 1..64, --teams 1..16)";
     return std::nullopt;
   }
   if (o.seed == 0)

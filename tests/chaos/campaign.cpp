@@ -1,5 +1,6 @@
 #include "campaign.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <random>
@@ -28,14 +29,25 @@ constexpr std::int64_t opening_credits = 1'000'000;
 // Share of first delivery attempts the receiver fails, so retries happen.
 constexpr double failed_first_attempts = 0.2;
 
-std::vector<std::string> svcd_options() {
-  return e2e::webhook_svcd_args({
+std::vector<std::string> svcd_options(const std::vector<std::string>& more) {
+  const std::vector<std::pair<std::string, std::string>> defaults{
     // Retries end within seconds, so every owed delivery can be awaited.
-    "--retry-schedule", "250ms,500ms,1s,2s", "--delivery-timeout", "5s",
+    {"--retry-schedule", "250ms,500ms,1s,2s"},
+    {"--delivery-timeout", "5s"},
     // Jobs take a while, so a kill finds some queued and some rendering.
-    "--render-delay", "100ms", "--workers", "4",
+    {"--render-delay", "100ms"},
+    {"--workers", "4"},
     // Outputs outlive the run, so the blob check finds every one.
-    "--output-ttl", "24h"});
+    {"--output-ttl", "24h"},
+  };
+  // svcd refuses an option given twice: the caller's replace these.
+  auto args = more;
+  for (auto& [option, value] : defaults)
+    if (std::find(more.begin(), more.end(), option) == more.end()) {
+      args.push_back(option);
+      args.push_back(value);
+    }
+  return e2e::webhook_svcd_args(args);
 }
 
 void make_teams(const e2e::svcd_process& svcd, int count, ledger& book) {
@@ -81,7 +93,7 @@ int run_campaign(const campaign_options& o) {
   violations found;
   ledger book;
   delivery_recorder hooks{o.seed, failed_first_attempts};
-  e2e::svcd_process svcd{svcd_options()};
+  e2e::svcd_process svcd{svcd_options(o.svcd_args)};
   std::cout << "chaos: svcd data directory " << svcd.data_dir() << std::endl;
   make_teams(svcd, o.teams, book);
 

@@ -7,7 +7,8 @@
 namespace svc::chaos {
 namespace {
 
-constexpr std::string_view usage = "usage: svc-chaos [CYCLES] [--seed N] [--threads N] [--teams N] [--keep]";
+constexpr std::string_view usage =
+  "usage: svc-chaos [CYCLES] [--seed N] [--threads N] [--teams N] [--keep] [-- SVCD-OPTIONS...]";
 
 std::optional<std::uint64_t> number(std::string_view text) {
   if (text.empty() || text.size() > 18)
@@ -30,6 +31,10 @@ std::optional<campaign_options> parse_options(int argc, char** argv, std::string
     if (arg == "--keep") {
       o.keep = true;
       continue;
+    }
+    if (arg == "--") {
+      o.svcd_args.assign(argv + i + 1, argv + argc);
+      break;
     }
     bool takes_value = arg == "--seed" || arg == "--threads" || arg == "--teams";
     auto value = takes_value && i + 1 < argc ? number(argv[++i]) : number(arg);

@@ -1,11 +1,12 @@
 #pragma once
 // The campaign's command line: `svc-chaos [CYCLES] [--seed N] [--threads N]
-// [--teams N] [--keep]`.
+// [--teams N] [--keep] [-- SVCD-OPTIONS...]`.
 
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace svc::chaos {
 
@@ -19,6 +20,7 @@ struct campaign_options {
   std::chrono::milliseconds load_max{3000}; ///< longest load before a kill
   std::chrono::seconds settle_timeout{120}; ///< how long jobs may take to end after a restart
   std::chrono::seconds delivery_timeout{60}; ///< how long owed deliveries may take after that
+  std::vector<std::string> svcd_args; ///< more svcd options (after `--`), e.g. `--queue-ttl 2s`
 };
 
 /// The options of `argv`, or nothing with `error` set (a usage line).

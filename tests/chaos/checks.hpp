@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -29,7 +30,7 @@ struct check_memory {
   std::vector<std::map<std::string, event_view>> events; ///< per team: its event feed so far
   std::unordered_map<std::string, std::string> terminal;  ///< job id -> the terminal status first seen
   std::set<std::pair<std::string, std::string>> reported; ///< (check, subject) already reported: once is enough
-  std::uint64_t deliveries_owed = 0;                      ///< (endpoint, event) pairs owed at the last check
+  std::unordered_set<std::string> owed;                   ///< `<endpoint id> <event id>` of every delivery owed so far
   std::uint64_t malformed_reported = 0;                   ///< malformed deliveries already reported
 };
 

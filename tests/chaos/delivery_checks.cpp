@@ -43,7 +43,8 @@ void check_deliveries(check_context& cx) {
         if (e.events.count(event.type) && event.created_ms > e.subscribed_at_ms)
           owed.push_back({&e, &event, teams[t].full_key});
     }
-  cx.memory.deliveries_owed = owed.size();
+  for (auto& d : owed)
+    cx.memory.owed.insert(d.endpoint->id + " " + d.event->id);
 
   auto missing = [&] {
     std::vector<const owed_delivery*> out;

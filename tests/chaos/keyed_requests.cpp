@@ -24,9 +24,8 @@ std::int64_t now_ms() {
 }
 
 std::optional<e2e::response> send_keyed(e2e::http_client& c, const std::string& api_key, const keyed_create& create) {
-  return send(c, "POST", create.target,
-              e2e::with_key(api_key, {{"Content-Type", "application/json"}, {"Idempotency-Key", create.idempotency_key}}),
-              create.body);
+  e2e::header_map headers{{"Content-Type", "application/json"}, {"Idempotency-Key", create.idempotency_key}};
+  return send(c, "POST", create.target, e2e::with_key(api_key, std::move(headers)), create.body);
 }
 
 std::string replay_difference(const keyed_create& first, const e2e::response& again) {

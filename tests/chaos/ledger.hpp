@@ -34,7 +34,18 @@ inline bool uncertain(outcome o) { return o == outcome::server_error || o == out
 outcome outcome_of(int status);
 
 /// The operations of the load, counted by outcome in the summary.
-enum class operation { image, video, cancel, upload, endpoint, endpoint_delete, rotate_secret, rotate_key, grant, replay };
+enum class operation {
+  image,
+  video,
+  cancel,
+  upload,
+  endpoint,
+  endpoint_delete,
+  rotate_secret,
+  rotate_key,
+  grant,
+  replay,
+};
 inline constexpr std::size_t operation_count = 10;
 /// The operation's name in the summary.
 std::string_view name_of(operation op);

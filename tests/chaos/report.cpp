@@ -39,7 +39,7 @@ void print_cycle(const report_sources& s, int cycle, std::chrono::milliseconds l
   std::cout << "cycle " << cycle << "/" << s.options.cycles << ": " << std::fixed << std::setprecision(2)
             << static_cast<double>(load.count()) / 1000.0 << " s of load, SIGKILL, restart, checked; so far "
             << acknowledged << " requests acknowledged, " << unanswered << " unanswered, " << jobs << " jobs, "
-            << events_minted(s.memory) << " events, " << s.memory.deliveries_owed << " deliveries owed, "
+            << events_minted(s.memory) << " events, " << s.memory.owed.size() << " deliveries owed, "
             << d.delivered << " delivered (" << d.duplicates << " duplicates), " << s.found.count() << " violations"
             << std::endl;
 }
@@ -77,10 +77,11 @@ void print_summary(const report_sources& s, int cycles_done, std::chrono::steady
     separator = ", ";
   }
   auto d = s.hooks.totals();
-  std::cout << ")\n  events: " << events_minted(s.memory) << " minted; deliveries owed at the last check "
-            << s.memory.deliveries_owed << "; delivered " << d.delivered << " (endpoint, event) pairs, "
-            << d.duplicates << " duplicates; " << d.failed_on_purpose << " first attempts failed on purpose; "
-            << d.requests << " requests in all\n";
+  std::cout << ")\n  events: " << events_minted(s.memory) << " minted; " << s.memory.owed.size()
+            << " deliveries owed to live endpoints (an event after the endpoint's create was answered) and checked; "
+            << d.delivered << " (endpoint, event) pairs delivered in all, " << d.duplicates << " duplicates; "
+            << d.failed_on_purpose << " first attempts failed on purpose; " << d.requests
+            << " receiver requests in all\n";
 
   std::cout << "  violations: " << s.found.count() << "\n";
   for (auto& [check, n] : s.found.per_check())

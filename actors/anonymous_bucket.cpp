@@ -1,5 +1,6 @@
 #include "actors/anonymous_bucket.hpp"
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 
 namespace svc::actors {
@@ -46,7 +47,7 @@ anonymous_bucket_actor::behavior_type anonymous_bucket(
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
-      return {"addresses=" + std::to_string(self->state.by_address.size()), self->mailbox().size()};
+      return {"addresses=" + std::to_string(self->state.by_address.size()), mailbox_depth(self)};
     },
   };
 }

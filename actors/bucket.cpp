@@ -1,5 +1,6 @@
 #include "actors/bucket.hpp"
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 
 #include <cmath>
@@ -112,7 +113,7 @@ bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_
         .then([](bool) {}, [=](caf::error&) { self->state.dirty = true; });
     },
     crash_on_fault(),
-    [=](describe_atom) -> actor_status { return {describe(self, ctx), self->mailbox().size()}; },
+    [=](describe_atom) -> actor_status { return {describe(self, ctx), mailbox_depth(self)}; },
   };
 }
 

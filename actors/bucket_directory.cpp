@@ -1,6 +1,7 @@
 #include "actors/bucket_directory.hpp"
 
 #include "actors/bucket.hpp"
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 
 namespace svc::actors {
@@ -80,7 +81,7 @@ bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ct
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
-      return {"teams=" + std::to_string(self->state.buckets.size()), self->mailbox().size()};
+      return {"teams=" + std::to_string(self->state.buckets.size()), mailbox_depth(self)};
     },
   };
 }

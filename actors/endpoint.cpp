@@ -4,6 +4,7 @@
 #include "actors/endpoint_replay.hpp"
 #include "actors/endpoint_samples.hpp"
 #include "actors/endpoint_writes.hpp"
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "persistence/webhook_rows.hpp"
@@ -179,7 +180,7 @@ endpoint_actor::behavior_type endpoint(endpoint_self self, context ctx, endpoint
                 + " in_flight=" + std::to_string(st.in_flight) + " failures_in_a_row="
                 + std::to_string(st.record.consecutive_failures) + " attempts=" + std::to_string(st.attempts)
                 + (st.retry_armed ? " writes_failing" : ""),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

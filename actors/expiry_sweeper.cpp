@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "persistence/file_rows.hpp"
@@ -178,7 +179,7 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, p
                 + " deliveries_deleted=" + std::to_string(st.deliveries_deleted)
                 + " files_deleted=" + std::to_string(st.files_deleted)
                 + " jobs_deleted=" + std::to_string(st.jobs_deleted),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

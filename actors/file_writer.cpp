@@ -1,5 +1,6 @@
 #include "actors/file_writer.hpp"
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/crypto.hpp"
 #include "core/log.hpp"
@@ -46,7 +47,7 @@ file_writer_actor::behavior_type file_writer(file_writer_actor::stateful_pointer
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return {"stored=" + std::to_string(self->state.stored) + " failed=" + std::to_string(self->state.failed),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/crypto.hpp"
 #include "core/log.hpp"
@@ -316,7 +317,7 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
       char progress[16];
       std::snprintf(progress, sizeof progress, "%.2f", r.progress);
       return {std::string{to_string(r.status)} + " progress=" + progress + (self->state.ending ? " ending" : ""),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

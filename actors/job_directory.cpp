@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "persistence/job_rows.hpp"
@@ -212,7 +213,7 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
       auto& st = self->state;
       return {"live=" + std::to_string(st.jobs.size()) + " admitted=" + std::to_string(st.admitted)
                 + " recovered=" + std::to_string(st.recovered),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

@@ -1,5 +1,6 @@
 #include "actors/keyring.hpp"
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/crypto.hpp"
 #include "core/ids.hpp"
@@ -151,7 +152,7 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
     [=](describe_atom) -> actor_status {
       return {"issued=" + std::to_string(self->state.issued)
                 + " grace_timers=" + std::to_string(self->state.pending_expiries.size()),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

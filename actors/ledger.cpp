@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "core/time_format.hpp"
@@ -248,7 +249,7 @@ ledger_actor::behavior_type ledger(self_ptr self, context ctx, std::string team_
       auto& st = self->state;
       return {"available=" + std::to_string(st.balance.available) + " held=" + std::to_string(st.balance.held)
                 + " holds=" + std::to_string(st.holds.size()),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

@@ -1,6 +1,7 @@
 #include "actors/ledger_directory.hpp"
 
 #include "actors/ledger.hpp"
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 
 namespace svc::actors {
@@ -61,7 +62,7 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
-      return {"teams=" + std::to_string(self->state.ledgers.size()), self->mailbox().size()};
+      return {"teams=" + std::to_string(self->state.ledgers.size()), mailbox_depth(self)};
     },
   };
 }

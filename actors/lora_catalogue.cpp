@@ -1,5 +1,6 @@
 #include "actors/lora_catalogue.hpp"
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "schema/builtin_loras.hpp"
@@ -84,7 +85,7 @@ lora_catalogue_actor::behavior_type lora_catalogue(lora_catalogue_actor::statefu
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
-      return {"added=" + std::to_string(self->state.added), self->mailbox().size()};
+      return {"added=" + std::to_string(self->state.added), mailbox_depth(self)};
     },
   };
 }

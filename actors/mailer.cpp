@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -220,7 +221,7 @@ mailer_actor::behavior_type mailer_with_retries(self_ptr self, context ctx, core
       auto& st = self->state;
       return {"sent=" + std::to_string(st.sent) + " fallback=" + std::to_string(st.fallback)
                 + " failed=" + std::to_string(st.failed) + " retrying=" + std::to_string(st.queue.size()),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/byte_size.hpp"
 #include "core/log.hpp"
@@ -163,7 +164,7 @@ store_actor::behavior_type store(self_ptr self, persistence::environment* env, b
       return {"commits=" + std::to_string(st.commits) + " batches=" + std::to_string(st.batches)
                 + " pending=" + std::to_string(st.pending.size())
                 + (st.refused ? " refused=" + std::to_string(st.refused) : ""),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

@@ -1,6 +1,7 @@
 #include "actors/team_directory.hpp"
 
 #include "actors/ledger.hpp"
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "schema/api_versions.hpp"
@@ -106,7 +107,7 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return {"created=" + std::to_string(self->state.created) + " changes=" + std::to_string(self->state.changes),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -280,7 +281,7 @@ webhook_directory_actor::behavior_type webhook_directory(self_ptr self, context 
       auto& st = self->state;
       return {"endpoints=" + std::to_string(st.endpoints.size()) + " published=" + std::to_string(st.published)
                 + " tasks=" + std::to_string(st.tasks),
-              self->mailbox().size()};
+              mailbox_depth(self)};
     },
   };
 }

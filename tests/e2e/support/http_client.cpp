@@ -1,5 +1,7 @@
 #include "support/http_client.hpp"
 
+#include "support/contract_guard.hpp"
+
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -208,6 +210,7 @@ response http_client::request(std::string_view method, std::string_view target, 
   }
   if (!r.keep_alive || !r.write_done || r.write_ec)
     impl_->close();
+  check_against_contract(method, target, *r.res);
   return std::move(*r.res);
 }
 
@@ -244,6 +247,9 @@ std::vector<response> http_client::pipeline(const std::vector<request_spec>& req
   read_next();
   impl_->run();
   impl_->close();
+  // HTTP/1.1 answers pipelined requests in order.
+  for (std::size_t i = 0; i < out.size(); ++i)
+    check_against_contract(requests[i].method, requests[i].target, out[i]);
   return out;
 }
 

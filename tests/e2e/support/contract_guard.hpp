@@ -14,4 +14,8 @@ namespace svc::e2e {
 /// run (the crash campaign drives svcd with this client too) it checks nothing: there is no test to fail.
 void check_against_contract(std::string_view method, std::string_view target, const response& answer);
 
+/// The same for the answer a raw connection read (`bytes`, up to the close): it must be one whole HTTP response
+/// and conform. `method` and `target` are those of the request line sent, or what svcd can have made of garbage.
+void check_raw_answer_against_contract(std::string_view method, std::string_view target, std::string_view bytes);
+
 } // namespace svc::e2e

@@ -261,6 +261,19 @@ void http_client::set_timeout(std::chrono::milliseconds timeout) { impl_->timeou
 
 const std::string& http_client::base_url() const { return impl_->base_url; }
 
+std::optional<response> parse_response(std::string_view bytes) {
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(max_body);
+  parser.eager(true);
+  error_code ec;
+  parser.put(net::buffer(bytes.data(), bytes.size()), ec);
+  if (!ec && !parser.is_done())
+    parser.put_eof(ec); // a body that ends with the connection
+  if (ec || !parser.is_done())
+    return std::nullopt;
+  return convert(parser.release());
+}
+
 header_map with_key(const std::string& key, header_map more) {
   more["X-Api-Key"] = key;
   return more;

@@ -65,7 +65,9 @@ std::optional<std::string> header_value(const observed_answer& a, std::string_vi
 }
 
 // The answers that come before routing (a key in the query, a bad request line, the anonymous bucket) or
-// instead of a route (unknown path or method) belong to no operation; they take these shared responses.
+// instead of a route (unknown path or method) belong to no operation; they take these shared responses, whose
+// status, media type and body are checked but not their headers: both listeners give such answers, and only
+// the public one adds the rate-limit headers the shared responses list.
 const std::map<int, std::string> routing_answers{
   {400, "BadRequest"}, {404, "NotFound"}, {405, "MethodNotAllowed"}, {429, "TooManyRequests"},
   {431, "HeadersTooLarge"}};
@@ -218,7 +220,7 @@ std::optional<std::string> contract::first_mismatch(const observed_answer& a, co
         + ", and " + status + " is no routing answer";
     response = &document_.at("components").at("responses").at(shared->second).as_object();
   }
-  if (depth == contract_depth::full)
+  if (depth == contract_depth::full && operation)
     if (auto m = check_headers(document_, *response, a))
       return m;
   return check_content(document_, *response, a, depth);

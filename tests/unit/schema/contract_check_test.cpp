@@ -50,6 +50,14 @@ paths:
       responses:
         '308': {description: Moved.}
 components:
+  responses:
+    NotFound:
+      description: No route.
+      headers:
+        Req-Id: {$ref: '#/components/headers/ReqId'}
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/Error'}
   headers:
     ReqId: {required: true, schema: {type: string, pattern: '^req_[0-9]+$'}}
   schemas:
@@ -159,6 +167,15 @@ BOOST_AUTO_TEST_CASE(paths_match_their_templates) {
   BOOST_TEST(!check("POST", "/api/v1/things/special", 204, none, ""));
   BOOST_TEST(check("POST", "/api/v1/things/special", 204, none, "x").value_or("").find("documents none") != std::string::npos);
   BOOST_TEST(check("DELETE", "/api/v1/nowhere", 500, none, "").value_or("").find("no operation") != std::string::npos);
+}
+
+// An unknown path belongs to no operation: its 404 takes the shared NotFound response, body and media type
+// checked, headers not (the admin listener answers it without the public listener's headers).
+BOOST_AUTO_TEST_CASE(routing_answers_take_the_shared_responses) {
+  header_list json{{"Content-Type", "application/json"}};
+  auto m = check("GET", "/api/v1/nowhere", 404, json, R"({"error":{"code":"route_not_found"}})");
+  BOOST_TEST(!m.has_value(), m.value_or(""));
+  BOOST_TEST(check("GET", "/api/v1/nowhere", 404, json, R"({"code":"route_not_found"})").value_or("").find("required field error") != std::string::npos);
 }
 
 // The real contract: a record of the catalogue that lost a field no longer passes.

@@ -4,6 +4,8 @@
 find_package(Threads REQUIRED)
 find_package(OpenSSL REQUIRED)
 find_package(Boost 1.81.0 EXACT CONFIG REQUIRED COMPONENTS json program_options unit_test_framework)
+# yaml-cpp reads schema/openapi.yaml at build time (the /docs page) and in the tests; svcd does not link it.
+find_package(yaml-cpp REQUIRED)
 
 # Debian ships no CMake package config for CAF 0.17.
 find_path(CAF_INCLUDE_DIR caf/all.hpp REQUIRED)

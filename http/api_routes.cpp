@@ -11,6 +11,8 @@ std::vector<route> api_routes() {
   using b = schema::bucket_class;
   return {
     {v::get, "/docs/errors", s::none, b::anonymous, get_error_docs, "error catalogue page"},
+    {v::get, "/docs", s::none, b::anonymous, get_api_reference, "API reference page"},
+    {v::get, "/openapi.yaml", s::none, b::anonymous, get_openapi_yaml, "the OpenAPI contract"},
     {v::get, "/v1/team", s::read, b::reads, get_team, "the caller's team"},
     {v::patch, "/v1/team", s::full, b::reads, patch_team, "set balance_low_threshold"},
     {v::post, "/v1/images", s::write, b::images_post, create_image, "create an image job"},

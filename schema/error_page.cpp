@@ -1,25 +1,9 @@
 #include "schema/error_page.hpp"
 
 #include "schema/errors.hpp"
+#include "schema/html_escape.hpp"
 
 namespace svc::schema {
-namespace {
-
-std::string escape_html(std::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(ch);
-    }
-  }
-  return out;
-}
-
-} // namespace
 
 std::string error_page_html() {
   std::string html =

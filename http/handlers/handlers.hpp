@@ -76,5 +76,7 @@ persistence::read_result<schema::file_record> find_team_file(const context_ptr& 
 
 // docs.cpp
 void get_error_docs(const context_ptr& ctx);
+void get_api_reference(const context_ptr& ctx);
+void get_openapi_yaml(const context_ptr& ctx);
 
 } // namespace svc::http

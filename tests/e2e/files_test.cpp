@@ -16,6 +16,7 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "support/contract_guard.hpp"
 #include "support/file_uploads.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
@@ -183,6 +184,7 @@ BOOST_AUTO_TEST_CASE(twenty_mebibytes_is_the_limit) {
   BOOST_TEST(starts_with(got.data, "HTTP/1.1 413"), got.data.substr(0, 200));
   BOOST_TEST(got.data.find("\"body_too_large\"") != std::string::npos);
   BOOST_TEST(got.data.find("20971520") != std::string::npos);
+  check_raw_answer_against_contract("POST", "/v1/files", got.data);
 
   // A chunked body is cut off once it passes 20 MiB: 21 MiB in 1 MiB chunks.
   raw_connection chunked{svcd.api_url()};
@@ -198,6 +200,7 @@ BOOST_AUTO_TEST_CASE(twenty_mebibytes_is_the_limit) {
   auto cut = chunked.read_until_close(10s);
   BOOST_TEST(starts_with(cut.data, "HTTP/1.1 413"), cut.data.substr(0, 200));
   BOOST_TEST(cut.closed);
+  check_raw_answer_against_contract("POST", "/v1/files", cut.data);
   check_still_serving(*this, t);
 }
 

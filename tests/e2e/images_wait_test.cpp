@@ -10,6 +10,7 @@
 #include <future>
 #include <string>
 
+#include "support/contract_guard.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/raw_connection.hpp"
@@ -148,6 +149,7 @@ BOOST_FIXTURE_TEST_CASE(a_drain_answers_waiting_requests_at_once, render_60s_dra
   BOOST_TEST((answer.data.find("\"status\":\"queued\"") != std::string::npos
               || answer.data.find("\"status\":\"processing\"") != std::string::npos),
              "the job as it is, unfinished: " << answer.data.substr(0, 300));
+  check_raw_answer_against_contract("GET", "/v1/images/" + id, answer.data);
   BOOST_TEST((took < 2s), "answered after " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
                                             << " ms, not after its 50 s wait");
   bool saw_draining = false;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/contract_guard.hpp"
 #include "support/json_util.hpp"
 #include "support/raw_connection.hpp"
 #include "support/server_fixture.hpp"
@@ -48,6 +49,7 @@ BOOST_AUTO_TEST_CASE(garbage_bytes_get_400_or_close) {
       if (!got.data.empty()) {
         BOOST_TEST(starts_with(got.data, "HTTP/1.1 400"), got.data.substr(0, 200));
         BOOST_TEST(got.data.find("\"malformed_request\"") != std::string::npos, got.data);
+        check_raw_answer_against_contract("GET", "/", got.data); // no request line svcd could route
       }
       check_still_serving(*this, t);
     }
@@ -64,6 +66,7 @@ BOOST_AUTO_TEST_CASE(oversized_headers_get_431_or_close) {
   if (!got.data.empty()) {
     BOOST_TEST(starts_with(got.data, "HTTP/1.1 431"), got.data.substr(0, 200));
     BOOST_TEST(got.data.find("headers_too_large") != std::string::npos);
+    check_raw_answer_against_contract("GET", "/v1/team", got.data);
   }
   check_still_serving(*this, t);
 
@@ -95,6 +98,7 @@ BOOST_AUTO_TEST_CASE(body_limit_is_exactly_one_mebibyte) {
   conn.send(chunked);
   auto got = conn.read_until_close(5s);
   BOOST_TEST(starts_with(got.data, "HTTP/1.1 413"), got.data.substr(0, 200));
+  check_raw_answer_against_contract("PATCH", "/v1/team", got.data);
   check_still_serving(*this, t);
 }
 
@@ -114,6 +118,7 @@ BOOST_AUTO_TEST_CASE(a_refused_body_still_on_the_wire_does_not_reset_the_answer)
       auto got = conn.read_until_close(5s);
       BOOST_TEST(starts_with(got.data, "HTTP/1.1 413"), got.data.substr(0, 200));
       BOOST_TEST(got.data.find("\"body_too_large\"") != std::string::npos);
+      check_raw_answer_against_contract("PATCH", "/v1/team", got.data);
     }
   }
   check_still_serving(*this, t);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <string>
 
+#include "support/contract_guard.hpp"
 #include "support/file_uploads.hpp"
 #include "support/json_util.hpp"
 #include "support/raw_connection.hpp"
@@ -78,6 +79,7 @@ BOOST_FIXTURE_TEST_CASE(a_stalled_upload_is_answered_408_and_frees_its_slot, sho
   BOOST_TEST(starts_with(got.data, "HTTP/1.1 408"), got.data.substr(0, 300));
   BOOST_TEST(got.data.find("\"upload_too_slow\"") != std::string::npos, got.data);
   BOOST_TEST(got.data.find("every 300ms must bring 65536 bytes") != std::string::npos, got.data);
+  check_raw_answer_against_contract("POST", "/v1/files", got.data);
   BOOST_TEST(took >= 500ms, "the first window is free, the second must bring the bytes");
   BOOST_TEST(took < 3s);
   auto c = api();

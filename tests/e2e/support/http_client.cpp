@@ -1,5 +1,7 @@
 #include "support/http_client.hpp"
 
+#include "support/contract_guard.hpp"
+
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -208,6 +210,7 @@ response http_client::request(std::string_view method, std::string_view target, 
   }
   if (!r.keep_alive || !r.write_done || r.write_ec)
     impl_->close();
+  check_against_contract(method, target, *r.res);
   return std::move(*r.res);
 }
 
@@ -244,6 +247,9 @@ std::vector<response> http_client::pipeline(const std::vector<request_spec>& req
   read_next();
   impl_->run();
   impl_->close();
+  // HTTP/1.1 answers pipelined requests in order.
+  for (std::size_t i = 0; i < out.size(); ++i)
+    check_against_contract(requests[i].method, requests[i].target, out[i]);
   return out;
 }
 
@@ -254,6 +260,19 @@ std::size_t http_client::connections_opened() const { return impl_->opened; }
 void http_client::set_timeout(std::chrono::milliseconds timeout) { impl_->timeout = timeout; }
 
 const std::string& http_client::base_url() const { return impl_->base_url; }
+
+std::optional<response> parse_response(std::string_view bytes) {
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(max_body);
+  parser.eager(true);
+  error_code ec;
+  parser.put(net::buffer(bytes.data(), bytes.size()), ec);
+  if (!ec && !parser.is_done())
+    parser.put_eof(ec); // a body that ends with the connection
+  if (ec || !parser.is_done())
+    return std::nullopt;
+  return convert(parser.release());
+}
 
 header_map with_key(const std::string& key, header_map more) {
   more["X-Api-Key"] = key;

@@ -87,6 +87,10 @@ private:
   std::unique_ptr<impl> impl_;
 };
 
+/// The first whole HTTP/1.1 response in `bytes` (what a raw connection read up to the peer's close), or
+/// nullopt when they hold none.
+std::optional<response> parse_response(std::string_view bytes);
+
 /// `{"X-Api-Key": key}`, optionally with more fields.
 header_map with_key(const std::string& key, header_map more = {});
 

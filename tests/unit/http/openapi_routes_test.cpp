@@ -6,12 +6,11 @@
 // are answered before routing).
 #define BOOST_TEST_MODULE openapi_routes
 #include "http/pipeline.hpp"
+#include "openapi_document.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include <boost/test/unit_test.hpp>
@@ -26,59 +25,49 @@ struct described_operation {
   std::set<std::string> path_params; ///< `in: path` parameters, of the path or the operation
 };
 
-std::string trimmed(const std::string& s) {
-  auto b = s.find_first_not_of(' ');
-  auto e = s.find_last_not_of(" \r");
-  return b == std::string::npos ? std::string{} : s.substr(b, e - b + 1);
+// The `in: path` parameter names of a parameter list (items may be $refs to components/parameters).
+void add_path_params(const boost::json::value& spec, const boost::json::object& holder, std::set<std::string>& out) {
+  auto* list = holder.if_contains("parameters");
+  if (!list)
+    return;
+  for (auto& item : list->as_array()) {
+    auto* param = &item.as_object();
+    if (auto* ref = param->if_contains("$ref")) {
+      std::string pointer{ref->as_string()};
+      BOOST_TEST_REQUIRE(pointer.rfind("#/", 0) == 0u, pointer);
+      param = &spec.at_pointer(pointer.substr(1)).as_object();
+    }
+    if (param->at("in") == "path")
+      out.emplace(param->at("name").as_string());
+  }
 }
 
-// "<METHOD> <path>" -> its x-scope, x-rate-limit-bucket, response statuses
-// and path parameters, read line by line (paths are indented 2 spaces,
-// methods 4, their fields 6, responses 8; a parameter is `- name: X`
-// followed by `in: path`).
+std::string text_or_empty(const boost::json::object& o, const char* name) {
+  auto* v = o.if_contains(name);
+  return v ? std::string{v->as_string()} : std::string{};
+}
+
+// "<method> <path>" -> its x-scope, x-rate-limit-bucket, response statuses and path parameters, from the spec
+// as yaml-cpp parses it.
 std::map<std::string, described_operation> read_operations() {
-  std::ifstream in{SVC_OPENAPI_PATH};
-  BOOST_REQUIRE_MESSAGE(in, "cannot read " SVC_OPENAPI_PATH);
   static const std::set<std::string> methods{"get", "put", "post", "patch", "delete", "head", "options"};
+  auto spec = svc::test::load_yaml_as_json(SVC_OPENAPI_PATH);
   std::map<std::string, described_operation> ops;
-  std::string line, path, current, pending_param;
-  std::set<std::string> path_level_params;
-  bool in_paths = false;
-  while (std::getline(in, line)) {
-    auto text = trimmed(line);
-    if (!pending_param.empty() && !text.empty()) {
-      if (text == "in: path")
-        (current.empty() ? path_level_params : ops[current].path_params).insert(pending_param);
-      pending_param.clear();
-    }
-    if (line == "paths:") {
-      in_paths = true;
-      continue;
-    }
-    if (!in_paths)
-      continue;
-    if (!line.empty() && line[0] != ' ' && line[0] != '#')
-      break; // the next top-level section
-    if (line.rfind("  /", 0) == 0 && line.back() == ':') {
-      path = line.substr(2, line.size() - 3);
-      current.clear();
-      path_level_params.clear();
-    } else if (line.size() > 5 && line.rfind("    ", 0) == 0 && line[4] != ' ' && line.back() == ':') {
-      auto word = line.substr(4, line.size() - 5);
-      current = methods.count(word) ? word + " " + path : std::string{};
-      if (!current.empty())
-        ops[current].path_params.insert(path_level_params.begin(), path_level_params.end());
-    } else if (text.rfind("- name: ", 0) == 0) {
-      pending_param = text.substr(8);
-    } else if (!current.empty() && line.size() > 13 && line.rfind("        '", 0) == 0 && line[12] == '\''
-               && line[13] == ':') {
-      ops[current].statuses.insert(line.substr(9, 3));
-    } else if (!current.empty() && line.rfind("      x-scope: ", 0) == 0) {
-      ops[current].scope = line.substr(15);
-    } else if (!current.empty() && line.rfind("      x-rate-limit-bucket: ", 0) == 0) {
-      ops[current].bucket = line.substr(27);
-    } else if (!current.empty() && line.rfind("      x-legacy-of: ", 0) == 0) {
-      ops[current].legacy = true;
+  for (auto& [path, item] : spec.at("paths").as_object()) {
+    std::set<std::string> path_level_params;
+    add_path_params(spec, item.as_object(), path_level_params);
+    for (auto& [method, operation] : item.as_object()) {
+      if (!methods.count(std::string{method}))
+        continue;
+      auto& op = operation.as_object();
+      auto& described = ops[std::string{method} + " " + std::string{path}];
+      described.scope = text_or_empty(op, "x-scope");
+      described.bucket = text_or_empty(op, "x-rate-limit-bucket");
+      described.legacy = op.contains("x-legacy-of");
+      for (auto& [status, response] : op.at("responses").as_object())
+        described.statuses.emplace(status);
+      described.path_params = path_level_params;
+      add_path_params(spec, op, described.path_params);
     }
   }
   return ops;

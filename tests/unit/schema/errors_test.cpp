@@ -4,14 +4,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cctype>
-#include <cstdlib>
-#include <fstream>
+#include <cstdint>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "openapi_document.hpp"
 #include "schema/error_page.hpp"
 
 #ifndef SVC_OPENAPI_PATH
@@ -27,86 +26,35 @@ using svc::schema::make_api_error;
 
 constexpr std::size_t code_count = static_cast<std::size_t>(error_code::insufficient_storage) + 1;
 
-std::vector<std::string> read_lines(const std::string& path) {
-  std::ifstream in{path};
-  BOOST_REQUIRE_MESSAGE(in, "cannot read " << path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);)
-    lines.push_back(line);
-  return lines;
-}
-
-std::size_t indent_of(const std::string& line) { return line.find_first_not_of(' '); }
-
-std::string trim(std::string s) {
-  auto b = s.find_first_not_of(" \t");
-  auto e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? std::string{} : s.substr(b, e - b + 1);
-}
-
-bool blank_or_comment(const std::string& line) {
-  auto t = trim(line);
-  return t.empty() || t[0] == '#';
-}
-
-// The block-list items of `enum:` under `components/schemas/ErrorCode`.
-std::vector<std::string> openapi_error_code_enum(const std::vector<std::string>& lines) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < lines.size() && trim(lines[i]) != "ErrorCode:")
-    ++i;
-  BOOST_REQUIRE_MESSAGE(i < lines.size(), "no ErrorCode schema in openapi.yaml");
-  auto schema_indent = indent_of(lines[i]);
-  for (++i; i < lines.size(); ++i) {
-    if (blank_or_comment(lines[i]))
-      continue;
-    if (indent_of(lines[i]) <= schema_indent)
-      break;
-    if (trim(lines[i]) != "enum:")
-      continue;
-    auto enum_indent = indent_of(lines[i]);
-    for (++i; i < lines.size(); ++i) {
-      if (blank_or_comment(lines[i]))
-        continue;
-      auto t = trim(lines[i]);
-      if (indent_of(lines[i]) < enum_indent || t.rfind("- ", 0) != 0)
-        break;
-      out.push_back(trim(t.substr(2)));
-    }
-    break;
-  }
-  return out;
+// components/schemas/ErrorCode of the parsed spec.
+const boost::json::object& openapi_error_code_schema(const boost::json::value& spec) {
+  auto* schema = spec.at("components").at("schemas").as_object().if_contains("ErrorCode");
+  BOOST_REQUIRE_MESSAGE(schema, "no ErrorCode schema in openapi.yaml");
+  return schema->as_object();
 }
 
 struct catalogue_row {
   std::string code;
-  int status = 0;
+  std::int64_t status = 0;
   std::string type;
 };
 
-// `x-error-catalogue:` items written as `- {code: X, status: N, type: T}`.
-std::vector<catalogue_row> openapi_error_catalogue(const std::vector<std::string>& lines) {
+// The items of the top-level `x-error-catalogue`.
+std::vector<catalogue_row> openapi_error_catalogue(const boost::json::value& spec) {
+  auto* items = spec.as_object().if_contains("x-error-catalogue");
+  BOOST_REQUIRE_MESSAGE(items, "no top-level x-error-catalogue in openapi.yaml");
   std::vector<catalogue_row> out;
-  std::size_t i = 0;
-  while (i < lines.size() && lines[i].rfind("x-error-catalogue:", 0) != 0)
-    ++i;
-  BOOST_REQUIRE_MESSAGE(i < lines.size(), "no top-level x-error-catalogue in openapi.yaml");
-  for (++i; i < lines.size(); ++i) {
-    if (blank_or_comment(lines[i]))
-      continue;
-    auto t = trim(lines[i]);
-    if (indent_of(lines[i]) == 0 || t.rfind("- {", 0) != 0 || t.back() != '}')
-      break;
-    std::map<std::string, std::string> fields;
-    std::stringstream items{t.substr(3, t.size() - 4)};
-    for (std::string item; std::getline(items, item, ',');) {
-      auto colon = item.find(':');
-      BOOST_REQUIRE_MESSAGE(colon != std::string::npos, "bad catalogue item: " << t);
-      fields[trim(item.substr(0, colon))] = trim(item.substr(colon + 1));
-    }
-    out.push_back({fields["code"], std::atoi(fields["status"].c_str()), fields["type"]});
+  for (auto& item : items->as_array()) {
+    auto& row = item.as_object();
+    out.push_back({std::string{row.at("code").as_string()}, row.at("status").as_int64(),
+                   std::string{row.at("type").as_string()}});
   }
   return out;
+}
+
+const boost::json::value& spec() {
+  static const auto parsed = svc::test::load_yaml_as_json(SVC_OPENAPI_PATH);
+  return parsed;
 }
 
 } // namespace
@@ -189,15 +137,15 @@ BOOST_AUTO_TEST_CASE(statuses_and_types_follow_the_contract) {
 }
 
 BOOST_AUTO_TEST_CASE(openapi_error_code_enum_lists_every_code_in_order) {
-  auto codes = openapi_error_code_enum(read_lines(SVC_OPENAPI_PATH));
+  auto& codes = openapi_error_code_schema(spec()).at("enum").as_array();
   auto& rows = error_catalogue();
   BOOST_REQUIRE_EQUAL(codes.size(), rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i)
-    BOOST_TEST(codes[i] == rows[i].name, "ErrorCode enum item " << i);
+    BOOST_TEST(codes[i].as_string() == rows[i].name, "ErrorCode enum item " << i);
 }
 
 BOOST_AUTO_TEST_CASE(openapi_error_catalogue_matches_code_status_and_type) {
-  auto listed = openapi_error_catalogue(read_lines(SVC_OPENAPI_PATH));
+  auto listed = openapi_error_catalogue(spec());
   auto& rows = error_catalogue();
   BOOST_REQUIRE_EQUAL(listed.size(), rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -208,14 +156,12 @@ BOOST_AUTO_TEST_CASE(openapi_error_catalogue_matches_code_status_and_type) {
 }
 
 BOOST_AUTO_TEST_CASE(openapi_description_table_lists_every_code) {
-  std::ifstream in{SVC_OPENAPI_PATH};
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text{openapi_error_code_schema(spec()).at("description").as_string()};
   for (auto& row : error_catalogue()) {
     auto name = std::string{row.name};
-    auto pos = text.str().find("| " + name + " ");
+    auto pos = text.find("| " + name + " ");
     BOOST_REQUIRE_MESSAGE(pos != std::string::npos, name << " missing from the ErrorCode description table");
-    auto line = text.str().substr(pos, text.str().find('\n', pos) - pos);
+    auto line = text.substr(pos, text.find('\n', pos) - pos);
     BOOST_TEST(line.find("| " + std::to_string(row.status) + " |") != std::string::npos, line);
     BOOST_TEST(line.find("| " + std::string{svc::schema::to_string(row.type)} + " |") != std::string::npos, line);
   }

@@ -36,7 +36,8 @@ struct busy_server : server_fixture {
     auto t = create_team_with_keys(5000);
     auto c = api();
     auto json = with_key(t.write.key, {{"Content-Type", "application/json"}});
-    auto hook = c.request("POST", "/v1/webhook_endpoints", json, R"({"url": "https://127.0.0.1:9/hook", "events": ["*"]})");
+    auto hook =
+      c.request("POST", "/v1/webhook_endpoints", json, R"({"url": "https://127.0.0.1:9/hook", "events": ["*"]})");
     BOOST_REQUIRE_MESSAGE(hook.status == 201, hook.summary());
     auto fire = c.request("POST", "/v1/webhook_endpoints/" + json_str(hook.json(), "id") + "/test", json,
                           R"({"event_type": "image.completed"})");
@@ -209,7 +210,7 @@ BOOST_AUTO_TEST_CASE(with_the_token_the_actor_table_lists_what_admin_actors_list
 
   if (auto* path = std::getenv("SVC_CONSOLE_SCREENSHOT")) {
     browser.run("const k = document.getElementById('kind'); k.value = ''; k.dispatchEvent(new Event('change'));");
-    browser.resize(1400, 1900);
+    browser.resize(1400, 1420);
     std::ofstream{path, std::ios::binary} << browser.screenshot_png();
   }
 }

@@ -207,12 +207,53 @@ BOOST_AUTO_TEST_CASE(with_the_token_the_actor_table_lists_what_admin_actors_list
     BOOST_TEST(json_str(row, "kind") == "job");
   BOOST_TEST(std::string{browser.run("return location.href;").as_string()} == admin().base_url() + "/");
   BOOST_TEST(std::string{browser.run("return document.cookie;").as_string()}.empty());
+  browser.run("const k = document.getElementById('kind'); k.value = ''; k.dispatchEvent(new Event('change'));");
 
   if (auto* path = std::getenv("SVC_CONSOLE_SCREENSHOT")) {
-    browser.run("const k = document.getElementById('kind'); k.value = ''; k.dispatchEvent(new Event('change'));");
     browser.resize(1400, 1420);
     std::ofstream{path, std::ios::binary} << browser.screenshot_png();
   }
+}
+
+BOOST_AUTO_TEST_CASE(the_actor_table_filters_by_text_and_sorts_by_column) {
+  team_with_work(2);
+  auto t2 = team_with_work(1);
+  headless_browser browser;
+  browser.navigate(admin().base_url() + "/");
+  browser.run(page_log_in, {token()});
+  BOOST_REQUIRE(wait_until([&] { return !browser.run(page_actor_rows).as_array().empty(); }, 15s, 50ms));
+
+  // Text matches any column: a team id leaves exactly that team's actors.
+  browser.run("const f = document.getElementById('filter'); f.value = arguments[0];"
+              "f.dispatchEvent(new Event('input'));",
+              {t2.id});
+  auto team_actors = admin().get("/admin/actors?team=" + t2.id, admin_auth());
+  BOOST_REQUIRE_MESSAGE(team_actors.status == 200, team_actors.summary());
+  auto expected = actor_keys(team_actors.json().at("data").as_array());
+  BOOST_TEST(expected.size() == 4u, "bucket, ledger, endpoint and job");
+  BOOST_TEST(actor_keys(browser.run(page_actor_rows).as_array()) == expected);
+
+  // A click on a header sorts by it, a second click reverses the order.
+  browser.run("const f = document.getElementById('filter'); f.value = ''; f.dispatchEvent(new Event('input'));");
+  const char* kinds_in_order = "return [...document.querySelectorAll('#actors tbody tr[data-kind]')]"
+                               ".map(r => r.dataset.kind);";
+  const char* ordered = "const k = arguments[0];"
+                        "return k.every((x, i) => i === 0 || arguments[1] * k[i - 1].localeCompare(x) <= 0);";
+  auto kinds = browser.run(kinds_in_order).as_array();
+  BOOST_TEST(browser.run(ordered, {kinds, 1}) == true, "sorted by kind at first");
+  browser.run("document.querySelector('#actors th[data-key=kind]').click();");
+  auto reversed = browser.run(kinds_in_order).as_array();
+  BOOST_TEST(browser.run(ordered, {reversed, -1}) == true, "reversed by the click");
+  BOOST_TEST(reversed.front() != kinds.front());
+
+  // A refresh that fails keeps the last data and says so in the banner.
+  BOOST_REQUIRE(svcd.stop() == 0);
+  auto banner = [&] {
+    return std::string{browser.run("const b = document.getElementById('banner');"
+                                   "return b.checkVisibility() ? b.textContent : '';").as_string()};
+  };
+  BOOST_TEST(wait_until([&] { return banner().find("Refresh failed") != std::string::npos; }, 10s, 100ms), banner());
+  BOOST_TEST(!browser.run(page_actor_rows).as_array().empty(), "the last data stays");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -40,15 +40,19 @@ bool list_teams(const context_ptr& ctx, json::object& into) {
   auto& t = ctx->svc.tables();
   bool more = false;
   auto teams = t.teams.page({{}, {}, true}, overview_rows, more);
-  if (teams.failed())
-    return reply_storage_failure(ctx, teams.why()), false;
+  if (teams.failed()) {
+    reply_storage_failure(ctx, teams.why());
+    return false;
+  }
   auto now_ms = core::to_unix_ms(ctx->svc.clock->now());
   json::array data;
   for (auto& team : *teams) {
     auto balance = t.balances.get(team.id);
     auto snapshot = t.buckets.get(team.id);
-    if (balance.failed() || snapshot.failed())
-      return reply_storage_failure(ctx, balance.failed() ? balance.why() : snapshot.why()), false;
+    if (balance.failed() || snapshot.failed()) {
+      reply_storage_failure(ctx, balance.failed() ? balance.why() : snapshot.why());
+      return false;
+    }
     std::optional<schema::bucket_snapshot> snap;
     if (snapshot.has_value())
       snap = *snapshot;
@@ -66,8 +70,10 @@ bool list_teams(const context_ptr& ctx, json::object& into) {
 bool list_endpoints(const context_ptr& ctx, json::object& into) {
   bool more = false;
   auto endpoints = ctx->svc.tables().webhook_endpoints.page({{}, {}, true}, overview_rows, more);
-  if (endpoints.failed())
-    return reply_storage_failure(ctx, endpoints.why()), false;
+  if (endpoints.failed()) {
+    reply_storage_failure(ctx, endpoints.why());
+    return false;
+  }
   json::array data;
   for (auto& e : *endpoints)
     data.push_back({{"id", e.id},

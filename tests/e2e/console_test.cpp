@@ -47,12 +47,20 @@ struct busy_server : server_fixture {
     return t;
   }
 
-  /// One 503 `storage_unavailable` on `GET /v1/images/{id}`, by failing store reads for one request.
-  void answer_one_503(const team_keys& t) {
+  /// The answer to `request()` made while every store read fails.
+  template <class Request>
+  response while_reads_fail(Request&& request) {
     auto a = admin();
     BOOST_REQUIRE(a.request("POST", "/admin/faults", admin_auth(), R"({"store_reads": "fail"})").status == 200);
-    auto r = api().get("/v1/images/img_01M88Y0WAQ90DMKDTH4AQZR4Y0", with_key(t.read.key));
+    auto r = request();
     BOOST_REQUIRE(a.request("POST", "/admin/faults", admin_auth(), R"({"store_reads": "ok"})").status == 200);
+    return r;
+  }
+
+  /// One 503 `storage_unavailable` on `GET /v1/images/{id}`.
+  void answer_one_503(const team_keys& t) {
+    auto id = std::string{"img_01M88Y0WAQ90DMKDTH4AQZR4Y0"};
+    auto r = while_reads_fail([&] { return api().get("/v1/images/" + id, with_key(t.read.key)); });
     BOOST_REQUIRE_MESSAGE(is_error(r, 503, "storage_unavailable"), r.summary());
   }
 
@@ -134,6 +142,14 @@ BOOST_AUTO_TEST_CASE(the_overview_needs_the_token_and_takes_no_parameters) {
   auto r = a.get("/admin/overview?team=x", admin_auth());
   BOOST_TEST(is_error(r, 400, "unknown_parameter"));
   BOOST_TEST(json_str(r.json(), "error.param") == "team");
+}
+
+BOOST_AUTO_TEST_CASE(the_overview_answers_503_while_the_store_fails_reads) {
+  team_with_work(1);
+  auto failed = while_reads_fail([&] { return admin().get("/admin/overview", admin_auth()); });
+  BOOST_TEST(is_error(failed, 503, "storage_unavailable"), failed.summary());
+  auto o = overview();
+  BOOST_TEST(json_str(o, "recent_5xx.0.route") == "/admin/overview", "admin answers are listed too");
 }
 
 BOOST_AUTO_TEST_CASE(the_page_carries_no_data_and_pins_its_script) {

@@ -68,24 +68,24 @@ schema::bucket_limits effective_limits(schema::bucket_class cls,
   return it != overrides.end() ? it->second : schema::info(cls).limits;
 }
 
+token_bucket restore_bucket(schema::bucket_class cls, const bucket_overrides& overrides,
+                            const std::optional<schema::bucket_snapshot>& snapshot, int64_t now_ms) {
+  auto limits = effective_limits(cls, overrides);
+  if (snapshot)
+    if (auto it = snapshot->levels.find(std::string{schema::to_string(cls)}); it != snapshot->levels.end())
+      // A saved level refills from its own reading time, as if we never stopped.
+      if (it->second.at_ms <= now_ms)
+        return token_bucket{limits, it->second.tokens, it->second.at_ms};
+  return token_bucket{limits, now_ms};
+}
+
 bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_id,
                                    bucket_overrides overrides,
                                    std::optional<schema::bucket_snapshot> snapshot) {
   auto now = now_ms(ctx);
   self->state.team_id = team_id;
-  for (std::size_t i = 0; i < schema::team_bucket_count; ++i) {
-    auto cls = static_cast<schema::bucket_class>(i);
-    auto limits = effective_limits(cls, overrides);
-    const schema::bucket_level* saved = nullptr;
-    if (snapshot)
-      if (auto it = snapshot->levels.find(std::string{schema::to_string(cls)}); it != snapshot->levels.end())
-        saved = &it->second;
-    // A saved level refills from its own reading time, as if we never stopped.
-    if (saved && saved->at_ms <= now)
-      self->state.buckets.emplace_back(limits, saved->tokens, saved->at_ms);
-    else
-      self->state.buckets.emplace_back(limits, now);
-  }
+  for (std::size_t i = 0; i < schema::team_bucket_count; ++i)
+    self->state.buckets.push_back(restore_bucket(static_cast<schema::bucket_class>(i), overrides, snapshot, now));
   register_actor(self, ctx, "bucket", team_id, team_id);
   log_exceptions(self, "bucket");
   return {

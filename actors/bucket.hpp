@@ -29,4 +29,9 @@ bucket_actor::behavior_type bucket(bucket_actor::stateful_pointer<bucket_state> 
 schema::bucket_limits effective_limits(schema::bucket_class cls,
                                        const bucket_overrides& overrides);
 
+/// A team's bucket of class `cls` as its actor starts it at `now_ms`: the
+/// snapshot's level refilled since its reading, or full without one.
+token_bucket restore_bucket(schema::bucket_class cls, const bucket_overrides& overrides,
+                            const std::optional<schema::bucket_snapshot>& snapshot, int64_t now_ms);
+
 } // namespace svc::actors

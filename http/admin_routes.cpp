@@ -22,6 +22,8 @@ std::vector<route> admin_routes() {
     {v::post, "/admin/keys/{id}/revoke", s::full, b::anonymous, admin_revoke_key, "revoke an API key at once"},
     {v::post, "/admin/loras", s::full, b::anonymous, add_lora, "add a LoRA"},
     {v::post, "/admin/backup", s::full, b::anonymous, backup_store, "compacted copy of the store"},
+    {v::get, "/", s::none, b::anonymous, get_console, "operator console (the page asks for the token)"},
+    {v::get, "/admin/overview", s::full, b::anonymous, get_overview, "teams, renders, endpoints, recent 5xx"},
   };
 }
 

@@ -47,6 +47,7 @@ struct request_context {
   std::optional<legacy_redirect> legacy;        ///< set for a legacy path (308, or 410 with `error`)
   std::optional<actors::rate_decision> rate;    ///< the bucket drawn from
   std::shared_ptr<body_source> body;            ///< the unread body of a route that streams it; else null
+  std::string_view error_code;                  ///< the catalogue code of an error answer, once answered
   bool replied = false;
 
   /// A captured path segment (`{id}`), or empty.

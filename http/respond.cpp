@@ -58,9 +58,14 @@ outgoing_response start_response(const context_ptr& ctx, unsigned status, std::s
   field("Content-Length", std::to_string(length));
   res.keep_alive = ctx->req.keep_alive() && !ctx->svc.draining.load(std::memory_order_relaxed);
   ctx->svc.metrics.count(status);
-  if (status >= 500)
+  if (status >= 500) {
     core::log_warn("http", ctx->request_id + " " + std::string{ctx->req.method_string()} + " "
                              + std::string{ctx->path} + " -> " + std::to_string(status));
+    // The route template, not the path: the list shows what failed, never whose ids.
+    ctx->svc.recent_5xx.add({ctx->svc.clock->now(), ctx->request_id, std::string{ctx->req.method_string()},
+                             ctx->match.matched ? std::string{ctx->match.matched->path} : std::string{"(no route)"},
+                             status, std::string{ctx->error_code}});
+  }
   return res;
 }
 
@@ -109,6 +114,7 @@ void reply_error(const context_ptr& ctx, const schema::api_error& err, header_li
     extra.emplace_back("Retry-After", std::to_string(ctx->rate->retry_after));
   if (err.code == schema::error_code::method_not_allowed)
     extra.emplace_back("Allow", ctx->match.allow);
+  ctx->error_code = row.name;
   reply_json(ctx, static_cast<unsigned>(row.status), json::object{{"error", std::move(e)}}, std::move(extra));
 }
 

@@ -15,6 +15,7 @@
 #include "http/key_cache.hpp"
 #include "http/long_polls.hpp"
 #include "http/lora_cache.hpp"
+#include "http/recent_errors.hpp"
 #include "http/upload_gate.hpp"
 
 namespace svc::http {
@@ -70,6 +71,7 @@ struct services {
   lora_cache loras;
   upload_gate uploads;
   http_metrics metrics;
+  recent_errors recent_5xx{50}; ///< the last 5xx answers, for the operator console
   /// Opens and reads output blobs for downloads, off the asio threads. Two
   /// threads: the reads are short (one piece each), and more would only
   /// queue on the same disk.

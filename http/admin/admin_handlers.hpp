@@ -26,5 +26,11 @@ void admin_revoke_key(const context_ptr& ctx);
 void add_lora(const context_ptr& ctx);
 // backup.cpp
 void backup_store(const context_ptr& ctx);
+// console.cpp
+/// GET /: the operator console page (no data in it, so no token needed to load it).
+void get_console(const context_ptr& ctx);
+// overview.cpp
+/// GET /admin/overview: teams, render queue, endpoints and recent 5xx for the console.
+void get_overview(const context_ptr& ctx);
 
 } // namespace svc::http

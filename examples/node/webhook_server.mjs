@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 
-/** Serves deliveries on `/hooks`; `verify(rawBody, headers, secret)` returns
+/** Takes deliveries on any path (the examples register `/hooks`); `verify(rawBody, headers, secret)` returns
  *  the verified event envelope or throws. */
 export function serveWebhooks(scheme, verify) {
   const secret = process.env.SVC_WEBHOOK_SECRET;

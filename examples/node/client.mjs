@@ -41,7 +41,14 @@ class Client {
     }
     for (let attempt = 0; attempt < 5; ++attempt) {
       const answer = await fetch(this.baseUrl + path, init);
-      const json = await answer.json();
+      const text = await answer.text();
+      let json;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        // Not Svc's envelope: a proxy's page, say.
+        json = { error: { message: text.slice(0, 200) } };
+      }
       if (answer.ok) return { body: json, headers: answer.headers };
       if (answer.status !== 429) throw new ApiError(answer.status, json);
       const seconds = Number(answer.headers.get('Retry-After') ?? '1');

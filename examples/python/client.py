@@ -49,7 +49,11 @@ class Client:
                 with urllib.request.urlopen(req, timeout=90) as answer:
                     return json.load(answer), answer.headers
             except urllib.error.HTTPError as e:
-                error_body = json.loads(e.read() or b"{}")
+                raw = e.read()
+                try:
+                    error_body = json.loads(raw)
+                except ValueError:  # not Svc's envelope: a proxy's page, say
+                    error_body = {"error": {"message": raw[:200].decode(errors="replace")}}
                 if e.code == 429:
                     time.sleep(int(e.headers.get("Retry-After", "1")))
                     continue

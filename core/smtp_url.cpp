@@ -5,7 +5,8 @@
 #include <boost/url/authority_view.hpp>
 #include <boost/url/grammar/ci_string.hpp>
 #include <boost/url/parse.hpp>
-#include <boost/url/url_view.hpp>
+
+#include "core/uri.hpp"
 
 namespace svc::core {
 namespace {
@@ -52,7 +53,7 @@ bool take_host_port(const urls::authority_view& a, smtp_url& out) {
 }
 
 std::optional<smtp_url> parse_url(std::string_view text) {
-  auto parsed = urls::parse_absolute_uri(text);
+  auto parsed = parse_uri(text);
   if (!parsed || !parsed->has_authority())
     return std::nullopt;
   auto& u = *parsed;

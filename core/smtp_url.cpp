@@ -40,15 +40,10 @@ bool take_host_port(const urls::authority_view& a, smtp_url& out) {
   }
   if (!a.has_port())
     return true;
-  auto digits = a.port();
-  if (digits.empty() || digits.size() > 5 || !std::all_of(digits.begin(), digits.end(), [](char c) {
-        return c >= '0' && c <= '9';
-      }))
+  auto port = parse_port(a.port());
+  if (!port)
     return false;
-  auto n = std::stoul(std::string{digits});
-  if (n < 1 || n > 65535)
-    return false;
-  out.port = static_cast<uint16_t>(n);
+  out.port = *port;
   return true;
 }
 

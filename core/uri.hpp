@@ -2,6 +2,7 @@
 // One way to parse an absolute URL for every parser of ours (the SMTP relay,
 // the remote back end, webhook receivers): Boost.URL's, less a leniency.
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -15,5 +16,10 @@ namespace svc::core {
 /// authority (`http://gpu:78a0` as host `gpu`, port `78`, path `a0`;
 /// `http://a:b@c@gpu` as host `c`), which RFC 3986 forbids: refused here.
 std::optional<boost::urls::url_view> parse_uri(std::string_view text);
+
+/// A URL's port (`url_view::port()`, the digits after `:`) as a number
+/// 1..65535 written in at most five digits; nothing otherwise (Boost.URL
+/// takes any run of digits, or none: `http://gpu:`).
+std::optional<uint16_t> parse_port(std::string_view digits);
 
 } // namespace svc::core

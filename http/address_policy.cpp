@@ -228,13 +228,12 @@ std::optional<webhook_url> parse_webhook_url(std::string_view url, std::string& 
   }
   }
   if (u.has_port()) {
-    auto port = u.port();
-    int n = all_digits(port) && port.size() <= 5 ? std::stoi(std::string(port)) : 0;
-    if (n < 1 || n > 65535) {
+    auto port = core::parse_port(u.port());
+    if (!port) {
       why = "port must be a number from 1 to 65535";
       return std::nullopt;
     }
-    out.port = static_cast<uint16_t>(n);
+    out.port = *port;
   }
   // Path and query as written (escapes such as %00 pass on undecoded).
   out.target = u.encoded_path().empty() ? "/" : std::string{u.encoded_path()};

@@ -60,13 +60,12 @@ bool take_host_port(const urls::url_view& u, remote_url& url, std::string& why) 
   }
   if (!u.has_port())
     return true;
-  auto digits = u.port();
-  if (digits.empty() || digits.size() > 5 || !all_digits(digits) || std::stoul(std::string{digits}) == 0
-      || std::stoul(std::string{digits}) > 65535) {
+  auto port = core::parse_port(u.port());
+  if (!port) {
     why = std::string{port_reason};
     return false;
   }
-  url.port = static_cast<std::uint16_t>(std::stoul(std::string{digits}));
+  url.port = *port;
   return true;
 }
 

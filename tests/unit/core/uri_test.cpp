@@ -28,3 +28,11 @@ BOOST_AUTO_TEST_CASE(non_urls_are_refused) {
   BOOST_TEST(!parse_uri("http://a b").has_value());
   BOOST_TEST(!parse_uri("//gpu").has_value());
 }
+
+BOOST_AUTO_TEST_CASE(ports_are_1_to_65535_in_at_most_five_digits) {
+  BOOST_TEST(*svc::core::parse_port("7860") == 7860);
+  BOOST_TEST(*svc::core::parse_port("00443") == 443);
+  BOOST_TEST(*svc::core::parse_port("65535") == 65535);
+  for (auto bad : {"", "0", "65536", "000443", "99999999999999999999", "8x", "-1", " 80"})
+    BOOST_TEST(!svc::core::parse_port(bad).has_value(), bad);
+}

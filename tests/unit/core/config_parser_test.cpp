@@ -377,3 +377,12 @@ BOOST_AUTO_TEST_CASE(every_option_is_settable_from_every_source) {
     BOOST_TEST(dump(in_file.cfg) == dump(expected), "config file key " << o.name);
   }
 }
+
+// A URL with credentials that fails to parse is named, not echoed: the
+// message goes to stderr and service logs, the password must not.
+BOOST_AUTO_TEST_CASE(a_refused_url_with_credentials_is_not_echoed) {
+  auto p = parse({"--smtp", "smtp://ops:hunter2@relay.test:99999"});
+  BOOST_TEST(p.error.find("--smtp") != std::string::npos, p.error);
+  BOOST_TEST(p.error.find("hunter2") == std::string::npos, p.error);
+  BOOST_TEST(parse({"--smtp", "ftp://relay.test"}).error == "invalid value for --smtp: 'ftp://relay.test'");
+}

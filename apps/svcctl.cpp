@@ -8,6 +8,8 @@
 #include <vector>
 
 #include <boost/json.hpp>
+#include <boost/url/encode.hpp>
+#include <boost/url/rfc/unreserved_chars.hpp>
 
 #include "http/blocking_client.hpp"
 #include "persistence/data_dir.hpp"
@@ -74,19 +76,8 @@ std::optional<json::value> number_of(const std::string& text, bool integer) {
   return v;
 }
 
-std::string url_encode(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
-      out.push_back(static_cast<char>(c));
-    else {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", c);
-      out += buf;
-    }
-  }
-  return out;
-}
+// A path segment or query value: every byte but RFC 3986's unreserved ones escaped.
+std::string url_encode(const std::string& s) { return boost::urls::encode(s, boost::urls::unreserved_chars); }
 
 } // namespace
 

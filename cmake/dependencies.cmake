@@ -3,7 +3,9 @@
 # scripts/setup installs.
 find_package(Threads REQUIRED)
 find_package(OpenSSL REQUIRED)
-find_package(Boost 1.81.0 EXACT CONFIG REQUIRED COMPONENTS json program_options unit_test_framework)
+find_package(Boost 1.81.0 EXACT CONFIG REQUIRED COMPONENTS json program_options unit_test_framework url)
+# libcurl speaks SMTP to the mail relay (STARTTLS, AUTH, smtps://).
+find_package(CURL REQUIRED)
 # yaml-cpp reads schema/openapi.yaml at build time (the /docs page) and in the tests; svcd does not link it.
 find_package(yaml-cpp REQUIRED)
 
@@ -41,7 +43,7 @@ endif()
 add_library(svc_boost INTERFACE)
 target_include_directories(svc_boost SYSTEM INTERFACE ${Boost_INCLUDE_DIRS})
 target_compile_definitions(svc_boost INTERFACE BOOST_ASIO_NO_DEPRECATED)
-target_link_libraries(svc_boost INTERFACE Boost::json Threads::Threads)
+target_link_libraries(svc_boost INTERFACE Boost::json Boost::url Threads::Threads)
 
 # Defines one Boost.Test executable as its own ctest entry.
 #   svc_add_test(NAME name SOURCES a.cpp... LIBS lib... [LABELS l])

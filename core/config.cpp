@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/byte_size.hpp"
+#include "core/smtp_url.hpp"
 #include "core/time_format.hpp"
 
 namespace svc::core {
@@ -103,7 +104,15 @@ std::vector<config_option> make_options() {
                }});
   o.push_back(text_option("webhook-ca-file", "extra CA bundle to trust for receivers (default: system CAs only)", &config::webhook_ca_file));
   o.push_back(on_off_option("webhook-allow-private", "allow receivers on loopback/private addresses", &config::webhook_allow_private, true));
-  o.push_back(text_option("smtp", "HOST:PORT of an SMTP relay; without it mail goes to DIR/outbox/", &config::smtp));
+  o.push_back({"smtp", "SMTP relay: `smtp://[user@]host[:port]` (STARTTLS required), `smtps://[user@]host[:port]` (implicit TLS) or `HOST:PORT` (plain, no TLS, no AUTH); without it mail goes to DIR/outbox/", "", false,
+               [](config& c, const std::string& v) {
+                 if (!v.empty() && !parse_smtp_url(v))
+                   return false;
+                 c.smtp = v;
+                 return true;
+               }});
+  o.push_back(text_option("smtp-password-file", "file holding the AUTH password for the user of the --smtp URL, read at start; refused when others may read it; one trailing newline ignored", &config::smtp_password_file));
+  o.push_back(text_option("smtp-ca-file", "CA bundle trusted for the SMTP relay's certificate instead of the system CAs (default: system CAs)", &config::smtp_ca_file));
   o.push_back(duration_option("smtp-timeout", "deadline of one whole SMTP conversation with the relay, connect to QUIT (then the mail is retried)", &config::smtp_timeout));
   o.push_back(text_option("mail-from", "From address of e-mail to team owners (`Name <addr>` or `addr`)", &config::mail_from));
   o.push_back({"provider", "procedural (built-in renderer) or remote", "procedural", false,

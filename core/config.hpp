@@ -37,7 +37,9 @@ struct config {
   int max_endpoints_per_team = 50;                ///< webhook endpoints one team may have; more: 400 endpoint_limit_reached
   std::string webhook_ca_file;                    ///< extra CA bundle for receivers
   bool webhook_allow_private = false;             ///< allow loopback/private receivers
-  std::string smtp;                               ///< HOST:PORT relay; empty: DIR/outbox/
+  std::string smtp;                               ///< relay URL or HOST:PORT (core/smtp_url.hpp); empty: DIR/outbox/
+  std::string smtp_password_file;                 ///< file holding the relay's AUTH password; empty: no AUTH
+  std::string smtp_ca_file;                       ///< CA bundle to trust for the relay; empty: system CAs
   duration smtp_timeout = std::chrono::seconds{10}; ///< one whole SMTP conversation, connect to QUIT
   std::string mail_from = "Svc <noreply@localhost>"; ///< From of e-mail to team owners
 

@@ -113,7 +113,11 @@ parsed_config parse_config(int argc, const char* const* argv, const env_lookup& 
         continue;
       auto text = text_of(o, vm[o.name]);
       if (!o.apply(out.cfg, text)) {
-        out.error = "invalid value for --" + o.name + ": '" + text + "'";
+        // A URL with userinfo may carry a password (--smtp, --remote-url):
+        // named, never echoed, since the message reaches stderr and logs.
+        bool may_hold_secret = text.find("://") != std::string::npos && text.find('@') != std::string::npos;
+        out.error = "invalid value for --" + o.name
+                    + (may_hold_secret ? " (a URL with credentials; not shown)" : ": '" + text + "'");
         return out;
       }
     }

@@ -2,10 +2,13 @@
 
 #include <cctype>
 
+#include "core/uri.hpp"
+
 namespace svc::http {
 namespace {
 
 namespace ip = boost::asio::ip;
+namespace urls = boost::urls;
 
 constexpr std::size_t max_url_length = 2048;
 
@@ -179,79 +182,43 @@ std::optional<webhook_url> parse_webhook_url(std::string_view url, std::string& 
       return std::nullopt;
     }
   }
-  constexpr std::string_view scheme = "https://";
-  if (!iequals_prefix(url, scheme)) {
+  if (!iequals_prefix(url, "https://")) {
     why = "only https:// URLs are accepted";
     return std::nullopt;
   }
-  if (url.find('#') != std::string_view::npos) {
+  auto parsed = core::parse_uri(url);
+  if (!parsed) {
+    why = "URL is malformed (RFC 3986: a bracketed IPv6 host, a numeric port, and `\\`, `{`, `|` and the like "
+          "percent-encoded)";
+    return std::nullopt;
+  }
+  auto& u = *parsed;
+  if (u.has_fragment()) {
     why = "URL must not have a fragment";
     return std::nullopt;
   }
-  auto rest = url.substr(scheme.size());
-  auto end = rest.find_first_of("/?");
-  auto authority = rest.substr(0, end);
-  auto target = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
-  if (authority.find('@') != std::string_view::npos) {
+  if (u.has_userinfo()) {
     why = "URL must not contain user information";
     return std::nullopt;
   }
-
   webhook_url out;
-  std::string_view host, port;
-  bool v6 = false, has_port = false;
-  if (!authority.empty() && authority[0] == '[') {
-    auto close = authority.find(']');
-    if (close == std::string_view::npos) {
-      why = "IPv6 literal has no closing ']'";
-      return std::nullopt;
-    }
-    host = authority.substr(1, close - 1);
-    auto after = authority.substr(close + 1);
-    if (!after.empty() && after[0] != ':') {
-      why = "unexpected characters after the IPv6 literal";
-      return std::nullopt;
-    }
-    if (!after.empty()) {
-      port = after.substr(1);
-      has_port = true;
-    }
-    boost::system::error_code ec;
-    ip::make_address_v6(std::string(host), ec);
-    if (ec || host.find('%') != std::string_view::npos) {
-      why = "host is not a valid IPv6 address";
-      return std::nullopt;
-    }
-    v6 = true;
-  } else {
-    auto colon = authority.find(':');
-    host = authority.substr(0, colon);
-    if (colon != std::string_view::npos) {
-      port = authority.substr(colon + 1);
-      has_port = true;
-      if (port.find(':') != std::string_view::npos) {
-        why = "an IPv6 host must be written in brackets";
-        return std::nullopt;
-      }
-    }
-  }
-  if (host.empty()) {
-    why = "URL has no host";
-    return std::nullopt;
-  }
-  if (has_port) {
-    int n = all_digits(port) && port.size() <= 5 ? std::stoi(std::string(port)) : 0;
-    if (n < 1 || n > 65535) {
-      why = "port must be a number from 1 to 65535";
-      return std::nullopt;
-    }
-    out.port = static_cast<uint16_t>(n);
-  }
-
-  out.host.reserve(host.size());
+  // The host as written, lowercased: never percent-decoded, so `%2e` and
+  // the like stay characters no DNS name or address holds.
+  std::string_view host = u.host_type() == urls::host_type::ipv6 ? u.encoded_host_address() : u.encoded_host();
   for (char c : host)
     out.host += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (!v6) {
+  switch (u.host_type()) {
+  case urls::host_type::ipv6:
+    break; // Boost.URL checked it; zone ids (`%25eth0`) it refuses
+  case urls::host_type::ipvfuture:
+    why = "host is not a valid IPv6 address";
+    return std::nullopt;
+  default: {
+    if (out.host.empty()) {
+      why = "URL has no host";
+      return std::nullopt;
+    }
+    // Boost.URL reads `127.000.0.1` as a name: the strict dotted quad is ours.
     bool dotted_digits = out.host.find_first_not_of("0123456789.") == std::string::npos;
     if (dotted_digits ? !strict_ipv4(out.host) : !valid_dns_name(out.host, why)) {
       if (dotted_digits)
@@ -259,12 +226,19 @@ std::optional<webhook_url> parse_webhook_url(std::string_view url, std::string& 
       return std::nullopt;
     }
   }
-  if (target.empty())
-    out.target = "/";
-  else if (target[0] == '?')
-    out.target = "/" + std::string(target);
-  else
-    out.target = std::string(target);
+  }
+  if (u.has_port()) {
+    auto port = core::parse_port(u.port());
+    if (!port) {
+      why = "port must be a number from 1 to 65535";
+      return std::nullopt;
+    }
+    out.port = *port;
+  }
+  // Path and query as written (escapes such as %00 pass on undecoded).
+  out.target = u.encoded_path().empty() ? "/" : std::string{u.encoded_path()};
+  if (u.has_query())
+    out.target += "?" + std::string{u.encoded_query()};
   return out;
 }
 

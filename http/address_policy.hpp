@@ -24,9 +24,11 @@ struct webhook_url {
   std::string target;  ///< path and query as sent ("/" when the URL has none)
 };
 
-/// Parses a webhook URL: `https` only (any case), no userinfo, no fragment,
-/// a DNS name or IP literal (`[...]` for IPv6, no zone), port 1..65535, at
-/// most 2048 printable ASCII characters. On refusal returns nullopt and says why.
+/// Parses a webhook URL with Boost.URL: `https` only (any case), RFC 3986
+/// syntax (no raw `\\`, `{`, `|`...), no userinfo, no fragment, a DNS name
+/// or strict dotted quad (never percent-decoded) or a bracketed IPv6 literal
+/// (no zone), port 1..65535, at most 2048 printable ASCII characters. On
+/// refusal returns nullopt and says why.
 std::optional<webhook_url> parse_webhook_url(std::string_view url, std::string& why);
 
 /// True if `u.host` is an IP literal rather than a DNS name.

@@ -1,30 +1,34 @@
 #include "http/query.hpp"
 
+#include <boost/url/grammar/hexdig_chars.hpp>
+#include <boost/url/grammar/lut_chars.hpp>
+#include <boost/url/params_view.hpp>
+#include <boost/url/rfc/pchars.hpp>
+
 namespace svc::http {
 namespace {
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
+namespace urls = boost::urls;
 
-std::string decode(std::string_view s) {
+// What RFC 3986 allows in a query as it is, besides escapes.
+constexpr auto query_chars = urls::pchars + urls::grammar::lut_chars("/?");
+
+// The query with everything Boost.URL would refuse escaped: a `%` that starts
+// no escape and a byte outside the query characters. Clients send both (a
+// literal `100%`, raw UTF-8), and they reach the handler as they were sent.
+std::string escaped_for_parsing(std::string_view q) {
+  static constexpr char hex[] = "0123456789ABCDEF";
   std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '+') {
-      out.push_back(' ');
-    } else if (s[i] == '%' && i + 2 < s.size() + 0 && i + 2 <= s.size() - 1 + 0 && hex_digit(s[i + 1]) >= 0
-               && hex_digit(s[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2])));
-      i += 2;
+  out.reserve(q.size());
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    auto c = q[i];
+    bool escape = c == '%' && i + 2 < q.size() && urls::grammar::hexdig_chars(q[i + 1])
+                  && urls::grammar::hexdig_chars(q[i + 2]);
+    if (escape || (c != '%' && query_chars(c))) {
+      out.push_back(c);
     } else {
-      out.push_back(s[i]);
+      auto b = static_cast<unsigned char>(c);
+      out += {'%', hex[b >> 4], hex[b & 15]};
     }
   }
   return out;
@@ -33,17 +37,13 @@ std::string decode(std::string_view s) {
 } // namespace
 
 query_params parse_query(std::string_view query) {
+  auto escaped = escaped_for_parsing(query);
   query_params out;
-  while (!query.empty()) {
-    auto amp = query.find('&');
-    auto pair = query.substr(0, amp);
-    if (!pair.empty()) {
-      auto eq = pair.find('=');
-      out.emplace_back(decode(pair.substr(0, eq)), eq == std::string_view::npos ? std::string{} : decode(pair.substr(eq + 1)));
-    }
-    if (amp == std::string_view::npos)
-      break;
-    query.remove_prefix(amp + 1);
+  // Decoded with `+` as a space, as HTML forms and most clients encode it.
+  for (auto param : urls::params_view{escaped}) {
+    if (param.key.empty() && !param.has_value)
+      continue; // `&&` or a trailing `&`: no pair at all
+    out.emplace_back(std::move(param.key), std::move(param.value));
   }
   return out;
 }

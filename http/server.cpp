@@ -101,7 +101,11 @@ int run_server(const core::config& cfg) {
     core::log_error("svcd", std::string{"webhook client: "} + e.what());
     return 1;
   }
-  auto mail = make_mail_sender(cfg);
+  auto mail = make_mail_sender(cfg, error);
+  if (!mail) {
+    core::log_error("svcd", error);
+    return 1;
+  }
   auto mail_fallback = make_mail_fallback(cfg);
   caf::actor_system_config caf_cfg;
   actors::configure_actor_system(caf_cfg, cfg);

@@ -1,250 +1,140 @@
 #include "http/smtp_sender.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <vector>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <string_view>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/read_until.hpp>
-#include <boost/asio/write.hpp>
+#include <curl/curl.h>
 
 #include "core/ids.hpp"
 
 namespace svc::http {
 namespace {
 
-namespace net = boost::asio;
-using tcp = net::ip::tcp;
-using error_code = boost::system::error_code;
-using steady = std::chrono::steady_clock;
-
-// A reply longer than this is not an SMTP server talking.
-constexpr std::size_t max_reply_bytes = 64 * 1024;
-// What of a reply goes into an error string.
+// What of the relay's replies goes into an error string.
 constexpr std::size_t max_reported_reply = 300;
-// After the relay accepted the message, QUIT waits at most this long.
-constexpr std::chrono::seconds quit_wait{1};
 
-struct reply {
-  int code = 0;
-  std::vector<std::string> lines;
+// libcurl's global state, set up once before the first handle (any thread).
+void init_curl_once() {
+  static const bool done = [] { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; }();
+  (void)done;
+}
+
+// One send's state shared with libcurl's callbacks.
+struct transfer {
+  std::string text;            ///< the RFC 5322 message
+  std::size_t sent = 0;        ///< bytes of `text` libcurl took
+  std::string step = "greeting"; ///< what the conversation waits for: the greeting, a command's reply, the message's
+  bool quitting = false;       ///< QUIT went out: what follows explains nothing
+  std::string reply;           ///< the relay's reply being read, lines joined by " / "
+  bool reply_open = false;     ///< the last line read was not the reply's last
+  std::string refusal;         ///< the relay's last 4xx or 5xx reply
+  std::string refusal_step;    ///< the step it answered
 };
 
-// The reply as one printable line (for logs): its lines joined by " / ".
-std::string reply_text(const reply& r) {
-  std::string out;
-  for (auto& line : r.lines) {
-    if (!out.empty())
-      out += " / ";
+size_t read_message(char* buffer, size_t size, size_t count, void* user) {
+  auto& t = *static_cast<transfer*>(user);
+  auto n = std::min(size * count, t.text.size() - t.sent);
+  std::memcpy(buffer, t.text.data() + t.sent, n);
+  t.sent += n;
+  return n;
+}
+
+// The step a command line starts, by its verb; nothing for a line that is
+// no command (the credentials of an AUTH exchange: never looked at further).
+std::optional<std::string> step_of(std::string_view line) {
+  auto verb = line.substr(0, std::min(line.find_first_of(" \r\n"), line.size()));
+  for (std::string_view known : {"EHLO", "HELO", "STARTTLS", "AUTH", "DATA", "QUIT"})
+    if (verb == known)
+      return std::string{verb};
+  if (verb == "MAIL")
+    return "MAIL FROM";
+  if (verb == "RCPT")
+    return "RCPT TO";
+  return std::nullopt;
+}
+
+void read_reply_lines(transfer& t, std::string_view rest) {
+  while (!rest.empty()) {
+    auto line = rest.substr(0, rest.find('\n'));
+    rest.remove_prefix(std::min(rest.size(), line.size() + 1));
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    if (!t.reply_open)
+      t.reply.clear();
+    else
+      t.reply += " / ";
     for (char ch : line)
-      out.push_back(static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? ' ' : ch);
-  }
-  if (out.size() > max_reported_reply)
-    out = out.substr(0, max_reported_reply) + "...";
-  return out;
-}
-
-// The last line of a reply says `NNN ` (or is just `NNN`); others say `NNN-`.
-bool parse_reply_line(const std::string& line, int& code, bool& last) {
-  if (line.size() < 3 || !std::isdigit(static_cast<unsigned char>(line[0]))
-      || !std::isdigit(static_cast<unsigned char>(line[1])) || !std::isdigit(static_cast<unsigned char>(line[2])))
-    return false;
-  if (line.size() > 3 && line[3] != ' ' && line[3] != '-')
-    return false;
-  code = std::stoi(line.substr(0, 3));
-  last = line.size() == 3 || line[3] == ' ';
-  return true;
-}
-
-// Lines starting with '.' get another (RFC 5321 4.5.2); then the end marker.
-std::string dot_stuffed(const std::string& text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 64 + 8);
-  bool line_start = true;
-  for (char ch : text) {
-    if (line_start && ch == '.')
-      out.push_back('.');
-    out.push_back(ch);
-    line_start = ch == '\n';
-  }
-  if (!line_start)
-    out += "\r\n";
-  return out + ".\r\n";
-}
-
-bool split_host_port(const std::string& host_port, std::string& host, unsigned short& port) {
-  auto colon = host_port.rfind(':');
-  if (colon == std::string::npos || colon == 0)
-    return false;
-  host = host_port.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
-    host = host.substr(1, host.size() - 2);
-  auto digits = host_port.substr(colon + 1);
-  if (host.empty() || digits.empty() || digits.size() > 5 || digits.find_first_not_of("0123456789") != std::string::npos)
-    return false;
-  auto n = std::stoi(digits);
-  if (n < 1 || n > 65535)
-    return false;
-  port = static_cast<unsigned short>(n);
-  return true;
-}
-
-// One SMTP connection whose every step shares one deadline: each step starts
-// an asynchronous operation and runs the private io_context until it
-// completes or the deadline passes (then the socket closes).
-class conversation {
-public:
-  conversation(steady::time_point deadline, std::chrono::milliseconds timeout)
-    : deadline_(deadline), timeout_(timeout) {}
-
-  bool connect(const std::string& host_port, std::string& error) {
-    std::string host;
-    unsigned short port = 0;
-    if (!split_host_port(host_port, host, port)) {
-      error = "smtp: relay address '" + host_port + "' is not HOST:PORT";
-      return false;
-    }
-    std::vector<tcp::endpoint> endpoints;
-    error_code ec;
-    auto numeric = net::ip::make_address(host, ec);
-    if (!ec) {
-      endpoints.emplace_back(numeric, port);
-    } else {
-      tcp::resolver resolver{ioc_};
-      ec = run(
-        [&](auto handler) {
-          resolver.async_resolve(host, std::to_string(port),
-                                 [&, handler](const error_code& e, const tcp::resolver::results_type& results) {
-                                   for (auto& entry : results)
-                                     endpoints.push_back(entry.endpoint());
-                                   handler(e);
-                                 });
-        },
-        [&] { resolver.cancel(); });
-      if (ec)
-        return io_failure("resolve " + host, ec, error);
-    }
-    ec = run([&](auto handler) {
-      net::async_connect(socket_, endpoints, [handler](const error_code& e, const tcp::endpoint&) { handler(e); });
-    });
-    return ec ? io_failure("connect to " + host_port, ec, error) : true;
-  }
-
-  bool read_reply(const std::string& step, reply& r, std::string& error) {
-    r = {};
-    for (;;) {
-      auto ec = run([&](auto handler) {
-        net::async_read_until(socket_, net::dynamic_buffer(in_, max_reply_bytes), "\r\n",
-                              [handler](const error_code& e, std::size_t) { handler(e); });
-      });
-      if (ec == net::error::not_found) {
-        error = "smtp " + step + ": reply longer than " + std::to_string(max_reply_bytes) + " bytes";
-        return false;
-      }
-      if (ec)
-        return io_failure(step, ec, error);
-      auto end = in_.find("\r\n");
-      r.lines.push_back(in_.substr(0, end));
-      in_.erase(0, end + 2);
-      int code = 0;
-      bool last = false;
-      if (!parse_reply_line(r.lines.back(), code, last) || (r.code != 0 && code != r.code)) {
-        error = "smtp " + step + ": malformed reply: " + reply_text(r);
-        return false;
-      }
-      r.code = code;
-      if (last)
-        return true;
+      t.reply.push_back(static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? ' ' : ch);
+    if (t.reply.size() > max_reported_reply)
+      t.reply = t.reply.substr(0, max_reported_reply) + "...";
+    // A reply's last line says `NNN ` (or just `NNN`); the lines before it `NNN-`.
+    t.reply_open = line.size() > 3 && line[3] == '-';
+    if (!t.reply_open && !t.quitting && !t.reply.empty() && (t.reply[0] == '4' || t.reply[0] == '5')) {
+      t.refusal = t.reply;
+      t.refusal_step = t.step;
     }
   }
+}
 
-  bool write(const std::string& step, const std::string& data, std::string& error) {
-    auto ec = run([&](auto handler) {
-      net::async_write(socket_, net::buffer(data), [handler](const error_code& e, std::size_t) { handler(e); });
-    });
-    return ec ? io_failure(step, ec, error) : true;
+// Follows the conversation for the error string: the relay's replies as
+// printable text and the step each answers. Of our side only the verb of a
+// command is looked at, never its arguments or the AUTH exchange.
+int follow_conversation(CURL*, curl_infotype type, char* data, size_t size, void* user) {
+  auto& t = *static_cast<transfer*>(user);
+  if (type == CURLINFO_HEADER_IN) {
+    read_reply_lines(t, {data, size});
+  } else if (type == CURLINFO_HEADER_OUT && !t.quitting) {
+    if (auto step = step_of({data, size})) {
+      t.quitting = *step == "QUIT";
+      if (!t.quitting)
+        t.step = *step;
+    }
+  } else if (type == CURLINFO_DATA_OUT && !t.quitting) {
+    t.step = "message";
   }
+  return 0;
+}
 
-  /// Sends `line` + CRLF and reads the reply.
-  bool command(const std::string& step, const std::string& line, reply& r, std::string& error) {
-    return write(step, line + "\r\n", error) && read_reply(step, r, error);
-  }
-
-  /// Our name for EHLO/HELO: the address literal of our end of the connection.
-  std::string local_domain() {
-    error_code ec;
-    auto addr = socket_.local_endpoint(ec).address();
-    if (ec)
-      return "[127.0.0.1]";
-    return addr.is_v6() ? "[IPv6:" + addr.to_string() + "]" : "[" + addr.to_string() + "]";
-  }
-
-  /// Shortens the deadline (never lengthens it).
-  void limit(std::chrono::steady_clock::duration d) { deadline_ = std::min(deadline_, steady::now() + d); }
-
-  void close() {
-    error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_both, ignored);
-    socket_.close(ignored);
-  }
-
-private:
-  // Starts an operation (`start(handler)`, the handler taking an error_code)
-  // and runs it to completion or the deadline; past the deadline `cancel`
-  // runs, the socket closes and the result is `timed_out`.
-  template <class Start, class Cancel>
-  error_code run(Start&& start, Cancel&& cancel) {
-    bool done = false;
-    error_code result;
-    start([&](const error_code& e) {
-      result = e;
-      done = true;
-    });
-    ioc_.restart();
-    ioc_.run_until(deadline_);
-    if (done)
-      return result;
-    cancel();
-    close();
-    ioc_.restart();
-    ioc_.run(); // the cancelled operation completes with operation_aborted
-    return net::error::timed_out;
-  }
-
-  template <class Start>
-  error_code run(Start&& start) {
-    return run(std::forward<Start>(start), [] {});
-  }
-
-  bool io_failure(const std::string& step, const error_code& ec, std::string& error) const {
-    error = "smtp " + step + ": "
-            + (ec == net::error::timed_out ? "timed out after " + std::to_string(timeout_.count()) + "ms" : ec.message());
-    return false;
-  }
-
-  net::io_context ioc_{1};
-  tcp::socket socket_{ioc_};
-  std::string in_;
-  steady::time_point deadline_;
-  std::chrono::milliseconds timeout_;
+struct easy_deleter {
+  void operator()(CURL* c) const { curl_easy_cleanup(c); }
+};
+struct multi_deleter {
+  void operator()(CURLM* m) const { curl_multi_cleanup(m); }
+};
+struct slist_deleter {
+  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
 };
 
-std::string refused(const std::string& step, const reply& r) { return "smtp " + step + ": " + reply_text(r); }
-
-// Whether an EHLO reply lists the extension `name` (a line `250-NAME ...`).
-bool has_extension(const reply& r, const std::string& name) {
-  for (std::size_t i = 1; i < r.lines.size(); ++i) {
-    if (r.lines[i].size() <= 4)
-      continue;
-    auto keyword = r.lines[i].substr(4, r.lines[i].find(' ', 4) - 4);
-    std::transform(keyword.begin(), keyword.end(), keyword.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    if (keyword == name)
-      return true;
+// Runs the transfer until it ends or `deadline` passes. Not curl_easy_perform:
+// libcurl 7.88 waits for the reply to the message's end for up to the server
+// response timeout whatever CURLOPT_TIMEOUT says. A transfer cut off here is
+// removed unfinished, so libcurl closes its connection without a QUIT.
+CURLcode perform_until(CURL* easy, std::chrono::steady_clock::time_point deadline) {
+  std::unique_ptr<CURLM, multi_deleter> multi{curl_multi_init()};
+  if (!multi || curl_multi_add_handle(multi.get(), easy) != CURLM_OK)
+    return CURLE_OUT_OF_MEMORY;
+  auto result = CURLE_OPERATION_TIMEDOUT;
+  for (;;) {
+    int running = 0;
+    if (curl_multi_perform(multi.get(), &running) != CURLM_OK) {
+      result = CURLE_SEND_ERROR;
+      break;
+    }
+    int queued = 0;
+    if (auto* msg = curl_multi_info_read(multi.get(), &queued); msg != nullptr && msg->msg == CURLMSG_DONE) {
+      result = msg->data.result;
+      break;
+    }
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      break;
+    curl_multi_poll(multi.get(), nullptr, 0, static_cast<int>(std::min<int64_t>(left.count(), 1000)), nullptr);
   }
-  return false;
+  curl_multi_remove_handle(multi.get(), easy);
+  return result;
 }
 
 } // namespace
@@ -270,9 +160,10 @@ std::string mail_address(std::string_view field) {
   return std::string{addr};
 }
 
-smtp_sender::smtp_sender(std::string host_port, std::chrono::milliseconds timeout,
-                         std::shared_ptr<const core::clock> clock)
-  : host_port_(std::move(host_port)), timeout_(timeout), clock_(std::move(clock)) {}
+smtp_sender::smtp_sender(smtp_options options, std::shared_ptr<const core::clock> clock)
+  : options_(std::move(options)), clock_(std::move(clock)) {
+  init_curl_once();
+}
 
 std::string smtp_sender::send(const core::mail_message& m) {
   auto from = mail_address(m.from);
@@ -282,54 +173,58 @@ std::string smtp_sender::send(const core::mail_message& m) {
   if (to.empty())
     return "smtp: no usable recipient address in '" + m.to + "'";
   auto now = clock_->now();
-  auto text = core::format_rfc5322(m, now, core::make_ulid(now));
+  transfer t;
+  t.text = core::format_rfc5322(m, now, core::make_ulid(now));
 
-  conversation c{steady::now() + timeout_, timeout_};
-  std::string error;
-  reply r;
-  if (!c.connect(host_port_, error) || !c.read_reply("greeting", r, error))
-    return error;
-  // A refusal still ends politely, with a short QUIT.
-  auto refuse = [&](const std::string& step) {
-    auto reason = refused(step, r);
-    std::string ignored;
-    c.limit(quit_wait);
-    c.command("QUIT", "QUIT", r, ignored);
-    return reason;
-  };
-  if (r.code != 220)
-    return refuse("greeting");
-  auto domain = c.local_domain();
-  if (!c.command("EHLO", "EHLO " + domain, r, error))
-    return error;
-  bool eight_bit = r.code == 250 && has_extension(r, "8BITMIME");
-  if (r.code != 250) { // an RFC 821 server: say HELO instead
-    if (!c.command("HELO", "HELO " + domain, r, error))
-      return error;
-    if (r.code != 250)
-      return refuse("HELO");
+  std::unique_ptr<CURL, easy_deleter> easy{curl_easy_init()};
+  if (!easy)
+    return "smtp: libcurl could not make a handle";
+  std::unique_ptr<curl_slist, slist_deleter> recipients{curl_slist_append(nullptr, ("<" + to + ">").c_str())};
+  auto* c = easy.get();
+  char error[CURL_ERROR_SIZE] = {};
+  auto url = options_.relay.url();
+  auto& relay = options_.relay;
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L); // many threads; the deadline is libcurl's own
+  auto deadline = std::chrono::steady_clock::now() + options_.timeout;
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));
+  // Bounds the QUIT after an accepted message, which libcurl waits for blocking.
+  curl_easy_setopt(c, CURLOPT_SERVER_RESPONSE_TIMEOUT,
+                   static_cast<long>(std::chrono::ceil<std::chrono::seconds>(options_.timeout).count()));
+  curl_easy_setopt(c, CURLOPT_FORBID_REUSE, 1L); // one connection per message
+  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(c, CURLOPT_USE_SSL,
+                   relay.security == core::smtp_security::none ? static_cast<long>(CURLUSESSL_NONE)
+                                                               : static_cast<long>(CURLUSESSL_ALL));
+  if (!options_.ca_file.empty())
+    curl_easy_setopt(c, CURLOPT_CAINFO, options_.ca_file.c_str());
+  if (!relay.user.empty()) {
+    curl_easy_setopt(c, CURLOPT_USERNAME, relay.user.c_str());
+    curl_easy_setopt(c, CURLOPT_PASSWORD, options_.password.c_str());
   }
-  if (!c.command("MAIL FROM", "MAIL FROM:<" + from + ">" + (eight_bit ? " BODY=8BITMIME" : ""), r, error))
-    return error;
-  if (r.code != 250)
-    return refuse("MAIL FROM");
-  if (!c.command("RCPT TO", "RCPT TO:<" + to + ">", r, error))
-    return error;
-  if (r.code != 250 && r.code != 251)
-    return refuse("RCPT TO");
-  if (!c.command("DATA", "DATA", r, error))
-    return error;
-  if (r.code != 354)
-    return refuse("DATA");
-  if (!c.write("message", dot_stuffed(text), error) || !c.read_reply("message", r, error))
-    return error;
-  if (r.code != 250)
-    return refuse("message");
-  // Accepted: the message is the relay's now, whatever QUIT answers.
-  c.limit(quit_wait);
-  c.command("QUIT", "QUIT", r, error);
-  c.close();
-  return {};
+  curl_easy_setopt(c, CURLOPT_MAIL_FROM, ("<" + from + ">").c_str());
+  curl_easy_setopt(c, CURLOPT_MAIL_RCPT, recipients.get());
+  curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+  curl_easy_setopt(c, CURLOPT_READFUNCTION, read_message);
+  curl_easy_setopt(c, CURLOPT_READDATA, &t);
+  curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(t.text.size()));
+  curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, follow_conversation);
+  curl_easy_setopt(c, CURLOPT_DEBUGDATA, &t);
+  curl_easy_setopt(c, CURLOPT_VERBOSE, 1L); // feeds follow_conversation; libcurl writes nothing itself then
+  auto code = perform_until(c, deadline);
+  if (code == CURLE_OK)
+    return {};
+  if (code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_COULDNT_CONNECT)
+    t.step = "connect to " + relay.host + ":" + std::to_string(relay.port);
+  if (code == CURLE_OPERATION_TIMEDOUT)
+    return "smtp " + t.step + ": timed out after " + std::to_string(options_.timeout.count()) + "ms";
+  if (!t.refusal.empty())
+    return "smtp " + t.refusal_step + ": " + t.refusal;
+  std::string reason = error[0] != '\0' ? error : curl_easy_strerror(code);
+  while (!reason.empty() && (reason.back() == '\n' || reason.back() == ' '))
+    reason.pop_back();
+  return "smtp " + t.step + ": " + reason;
 }
 
 } // namespace svc::http

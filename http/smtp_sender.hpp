@@ -1,7 +1,7 @@
 #pragma once
-// A blocking SMTP client for e-mail to team owners: plain TCP to a relay
-// (no TLS, no AUTH: a local MTA or a relay that trusts our address), one
-// connection per message, the whole conversation under one deadline.
+// The SMTP client for e-mail to team owners, libcurl's: plain SMTP to a
+// local relay, STARTTLS (required) or implicit TLS with AUTH to a real one;
+// one connection per message, the whole conversation under one deadline.
 
 #include <chrono>
 #include <memory>
@@ -10,6 +10,7 @@
 
 #include "core/clock.hpp"
 #include "core/mail.hpp"
+#include "core/smtp_url.hpp"
 
 namespace svc::http {
 
@@ -18,23 +19,28 @@ namespace svc::http {
 /// (it goes into an SMTP command line as it is).
 std::string mail_address(std::string_view field);
 
+struct smtp_options {
+  core::smtp_url relay;         ///< where, and with which protection
+  std::string password;         ///< AUTH password of `relay.user`; never logged
+  std::string ca_file;          ///< CA bundle trusted for the relay instead of the system's; empty: system CAs
+  std::chrono::milliseconds timeout{std::chrono::seconds{10}}; ///< one whole send, resolution to QUIT
+};
+
 class smtp_sender final : public core::mail_sender {
 public:
-  /// Talks to `host_port` (`HOST:PORT`, IPv6 as `[::1]:25`); `timeout`
-  /// bounds one whole send, resolution included; `clock` gives the Date header.
-  explicit smtp_sender(std::string host_port, std::chrono::milliseconds timeout = std::chrono::seconds{10},
-                       std::shared_ptr<const core::clock> clock = core::make_system_clock());
+  /// A sender to `options.relay`; `clock` gives the Date header.
+  explicit smtp_sender(smtp_options options, std::shared_ptr<const core::clock> clock = core::make_system_clock());
 
-  /// Connects, reads 220, EHLO (HELO if refused), MAIL FROM, RCPT TO, DATA,
-  /// the dot-stuffed RFC 5322 text, QUIT. An empty string once the relay
-  /// accepted the message (a failed QUIT is ignored); else `smtp <step>: `
-  /// and the relay's reply or the I/O error (`timed out after Nms`).
+  /// Sends the RFC 5322 text of `m` in one conversation: TLS as
+  /// `options.relay` asks (a relay that does not offer STARTTLS is refused
+  /// before MAIL), AUTH when there is a user, never before TLS. An empty
+  /// string once the relay accepted the message; else `smtp: ` and libcurl's
+  /// reason with the relay's last reply, or `smtp: timed out after Nms`.
   /// Blocks; thread-safe (each call has its own connection).
   std::string send(const core::mail_message& m) override;
 
 private:
-  std::string host_port_;
-  std::chrono::milliseconds timeout_;
+  smtp_options options_;
   std::shared_ptr<const core::clock> clock_;
 };
 

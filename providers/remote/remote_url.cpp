@@ -1,98 +1,71 @@
 #include "providers/remote/remote_url.hpp"
 
 #include <algorithm>
-#include <cctype>
+
+#include <boost/url/grammar/ci_string.hpp>
 
 #include "core/crypto.hpp"
+#include "core/uri.hpp"
 
 namespace svc::providers {
 namespace {
 
+namespace urls = boost::urls;
+
+constexpr std::string_view port_reason = "the port must be a number between 1 and 65535";
+
 bool name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
+         || c == '_';
 }
 
-// Characters a path may hold as they are (RFC 3986 pchar and '/'), plus '%'
-// of an escape, which is passed on undecoded.
-bool path_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) ||
-         std::string_view("-._~!$&'()*+,;=:@/%").find(c) != std::string_view::npos;
+bool all_digits(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+// Why Boost.URL refused `rest` (what follows `http://`): a port that is no
+// number is worth naming; anything else is simply no URL.
+std::string why_malformed(std::string_view rest) {
+  auto authority = rest.substr(0, rest.find_first_of("/?#"));
+  authority = authority.substr(authority.rfind('@') == std::string_view::npos ? 0 : authority.rfind('@') + 1);
+  auto host_end = !authority.empty() && authority.front() == '[' ? authority.find(']') : 0;
+  auto colon = host_end == std::string_view::npos ? host_end : authority.find(':', host_end);
+  if (colon != std::string_view::npos && !all_digits(authority.substr(colon + 1)))
+    return std::string{port_reason};
+  return "not a valid URL (RFC 3986: no spaces, control characters or stray brackets; escape the rest)";
 }
 
-// Userinfo is percent-encoded in a URL, so a password may hold ':' or '@'.
-std::optional<std::string> percent_decode(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') {
-      out.push_back(s[i]);
-      continue;
+// Host and port of a parsed URL; false with the reason in `why`.
+bool take_host_port(const urls::url_view& u, remote_url& url, std::string& why) {
+  switch (u.host_type()) {
+  case urls::host_type::ipv4:
+    url.host = u.host_ipv4_address().to_string();
+    break;
+  case urls::host_type::ipv6:
+    url.host = u.host_ipv6_address().to_string();
+    break;
+  case urls::host_type::name: {
+    // Encoded on purpose: a percent-encoded host names nothing DNS resolves.
+    auto host = u.encoded_host();
+    if (host.empty() || !std::all_of(host.begin(), host.end(), name_char)) {
+      why = host.empty() ? "no host" : "invalid character in the host";
+      return false;
     }
-    if (i + 2 >= s.size() || hex_value(s[i + 1]) < 0 || hex_value(s[i + 2]) < 0)
-      return std::nullopt;
-    out.push_back(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
-    i += 2;
+    url.host = std::string{host};
+    break;
   }
-  return out;
-}
-
-bool parse_port(std::string_view digits, std::uint16_t& port) {
-  if (digits.empty() || digits.size() > 5 ||
-      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return false;
-  auto n = std::stoul(std::string(digits));
-  if (n == 0 || n > 65535)
-    return false;
-  port = static_cast<std::uint16_t>(n);
-  return true;
-}
-
-// Fills host and port from `authority` (without userinfo).
-bool parse_host_port(std::string_view authority, remote_url& url, std::string& why) {
-  std::string_view port_text;
-  if (!authority.empty() && authority.front() == '[') {
-    auto close = authority.find(']');
-    if (close == std::string_view::npos) {
-      why = "unclosed '[' in the host";
-      return false;
-    }
-    url.host = std::string(authority.substr(1, close - 1));
-    auto rest = authority.substr(close + 1);
-    if (!rest.empty() && rest.front() != ':') {
-      why = "unexpected text after the IPv6 address";
-      return false;
-    }
-    if (url.host.empty() || !std::all_of(url.host.begin(), url.host.end(), [](char c) {
-          return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.';
-        })) {
-      why = "malformed IPv6 address";
-      return false;
-    }
-    if (!rest.empty())
-      port_text = rest.substr(1);
-    else
-      return true;
-  } else {
-    auto colon = authority.find(':');
-    url.host = std::string(authority.substr(0, colon));
-    if (url.host.empty() || !std::all_of(url.host.begin(), url.host.end(), name_char)) {
-      why = url.host.empty() ? "no host" : "invalid character in the host";
-      return false;
-    }
-    if (colon == std::string_view::npos)
-      return true;
-    port_text = authority.substr(colon + 1);
-  }
-  if (!parse_port(port_text, url.port)) {
-    why = "the port must be a number between 1 and 65535";
+  default:
+    why = "malformed IPv6 address";
     return false;
   }
+  if (!u.has_port())
+    return true;
+  auto port = core::parse_port(u.port());
+  if (!port) {
+    why = std::string{port_reason};
+    return false;
+  }
+  url.port = *port;
   return true;
 }
 
@@ -112,45 +85,43 @@ std::string remote_url::text() const {
 }
 
 std::optional<remote_url> parse_remote_url(std::string_view text, std::string& why) {
-  constexpr std::string_view scheme = "http://";
-  auto lower_prefix = [&](std::string_view prefix) {
-    return text.size() >= prefix.size() &&
-           std::equal(prefix.begin(), prefix.end(), text.begin(),
-                      [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
-  };
   if (text.empty()) {
     why = "no URL given";
     return std::nullopt;
   }
-  if (lower_prefix("https://")) {
+  auto starts = [&](std::string_view prefix) {
+    return text.size() >= prefix.size() && urls::grammar::ci_is_equal(text.substr(0, prefix.size()), prefix);
+  };
+  if (starts("https://")) {
     why = "https is not supported; reach the back end over http on a private network or through a local TLS proxy";
     return std::nullopt;
   }
-  if (!lower_prefix(scheme)) {
+  if (!starts("http://")) {
     why = "the URL must start with http://";
     return std::nullopt;
   }
-  auto rest = text.substr(scheme.size());
-  auto slash = rest.find('/');
-  auto authority = rest.substr(0, slash);
-  auto path = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash);
-
+  auto parsed = core::parse_uri(text);
+  if (!parsed) {
+    why = why_malformed(text.substr(7));
+    return std::nullopt;
+  }
+  auto& u = *parsed;
   remote_url url;
-  if (auto at = authority.rfind('@'); at != std::string_view::npos) {
-    auto decoded = percent_decode(authority.substr(0, at));
-    if (!decoded || decoded->find(':') == std::string::npos) {
+  if (!take_host_port(u, url, why))
+    return std::nullopt;
+  if (u.has_userinfo()) {
+    if (!u.has_password()) {
       why = "credentials must be user:password (percent-encoded)";
       return std::nullopt;
     }
-    url.authorization = "Basic " + core::base64_encode(*decoded);
-    authority = authority.substr(at + 1);
+    url.authorization = "Basic " + core::base64_encode(u.user() + ":" + u.password());
   }
-  if (!parse_host_port(authority, url, why))
-    return std::nullopt;
-  if (!std::all_of(path.begin(), path.end(), path_char)) {
+  if (u.has_query() || u.has_fragment()) {
     why = "the path may hold no query, fragment, space or control character";
     return std::nullopt;
   }
+  // Escapes in the path are passed on as they are, never decoded.
+  std::string_view path = u.encoded_path();
   while (!path.empty() && path.back() == '/')
     path.remove_suffix(1);
   url.base_path = std::string(path);

@@ -82,7 +82,7 @@ std::string dump(const config& c) {
     << "\ndelivery_timeout=" << c.delivery_timeout.count() << "\ndisable_failures=" << c.disable_failures
     << "\ndisable_window=" << c.disable_window.count() << "\nsecret_grace=" << c.secret_grace.count()
     << "\nwebhook_ca_file=" << c.webhook_ca_file << "\nwebhook_allow_private=" << c.webhook_allow_private
-    << "\nsmtp=" << c.smtp << "\nsmtp_timeout=" << c.smtp_timeout.count() << "\nmail_from=" << c.mail_from << "\nmax_endpoints_per_team=" << c.max_endpoints_per_team << "\nkey_grace=" << c.key_grace.count() << "\noutput_ttl=" << c.output_ttl.count()
+    << "\nsmtp=" << c.smtp << "\nsmtp_password_file=" << c.smtp_password_file << "\nsmtp_ca_file=" << c.smtp_ca_file << "\nsmtp_timeout=" << c.smtp_timeout.count() << "\nmail_from=" << c.mail_from << "\nmax_endpoints_per_team=" << c.max_endpoints_per_team << "\nkey_grace=" << c.key_grace.count() << "\noutput_ttl=" << c.output_ttl.count()
     << "\nfile_ttl=" << c.file_ttl.count() << "\nidempotency_ttl=" << c.idempotency_ttl.count()
     << "\nqueue_ttl=" << c.queue_ttl.count() << "\nbalance_low_debounce=" << c.balance_low_debounce.count()
     << "\nevent_retention=" << c.event_retention.count() << "\njob_retention=" << c.job_retention.count()
@@ -131,7 +131,9 @@ const std::map<std::string, std::string>& sample_values() {
     {"legacy-sunset", "2027-01-01"},
     {"webhook-ca-file", "/tmp/ca.pem"},
     {"webhook-allow-private", "true"},
-    {"smtp", "127.0.0.1:2525"},
+    {"smtp", "smtp://ops%40svc.test@127.0.0.1:2587"},
+    {"smtp-password-file", "/etc/svc/smtp.password"},
+    {"smtp-ca-file", "/etc/svc/relay-ca.pem"},
     {"smtp-timeout", "4s"},
     {"mail-from", "Ops Team <ops@svc.test>"},
     {"provider", "remote"},
@@ -256,7 +258,9 @@ BOOST_AUTO_TEST_CASE(bad_values_name_the_option) {
          {"webhook-allow-private", "maybe"},
          {"map-size", "512KiB"}, // under 1 MiB
          {"map-size", "4GB"},
-         {"map-size", "99999999999TiB"}}) {
+         {"map-size", "99999999999TiB"},
+         {"smtp", "127.0.0.1"},           // HOST:PORT needs its port
+         {"smtp", "http://relay.test:25"}}) {
     auto p = parse({std::string{"--"} + name + "=" + value});
     BOOST_TEST(p.error.find(name) != std::string::npos, name << "=" << value << ": '" << p.error << "'");
   }
@@ -372,4 +376,13 @@ BOOST_AUTO_TEST_CASE(every_option_is_settable_from_every_source) {
     BOOST_TEST(in_file.error == "", o.name << ": " << in_file.error);
     BOOST_TEST(dump(in_file.cfg) == dump(expected), "config file key " << o.name);
   }
+}
+
+// A URL with credentials that fails to parse is named, not echoed: the
+// message goes to stderr and service logs, the password must not.
+BOOST_AUTO_TEST_CASE(a_refused_url_with_credentials_is_not_echoed) {
+  auto p = parse({"--smtp", "smtp://ops:hunter2@relay.test:99999"});
+  BOOST_TEST(p.error.find("--smtp") != std::string::npos, p.error);
+  BOOST_TEST(p.error.find("hunter2") == std::string::npos, p.error);
+  BOOST_TEST(parse({"--smtp", "ftp://relay.test"}).error == "invalid value for --smtp: 'ftp://relay.test'");
 }

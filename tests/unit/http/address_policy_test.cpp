@@ -228,3 +228,29 @@ BOOST_AUTO_TEST_CASE(refused_at_create_rules) {
   BOOST_TEST(why("https://127.0.0.1/", true) == "");
   BOOST_TEST(why("https://localhost/", true) == "");
 }
+
+// Inputs where Boost.URL and the parser it replaced could differ, each
+// decided: hosts are never percent-decoded (so no `%2e`/`%6c` trick names
+// another host), backslashes and other characters RFC 3986 wants escaped
+// are refused anywhere (a browser reads `\` as `/`, so `a.com\@b.com` is
+// ambiguous), an escape in the path passes on as written, ports keep at most
+// five digits, and zone ids and IDNA hosts stay refused.
+BOOST_AUTO_TEST_CASE(inputs_where_parsers_disagree_are_decided) {
+  BOOST_TEST(refused("https://%6c%6fcalhost/"));
+  BOOST_TEST(refused("https://127%2e0.0.1/"));
+  BOOST_TEST(refused("https://example.com\\@evil.example/"));
+  BOOST_TEST(refused("https://example.com/a\\b"));
+  BOOST_TEST(refused("https://example.com/{id}"));
+  BOOST_TEST(refused("https://example.com/a|b"));
+  BOOST_TEST(refused("https://example.com@evil.example/"));
+  BOOST_TEST(refused("https://:pw@example.com/"));
+  BOOST_TEST(refused("https://example.com:000443/"));
+  BOOST_TEST(refused("https://[fe80::1%eth0]/"));
+  BOOST_TEST(refused("https://b\xC3\xBC" "cher.example/"));
+  BOOST_TEST(parse("https://xn--bcher-kva.example/").host == "xn--bcher-kva.example");
+  BOOST_TEST(parse("https://example.com:0443/").port == 443);
+  BOOST_TEST(parse("https://example.com/a%00b?c=%00").target == "/a%00b?c=%00");
+  BOOST_TEST(parse("https://example.com/?").target == "/?");
+  BOOST_TEST(parse("https://[2001:DB8::1]/").host == "2001:db8::1");
+  BOOST_TEST(parse("https://[::ffff:8.8.8.8]/").host == "::ffff:8.8.8.8");
+}

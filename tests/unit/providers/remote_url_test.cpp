@@ -84,3 +84,23 @@ BOOST_AUTO_TEST_CASE(malformed_urls_are_refused_with_a_reason) {
   BOOST_TEST(!refusal("http://[::1]x").empty());
   BOOST_TEST(!refusal("http://[zz]").empty());
 }
+
+// Inputs where Boost.URL and the parser it replaced could differ, each
+// decided: an unescaped '@' in the credentials is refused (the old parser
+// took the last one as the end of the userinfo), a percent-encoded or
+// non-ASCII host names nothing DNS resolves, IPv6 zone ids are refused, a
+// port keeps at most five digits, and escapes in the path pass on undecoded.
+BOOST_AUTO_TEST_CASE(inputs_where_parsers_disagree_are_decided) {
+  BOOST_TEST(!refusal("http://a:b@c@gpu:7860").empty());
+  BOOST_TEST(refusal("http://gp%75:7860").find("host") != std::string::npos);
+  BOOST_TEST(!refusal("http://g\xc3\xbcpu:7860").empty());
+  BOOST_TEST(!refusal("http://[fe80::1%25eth0]:7860").empty());
+  BOOST_TEST(!refusal("http://gpu\\@evil:7860").empty());
+  BOOST_TEST(!refusal("http://gpu\\evil:7860").empty());
+  BOOST_TEST(refusal("http://gpu:000007860").find("port") != std::string::npos);
+  BOOST_TEST(parsed("http://gpu:07860").port == 7860);
+  BOOST_TEST(parsed("http://gpu/a%00b/").base_path == "/a%00b");
+  BOOST_TEST(parsed("http://[::ffff:127.0.0.1]:7860").host == "::ffff:127.0.0.1");
+  BOOST_TEST(parsed("http://u%3Ax:p@gpu").authorization == "Basic dTp4OnA="); // u:x:p
+  BOOST_TEST(parsed("http://user:@gpu").authorization == "Basic dXNlcjo="); // user:
+}

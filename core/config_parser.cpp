@@ -22,8 +22,11 @@ namespace {
 
 po::options_description make_description() {
   po::options_description desc{"svcd options"};
-  desc.add_options()("help", "print this help")("config", po::value<std::string>(), "read options from FILE (key = value lines)")(
-    "print-config-table", "print every option as a markdown table");
+  desc.add_options()("help", "print this help")("version", "print version and commit")(
+    "config", po::value<std::string>(), "read options from FILE (key = value lines)")(
+    "check-config", "check the options and the config file, then exit (0: valid, 2: not)")(
+    "print-config-table", "print every option as a markdown table")(
+    "print-example-config", "print a config file listing every option, commented, with its default");
   for (auto& o : config_options()) {
     auto help = o.help + " (default: " + o.default_text + ")";
     if (o.repeatable) {
@@ -91,6 +94,9 @@ parsed_config parse_config(int argc, const char* const* argv, const env_lookup& 
     out.help_text = help.str();
     out.help = vm.count("help") > 0;
     out.print_table = vm.count("print-config-table") > 0;
+    out.print_example = vm.count("print-example-config") > 0;
+    out.version = vm.count("version") > 0;
+    out.check = vm.count("check-config") > 0;
     store_environment(env, vm);
     if (vm.count("config")) {
       auto path = vm["config"].as<std::string>();

@@ -18,6 +18,13 @@ void list_actors(const context_ptr& ctx);
 void create_team(const context_ptr& ctx);
 void set_team_limits(const context_ptr& ctx);
 void add_credits(const context_ptr& ctx);
+// team_reads.cpp
+/// GET /admin/teams: every team with its balance, by id, paged.
+void list_teams(const context_ptr& ctx);
+/// GET /admin/teams/{id}: one team with its balance; 404 for an unknown id.
+void show_team(const context_ptr& ctx);
+/// GET /admin/teams/{id}/keys: the team's API keys (never their plaintext), newest first.
+void list_team_keys(const context_ptr& ctx);
 // keys.cpp
 void create_key(const context_ptr& ctx);
 void admin_rotate_key(const context_ptr& ctx);

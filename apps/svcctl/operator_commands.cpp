@@ -1,11 +1,13 @@
-// actors | backup
+// actors | backup | restore
 #include <unistd.h>
 
 #include <cstdlib>
+#include <iostream>
 
 #include "apps/svcctl/admin_client.hpp"
 #include "apps/svcctl/command.hpp"
 #include "apps/svcctl/url_text.hpp"
+#include "persistence/backup_files.hpp"
 
 namespace svc::ctl {
 namespace {
@@ -47,6 +49,20 @@ std::vector<command> operator_commands() {
      },
      [](const po::variables_map& vm, const global_options& g) {
        return send_admin_request(g, "POST", "/admin/backup", {{"to", absolute(text_of(vm, "to"))}});
+     }},
+    {"restore", "--from DIR2", "offline: make --data-dir (new or empty; svcd not running on it) a copy of a backup",
+     [](po::options_description& d) {
+       d.add_options()("from", po::value<std::string>()->required(), "a directory `svcctl backup` wrote");
+     },
+     [](const po::variables_map& vm, const global_options& g) {
+       std::size_t blobs = 0;
+       auto st = persistence::restore_data_dir(text_of(vm, "from"), g.data_dir, blobs);
+       if (!st.ok())
+         return print_error("restore_failed", st.message, exit_code::refused);
+       std::cout << boost::json::serialize(boost::json::object{
+                      {"object", "restore"}, {"data_dir", absolute(g.data_dir)}, {"blobs", blobs}})
+                 << "\n";
+       return exit_code::ok;
      }},
   };
 }

@@ -23,6 +23,11 @@ std::vector<route> admin_routes() {
     {v::post, "/admin/keys", s::full, b::anonymous, create_key, "issue an API key"},
     {v::post, "/admin/keys/{id}/rotate", s::full, b::anonymous, admin_rotate_key, "rotate an API key"},
     {v::post, "/admin/keys/{id}/revoke", s::full, b::anonymous, admin_revoke_key, "revoke an API key at once"},
+    {v::get, "/admin/teams/{id}/endpoints", s::full, b::anonymous, list_team_endpoints, "a team's webhook endpoints"},
+    {v::post, "/admin/endpoints/{id}/disable", s::full, b::anonymous, disable_endpoint, "stop an endpoint's deliveries"},
+    {v::post, "/admin/endpoints/{id}/enable", s::full, b::anonymous, enable_endpoint, "resume an endpoint"},
+    {v::get, "/admin/jobs/{id}", s::full, b::anonymous, show_job, "any team's image or video"},
+    {v::post, "/admin/jobs/{id}/cancel", s::full, b::anonymous, admin_cancel_job, "cancel a job, refunding its team"},
     {v::post, "/admin/loras", s::full, b::anonymous, add_lora, "add a LoRA"},
     {v::post, "/admin/backup", s::full, b::anonymous, backup_store, "compacted copy of the store"},
   };

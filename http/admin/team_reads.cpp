@@ -1,4 +1,4 @@
-// What svcctl's team list / team show / key list read: straight from LMDB read
+// What svcctl's team list / team show / key list / endpoint list read: straight from LMDB read
 // transactions (no actor holds a team's record for reading), never changing state.
 #include <boost/json.hpp>
 
@@ -8,6 +8,7 @@
 #include "http/team_key_list.hpp"
 #include "http/respond.hpp"
 #include "schema/views.hpp"
+#include "schema/webhook_views.hpp"
 
 namespace svc::http {
 namespace {
@@ -76,6 +77,18 @@ void list_team_keys(const context_ptr& ctx) {
   if (!team)
     return;
   reply_team_keys(ctx, team->id, *params);
+}
+
+void list_team_endpoints(const context_ptr& ctx) {
+  auto params = read_list_params(ctx, "we");
+  auto team = params ? path_team(ctx) : std::nullopt;
+  if (!team)
+    return;
+  auto& tables = ctx->svc.tables();
+  reply_team_list(ctx, team->id, tables.endpoints_by_team, "we", *params, [&](std::string_view id) {
+    return tables.webhook_endpoints.get(id).map(
+      [](schema::webhook_endpoint_record&& e) { return schema::webhook_endpoint_view(e); });
+  });
 }
 
 } // namespace svc::http

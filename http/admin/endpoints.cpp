@@ -1,8 +1,8 @@
 // svcctl endpoint disable / enable: any team's webhook endpoint, switched by
 // its team's webhook directory, which persists the change before answering.
-#include "core/ids.hpp"
 #include "http/actor_call.hpp"
 #include "http/admin/admin_handlers.hpp"
+#include "http/admin/path_record.hpp"
 #include "http/json_body.hpp"
 #include "http/respond.hpp"
 #include "schema/webhook_views.hpp"
@@ -13,20 +13,15 @@ namespace {
 void set_endpoint_active(const context_ptr& ctx, bool active) {
   if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
-  auto& id = ctx->param("id");
-  auto endpoint = core::has_id_shape(id, "we") ? ctx->svc.tables().webhook_endpoints.get(id)
-                                               : persistence::read_result<schema::webhook_endpoint_record>::none();
-  if (endpoint.failed())
-    return reply_storage_failure(ctx, endpoint.why());
-  if (!endpoint.has_value())
-    return reply_error(ctx, schema::make_api_error(schema::error_code::resource_not_found,
-                                                   {{"kind", "webhook_endpoint"}, {"id", id.substr(0, 64)}}, "id"));
+  auto endpoint = path_record(ctx, ctx->svc.tables().webhook_endpoints, {"we"}, "webhook_endpoint");
+  if (!endpoint)
+    return;
   actors::endpoint_patch patch;
   patch.is_active = active;
   ask<schema::webhook_endpoint_record>(
     ctx, ctx->svc.actors().webhooks,
     [ctx](schema::webhook_endpoint_record& e) { reply_json(ctx, 200, schema::webhook_endpoint_view(e)); },
-    actors::patch_atom::value, endpoint->team_id, id, std::move(patch));
+    actors::patch_atom::value, endpoint->team_id, endpoint->id, std::move(patch));
 }
 
 } // namespace

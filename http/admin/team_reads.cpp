@@ -2,8 +2,8 @@
 // transactions (no actor holds a team's record for reading), never changing state.
 #include <boost/json.hpp>
 
-#include "core/ids.hpp"
 #include "http/admin/admin_handlers.hpp"
+#include "http/admin/path_record.hpp"
 #include "http/list_params.hpp"
 #include "http/team_key_list.hpp"
 #include "http/respond.hpp"
@@ -26,19 +26,7 @@ persistence::read_result<boost::json::value> team_with_balance(const context_ptr
 
 // The team named by the path's {id}; nullopt after answering 404 or 503.
 std::optional<schema::team_record> path_team(const context_ptr& ctx) {
-  auto& id = ctx->param("id");
-  auto team = core::has_id_shape(id, "team") ? ctx->svc.tables().teams.get(id)
-                                             : persistence::read_result<schema::team_record>::none();
-  if (team.failed()) {
-    reply_storage_failure(ctx, team.why());
-    return std::nullopt;
-  }
-  if (!team.has_value()) {
-    reply_error(ctx, schema::make_api_error(schema::error_code::resource_not_found,
-                                            {{"kind", "team"}, {"id", id.substr(0, 64)}}, "id"));
-    return std::nullopt;
-  }
-  return *team;
+  return path_record(ctx, ctx->svc.tables().teams, {"team"}, "team");
 }
 
 } // namespace

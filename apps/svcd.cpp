@@ -1,6 +1,7 @@
 // svcd: the Svc server. Options: `svcd --help`; the operator contract is in README.md.
 #include <iostream>
 
+#include "core/build_info.hpp"
 #include "core/config_parser.hpp"
 #include "core/log.hpp"
 #include "http/server.hpp"
@@ -11,13 +12,25 @@ int main(int argc, char** argv) {
     std::cout << parsed.help_text;
     return 0;
   }
+  if (parsed.version) {
+    std::cout << svc::core::version_line("svcd") << "\n";
+    return 0;
+  }
   if (parsed.print_table) {
     std::cout << svc::core::config_markdown_table();
+    return 0;
+  }
+  if (parsed.print_example) {
+    std::cout << svc::core::config_example_file();
     return 0;
   }
   if (!parsed.error.empty()) {
     std::cerr << "svcd: " << parsed.error << "\n(see svcd --help)\n";
     return 2;
+  }
+  if (parsed.check) {
+    std::cout << "svcd: configuration is valid\n";
+    return 0;
   }
   svc::core::set_log_level(parsed.cfg.log_level);
   return svc::http::run_server(parsed.cfg);

@@ -201,4 +201,12 @@ std::string config_markdown_table() {
   return out;
 }
 
+std::string config_example_file() {
+  std::string out = "# svcd configuration: `svcd --config FILE`. Each option below is commented out and shows\n"
+                    "# its default; flags and SVC_* environment variables override this file.\n";
+  for (auto& o : config_options())
+    out += "\n# " + o.help + "\n# " + o.name + " = " + o.default_text + "\n";
+  return out;
+}
+
 } // namespace svc::core

@@ -113,6 +113,10 @@ const std::vector<config_option>& config_options();
 /// Markdown table of every option (the README's configuration table).
 std::string config_markdown_table();
 
+/// A config file (`--config`) naming every option on a commented `# name = default`
+/// line under its help: the example config that `cmake --install` ships.
+std::string config_example_file();
+
 /// The environment variable for an option: `retry-schedule` -> `SVC_RETRY_SCHEDULE`.
 std::string env_name(const std::string& option);
 

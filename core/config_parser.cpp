@@ -1,4 +1,5 @@
 #include "core/config_parser.hpp"
+#include "core/option_error.hpp"
 
 #include <cctype>
 #include <cstdlib>
@@ -22,8 +23,11 @@ namespace {
 
 po::options_description make_description() {
   po::options_description desc{"svcd options"};
-  desc.add_options()("help", "print this help")("config", po::value<std::string>(), "read options from FILE (key = value lines)")(
-    "print-config-table", "print every option as a markdown table");
+  desc.add_options()("help", "print this help")("version", "print version and commit")(
+    "config", po::value<std::string>(), "read options from FILE (key = value lines)")(
+    "check-config", "check the options and the config file, then exit (0: valid, 2: not)")(
+    "print-config-table", "print every option as a markdown table")(
+    "print-example-config", "print a config file listing every option, commented, with its default");
   for (auto& o : config_options()) {
     auto help = o.help + " (default: " + o.default_text + ")";
     if (o.repeatable) {
@@ -60,23 +64,6 @@ std::string text_of(const config_option& o, const po::variable_value& v) {
   return joined;
 }
 
-// What went wrong with an option, said without Boost's `what()`: it fills
-// its `%placeholder%` tokens in a loop that never ends when the option's name
-// contains its own token (found by fuzz_config_file: a config line
-// `data-option '%canonical_option%'dir = ...` hung svcd at start).
-std::string describe(const po::error_with_option_name& e) {
-  std::string name;
-  for (char c : e.get_option_name().substr(0, 100))
-    name.push_back(std::isprint(static_cast<unsigned char>(c)) ? c : '?');
-  if (dynamic_cast<const po::unknown_option*>(&e))
-    return "unknown option '" + name + "'";
-  if (dynamic_cast<const po::multiple_occurrences*>(&e))
-    return "option '" + name + "' given more than once";
-  if (dynamic_cast<const po::invalid_syntax*>(&e))
-    return "malformed option '" + name + "' (a config file line is `name = value`)";
-  return "invalid value or use of option '" + name + "'";
-}
-
 } // namespace
 
 parsed_config parse_config(int argc, const char* const* argv, const env_lookup& env) {
@@ -91,6 +78,9 @@ parsed_config parse_config(int argc, const char* const* argv, const env_lookup& 
     out.help_text = help.str();
     out.help = vm.count("help") > 0;
     out.print_table = vm.count("print-config-table") > 0;
+    out.print_example = vm.count("print-example-config") > 0;
+    out.version = vm.count("version") > 0;
+    out.check = vm.count("check-config") > 0;
     store_environment(env, vm);
     if (vm.count("config")) {
       auto path = vm["config"].as<std::string>();
@@ -121,8 +111,8 @@ parsed_config parse_config(int argc, const char* const* argv, const env_lookup& 
         return out;
       }
     }
-  } catch (const po::error_with_option_name& e) {
-    out.error = describe(e);
+  } catch (const po::error& e) {
+    out.error = option_error_text(e);
   } catch (const std::exception& e) {
     out.error = e.what();
   }

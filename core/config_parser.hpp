@@ -15,6 +15,9 @@ struct parsed_config {
   config cfg;               ///< valid when `error` is empty
   bool help = false;        ///< --help was given: print `help_text` and exit 0
   bool print_table = false; ///< --print-config-table: print the markdown table
+  bool print_example = false; ///< --print-example-config: print a config file of every default
+  bool version = false;     ///< --version: print version and commit
+  bool check = false;       ///< --check-config: parse everything, report, start nothing
   std::string help_text;
   std::string error;        ///< one line naming the bad option or value
 };

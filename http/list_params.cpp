@@ -42,12 +42,12 @@ std::optional<list_params> read_list_params(const context_ptr& ctx, std::string_
 
 namespace {
 
-persistence::read_result<boost::json::value> team_list_page(const context_ptr& ctx,
+persistence::read_result<boost::json::value> team_list_page(const context_ptr& ctx, const std::string& team_id,
                                                             const persistence::index_table& index,
                                                             std::string_view id_prefix, const list_params& params,
                                                             const list_item& item) {
   using page = persistence::read_result<boost::json::value>;
-  auto team_prefix = ctx->team->id + "/";
+  auto team_prefix = team_id + "/";
   persistence::scan_range range{team_prefix + std::string{id_prefix} + "_",
                                 params.starting_after.empty() ? "" : team_prefix + params.starting_after, true};
   auto budget = ctx->svc.cfg.list_scan_limit;
@@ -83,7 +83,12 @@ persistence::read_result<boost::json::value> team_list_page(const context_ptr& c
 
 void reply_team_list(const context_ptr& ctx, const persistence::index_table& index, std::string_view id_prefix,
                      const list_params& params, const list_item& item) {
-  auto page = team_list_page(ctx, index, id_prefix, params, item);
+  reply_team_list(ctx, ctx->team->id, index, id_prefix, params, item);
+}
+
+void reply_team_list(const context_ptr& ctx, const std::string& team_id, const persistence::index_table& index,
+                     std::string_view id_prefix, const list_params& params, const list_item& item) {
+  auto page = team_list_page(ctx, team_id, index, id_prefix, params, item);
   if (page.failed())
     return reply_storage_failure(ctx, page.why());
   reply_json(ctx, 200, *page);

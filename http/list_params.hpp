@@ -44,4 +44,8 @@ using list_item = std::function<persistence::read_result<boost::json::value>(std
 void reply_team_list(const context_ptr& ctx, const persistence::index_table& index, std::string_view id_prefix,
                      const list_params& params, const list_item& item);
 
+/// The same over `team_id`'s list: for the admin routes, which act for no team of their own.
+void reply_team_list(const context_ptr& ctx, const std::string& team_id, const persistence::index_table& index,
+                     std::string_view id_prefix, const list_params& params, const list_item& item);
+
 } // namespace svc::http

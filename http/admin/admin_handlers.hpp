@@ -18,10 +18,29 @@ void list_actors(const context_ptr& ctx);
 void create_team(const context_ptr& ctx);
 void set_team_limits(const context_ptr& ctx);
 void add_credits(const context_ptr& ctx);
+// team_reads.cpp
+/// GET /admin/teams: every team with its balance, by id, paged.
+void list_teams(const context_ptr& ctx);
+/// GET /admin/teams/{id}: one team with its balance; 404 for an unknown id.
+void show_team(const context_ptr& ctx);
+/// GET /admin/teams/{id}/keys: the team's API keys (never their plaintext), newest first.
+void list_team_keys(const context_ptr& ctx);
+/// GET /admin/teams/{id}/endpoints: the team's webhook endpoints, newest first.
+void list_team_endpoints(const context_ptr& ctx);
+// endpoints.cpp
+/// POST /admin/endpoints/{id}/disable: stops deliveries, as the team's `is_active: false` does.
+void disable_endpoint(const context_ptr& ctx);
+/// POST /admin/endpoints/{id}/enable: resumes them and resets the failure count.
+void enable_endpoint(const context_ptr& ctx);
 // keys.cpp
 void create_key(const context_ptr& ctx);
 void admin_rotate_key(const context_ptr& ctx);
 void admin_revoke_key(const context_ptr& ctx);
+// jobs.cpp
+/// GET /admin/jobs/{id}: any team's image or video, with its team_id; 404 for an unknown id.
+void show_job(const context_ptr& ctx);
+/// POST /admin/jobs/{id}/cancel: cancels it as its team would (refund durable before the answer).
+void admin_cancel_job(const context_ptr& ctx);
 // loras.cpp
 void add_lora(const context_ptr& ctx);
 // backup.cpp

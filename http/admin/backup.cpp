@@ -5,6 +5,7 @@
 #include "http/admin/admin_handlers.hpp"
 #include "http/json_body.hpp"
 #include "http/respond.hpp"
+#include "persistence/backup_files.hpp"
 
 namespace svc::http {
 
@@ -16,13 +17,19 @@ void backup_store(const context_ptr& ctx) {
   auto to = f.string("to", 4096, true);
   if (f.error)
     return reply_error(ctx, *f.error);
-  // A compacting copy reads the whole store: keep it off the asio threads.
+  // A compacting copy reads the whole store, and the blobs follow it (a blob
+  // written after the LMDB snapshot is an orphan the restored server sweeps;
+  // one expired meanwhile is one the snapshot's sweep would expire too):
+  // keep it off the asio threads.
   std::thread([ctx, to = *to] {
+    std::size_t blobs = 0;
     auto st = ctx->svc.env.backup(to);
-    net::post(ctx->svc.io, [ctx, to, st] {
+    if (st.ok())
+      st = persistence::copy_side_files(ctx->svc.cfg.data_dir, to, blobs);
+    net::post(ctx->svc.io, [ctx, to, st, blobs] {
       if (!st.ok())
         return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter, {{"detail", st.message}}, "to"));
-      reply_json(ctx, 200, {{"object", "backup"}, {"path", to + "/data.mdb"}});
+      reply_json(ctx, 200, {{"object", "backup"}, {"path", to + "/data.mdb"}, {"blobs", blobs}});
     });
   }).detach();
 }

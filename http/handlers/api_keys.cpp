@@ -5,6 +5,7 @@
 #include "http/handlers/handlers.hpp"
 #include "http/json_body.hpp"
 #include "http/list_params.hpp"
+#include "http/team_key_list.hpp"
 #include "schema/views.hpp"
 
 namespace svc::http {
@@ -36,22 +37,7 @@ void list_api_keys(const context_ptr& ctx) {
   auto params = read_list_params(ctx, "key");
   if (!params)
     return;
-  auto& tables = ctx->svc.tables();
-  auto prefix = ctx->team->id + "/";
-  persistence::scan_range range{prefix, params->starting_after.empty() ? "" : prefix + params->starting_after, true};
-  bool more = false;
-  boost::json::array data;
-  auto entries = tables.api_keys_by_team.keys(range, params->limit, more);
-  if (entries.failed())
-    return reply_storage_failure(ctx, entries.why());
-  for (auto& entry : *entries) {
-    auto key = tables.api_keys.get(entry.substr(prefix.size()));
-    if (key.failed())
-      return reply_storage_failure(ctx, key.why());
-    if (key.has_value())
-      data.push_back(schema::api_key_view(*key));
-  }
-  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+  reply_team_keys(ctx, ctx->team->id, *params);
 }
 
 void rotate_api_key(const context_ptr& ctx) {

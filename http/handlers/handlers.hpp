@@ -36,6 +36,11 @@ void list_images(const context_ptr& ctx);
 void list_videos(const context_ptr& ctx);
 void cancel_job(const context_ptr& ctx);
 void cancel_video(const context_ptr& ctx);
+/// Cancels the image or video `id` (an `img_`/`vid_` id) of `team_id` through
+/// the job directory and answers the job once its refund is durable (also
+/// past the request deadline); 409 when it ended otherwise first. For the
+/// cancel routes and the admin's POST /admin/jobs/{id}/cancel.
+void cancel_team_job(const context_ptr& ctx, const std::string& team_id, const std::string& id);
 
 // usage.cpp
 void get_usage(const context_ptr& ctx);

@@ -139,9 +139,9 @@ constexpr std::chrono::milliseconds settle_poll{25};
 // (it succeeded, or failed, first) is 409 as a cancel of a terminal job is.
 // A row that is not terminal yet is looked at again shortly; a drain that
 // closes the connection first answers nothing.
-void answer_when_settled(const context_ptr& ctx, const std::string& id) {
+void answer_when_settled(const context_ptr& ctx, const std::string& team_id, const std::string& id) {
   auto kind = *schema::job_kind_of_id(id); // the routes took only img_ and vid_ ids
-  auto job = read_owned(ctx, ctx->svc.tables().jobs, id, schema::id_prefix(kind));
+  auto job = ctx->svc.tables().jobs.get(id).keep_if([&](const schema::job_record& r) { return r.team_id == team_id; });
   if (job.absent())
     return reply_not_found(ctx, schema::to_string(kind), id);
   if (job.has_value() && schema::is_terminal(job->status)) {
@@ -152,28 +152,31 @@ void answer_when_settled(const context_ptr& ctx, const std::string& id) {
   if (job.failed())
     core::log_warn("http", ctx->request_id + ": the cancelled job " + id + " is unreadable for now: " + job.why());
   auto timer = std::make_shared<boost::asio::steady_timer>(ctx->svc.io, settle_poll);
-  timer->async_wait([ctx, id, timer](const boost::system::error_code& ec) {
+  timer->async_wait([ctx, team_id, id, timer](const boost::system::error_code& ec) {
     if (!ec)
-      answer_when_settled(ctx, id);
+      answer_when_settled(ctx, team_id, id);
   });
 }
 
 void cancel(const context_ptr& ctx) {
   if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
-  auto id = ctx->param("id");
-  ask_within<schema::job_record>(
-    ctx, ctx->svc.actors().jobs, caf::duration{ctx->svc.cfg.request_deadline},
-    [ctx](schema::job_record& job) { reply_job(ctx, job); },
-    [ctx, id](const caf::error& err) {
-      if (err == caf::sec::request_timeout)
-        return answer_when_settled(ctx, id);
-      reply_actor_error(ctx, err);
-    },
-    actors::cancel_atom::value, ctx->team->id, id);
+  cancel_team_job(ctx, ctx->team->id, ctx->param("id"));
 }
 
 } // namespace
+
+void cancel_team_job(const context_ptr& ctx, const std::string& team_id, const std::string& id) {
+  ask_within<schema::job_record>(
+    ctx, ctx->svc.actors().jobs, caf::duration{ctx->svc.cfg.request_deadline},
+    [ctx](schema::job_record& job) { reply_job(ctx, job); },
+    [ctx, team_id, id](const caf::error& err) {
+      if (err == caf::sec::request_timeout)
+        return answer_when_settled(ctx, team_id, id);
+      reply_actor_error(ctx, err);
+    },
+    actors::cancel_atom::value, team_id, id);
+}
 
 void get_image(const context_ptr& ctx) { get_job(ctx, schema::job_kind::image); }
 void get_video(const context_ptr& ctx) { get_job(ctx, schema::job_kind::video); }

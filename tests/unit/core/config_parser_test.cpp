@@ -340,6 +340,33 @@ BOOST_AUTO_TEST_CASE(help_and_table_requests) {
     BOOST_TEST(table.find("`" + env_name(o.name) + "`") != std::string::npos, o.name);
 }
 
+BOOST_AUTO_TEST_CASE(version_and_check_requests) {
+  BOOST_TEST(parse({"--version"}).version);
+  BOOST_TEST(parse({"--check-config"}).check);
+  BOOST_TEST(parse({"--print-example-config"}).print_example);
+  BOOST_TEST(!parse({}).version);
+  BOOST_TEST(!parse({}).check);
+}
+
+// The shipped example config parses as it is, and each of its commented
+// `# name = default` lines still parses once uncommented (so it names a real
+// option), whenever the default is a value rather than words like "cores".
+BOOST_AUTO_TEST_CASE(example_config_parses_with_every_line_uncommented) {
+  auto example = svc::core::config_example_file();
+  temp_file as_shipped{example};
+  BOOST_TEST(parse({"--config", as_shipped.str()}).error == "");
+  for (auto& o : config_options()) {
+    auto line = "# " + o.name + " = " + o.default_text + "\n";
+    auto at = example.find(line);
+    BOOST_TEST_REQUIRE(at != std::string::npos, "no line for " << o.name);
+    config probe;
+    if (o.default_text.empty() || !o.apply(probe, o.default_text))
+      continue;
+    temp_file uncommented{example.substr(0, at) + example.substr(at + 2)};
+    BOOST_TEST(parse({"--config", uncommented.str()}).error == "", o.name);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(option_names_are_unique_and_sampled) {
   std::set<std::string> names;
   for (auto& o : config_options()) {

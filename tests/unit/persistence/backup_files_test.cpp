@@ -1,0 +1,107 @@
+#include "persistence/backup_files.hpp"
+
+#define BOOST_TEST_MODULE persistence_backup_files
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/stat.h>
+
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using namespace svc::persistence;
+using svc::persistence::testing::temp_dir;
+
+namespace {
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream{path, std::ios::binary} << text;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in{path, std::ios::binary};
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+unsigned mode_of(const fs::path& path) {
+  struct stat st{};
+  ::stat(path.c_str(), &st);
+  return st.st_mode & 0777;
+}
+
+// A data directory as svcd leaves it (LMDB's file stands in by its bytes only).
+void fill_data_dir(const std::string& dir) {
+  write(fs::path{dir} / "data.mdb", "lmdb bytes");
+  write(fs::path{dir} / "url.secret", "secret-of-urls");
+  write(fs::path{dir} / "admin.token", "token-of-admin");
+  write(fs::path{dir} / "blobs/outputs/img_1.0.png", std::string(200000, 'p'));
+  write(fs::path{dir} / "blobs/files/file_1", "upload");
+  write(fs::path{dir} / "blobs/outputs/img_2.0.png.tmp-01J", "half written");
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(side_files_are_the_secrets_and_every_finished_blob) {
+  temp_dir from, to;
+  fill_data_dir(from.path);
+  std::size_t blobs = 0;
+  auto st = copy_side_files(from.path, to.path, blobs);
+  BOOST_TEST_REQUIRE(st.ok(), st.message);
+  BOOST_TEST(blobs == 2u);
+  BOOST_TEST(read(fs::path{to.path} / "url.secret") == "secret-of-urls");
+  BOOST_TEST(read(fs::path{to.path} / "admin.token") == "token-of-admin");
+  BOOST_TEST(read(fs::path{to.path} / "blobs/outputs/img_1.0.png") == std::string(200000, 'p'));
+  BOOST_TEST(read(fs::path{to.path} / "blobs/files/file_1") == "upload");
+  BOOST_TEST(!fs::exists(fs::path{to.path} / "blobs/outputs/img_2.0.png.tmp-01J"));
+  BOOST_TEST(!fs::exists(fs::path{to.path} / "data.mdb"), "the store is copied by LMDB, not here");
+  BOOST_TEST(mode_of(fs::path{to.path} / "url.secret") == 0600u);
+  BOOST_TEST(mode_of(fs::path{to.path} / "blobs/outputs") == 0700u);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_secret_fails_the_copy) {
+  temp_dir from, to;
+  fill_data_dir(from.path);
+  fs::remove(fs::path{from.path} / "url.secret");
+  std::size_t blobs = 0;
+  BOOST_TEST(!copy_side_files(from.path, to.path, blobs).ok());
+}
+
+BOOST_AUTO_TEST_CASE(restore_fills_a_new_directory) {
+  temp_dir backup, parent;
+  fill_data_dir(backup.path);
+  auto target = parent.path + "/restored";
+  std::size_t blobs = 0;
+  auto st = restore_data_dir(backup.path, target, blobs);
+  BOOST_TEST_REQUIRE(st.ok(), st.message);
+  BOOST_TEST(read(fs::path{target} / "data.mdb") == "lmdb bytes");
+  BOOST_TEST(read(fs::path{target} / "url.secret") == "secret-of-urls");
+  BOOST_TEST(blobs == 2u);
+  BOOST_TEST(mode_of(target) == 0700u);
+}
+
+BOOST_AUTO_TEST_CASE(restore_refuses_a_non_empty_directory_and_changes_nothing) {
+  temp_dir backup, target;
+  fill_data_dir(backup.path);
+  write(fs::path{target.path} / "data.mdb", "someone's live store");
+  std::size_t blobs = 0;
+  auto st = restore_data_dir(backup.path, target.path, blobs);
+  BOOST_TEST(!st.ok());
+  BOOST_TEST(st.message.find("not empty") != std::string::npos, st.message);
+  BOOST_TEST(read(fs::path{target.path} / "data.mdb") == "someone's live store");
+  BOOST_TEST(!fs::exists(fs::path{target.path} / "url.secret"));
+}
+
+BOOST_AUTO_TEST_CASE(restore_refuses_a_directory_that_is_no_backup) {
+  temp_dir not_a_backup, parent;
+  std::size_t blobs = 0;
+  auto st = restore_data_dir(not_a_backup.path, parent.path + "/restored", blobs);
+  BOOST_TEST(!st.ok());
+  BOOST_TEST(!fs::exists(parent.path + "/restored"));
+}

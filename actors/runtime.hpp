@@ -58,6 +58,8 @@ public:
   const persistence::tables& tables() const { return *tables_; }
   /// Where job outputs and uploaded files are stored.
   const persistence::blob_store& blobs() const { return *blobs_; }
+  /// The render workers (for their queue and load).
+  const providers::worker_pool& pool() const { return *pool_; }
 
 private:
   runtime(caf::actor_system& sys, persistence::environment& env);

@@ -31,6 +31,7 @@ struct catalogue {
   family<counter>& webhook_attempts;
   family<histogram>& webhook_delivery_seconds;
   family<counter>& webhook_dead_letters;
+  family<counter>& webhook_endpoints_disabled;
 
   // Mail.
   family<counter>& mail_sent;
@@ -40,11 +41,14 @@ struct catalogue {
   family<gauge>& jobs_queued;
   family<gauge>& renders_running;
   family<gauge>& uploads_in_flight;
+  family<gauge>& webhook_retry_backlog;
+  family<gauge>& mail_queued;
   family<gauge>& store_map_used_ratio;
   family<gauge>& store_map_bytes;
   family<gauge>& store_map_used_bytes;
   family<gauge>& store_map_reserve_bytes;
   family<gauge>& actors;
+  family<gauge>& actor_mailbox_depth;
   family<gauge>& uptime_seconds;
   family<gauge>& build_info;
   family<counter>& process_cpu_seconds;

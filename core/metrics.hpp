@@ -75,6 +75,13 @@ public:
 
   /// The child for these label values (as many as label names), made on first use.
   T& with(const label_values& values);
+  /// Calls `fn` on every child made so far (to zero gauges that sampled nothing this time).
+  template <class F>
+  void for_each(F fn) {
+    std::lock_guard<std::mutex> guard{mutex_};
+    for (auto& [values, child] : children_)
+      fn(values, *child);
+  }
   /// The only child of a family without labels.
   T& get() { return with({}); }
   void render(std::string& out) const override;

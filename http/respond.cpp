@@ -4,6 +4,7 @@
 
 #include "actors/messages.hpp"
 #include "core/log.hpp"
+#include "http/access.hpp"
 #include "schema/api_versions.hpp"
 #include "schema/utf8.hpp"
 
@@ -17,6 +18,14 @@ const std::string& request_context::param(std::string_view name) const {
     if (k == name)
       return v;
   return none;
+}
+
+schema::request_origin request_context::origin() const {
+  schema::request_origin o;
+  o.request_id = client_request_id.empty() ? request_id : client_request_id;
+  if (auto h = header("traceparent"); h && trace)
+    o.traceparent = std::string{*h};
+  return o;
 }
 
 std::optional<std::string_view> request_context::header(std::string_view name) const {
@@ -45,6 +54,8 @@ outgoing_response start_response(const context_ptr& ctx, unsigned status, std::s
   field("Server", "svc");
   field("Content-Type", content_type);
   field("Svc-Request-Id", ctx->request_id);
+  if (!ctx->client_request_id.empty())
+    field("X-Request-Id", ctx->client_request_id);
   if (ctx->kind == listener_kind::api) {
     field("Svc-Version", ctx->version.empty() ? schema::newest_api_version() : ctx->version);
     if (ctx->rate) {
@@ -57,10 +68,7 @@ outgoing_response start_response(const context_ptr& ctx, unsigned status, std::s
     field(name, value);
   field("Content-Length", std::to_string(length));
   res.keep_alive = ctx->req.keep_alive() && !ctx->svc.draining.load(std::memory_order_relaxed);
-  ctx->svc.metrics.count(status);
-  if (status >= 500)
-    core::log_warn("http", ctx->request_id + " " + std::string{ctx->req.method_string()} + " "
-                             + std::string{ctx->path} + " -> " + std::to_string(status));
+  record_answer(*ctx, status, length);
   return res;
 }
 

@@ -3,6 +3,9 @@
 #define BOOST_TEST_MODULE core_metrics
 #include <boost/test/unit_test.hpp>
 
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -113,4 +116,20 @@ BOOST_AUTO_TEST_CASE(the_process_reads_its_own_figures) {
   BOOST_TEST(s->open_fds >= 3); // stdin, stdout, stderr
   BOOST_TEST(s->max_fds >= s->open_fds);
   BOOST_TEST(s->start_time_seconds > 1.7e9);
+}
+
+BOOST_AUTO_TEST_CASE(readme_documents_every_metric_of_the_catalogue) {
+  std::ifstream in{SVC_README_PATH};
+  std::string readme{std::istreambuf_iterator<char>{in}, {}};
+  BOOST_REQUIRE(!readme.empty());
+  std::istringstream text{svc::core::metrics::svc().all.render()};
+  int families = 0;
+  for (std::string line; std::getline(text, line);) {
+    if (line.rfind("# TYPE ", 0) != 0)
+      continue;
+    auto name = line.substr(7, line.find(' ', 7) - 7);
+    ++families;
+    BOOST_TEST(readme.find("| `" + name + "` |") != std::string::npos, name << " is not in README's Metrics table");
+  }
+  BOOST_TEST(families > 30);
 }

@@ -5,6 +5,8 @@ namespace {
 
 // Seconds, from a fast API answer to a slow render or a timed-out webhook.
 std::vector<double> latency_buckets() { return {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}; }
+// Writers' batches per LMDB transaction (group commit); 1 without it.
+std::vector<double> batch_buckets() { return {1, 2, 4, 8, 16, 32, 64, 128, 256}; }
 std::vector<double> render_buckets() { return {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300}; }
 
 } // namespace
@@ -40,6 +42,12 @@ catalogue::catalogue()
                                          "Deliveries given up after their last attempt.")},
     webhook_endpoints_disabled{all.add_counter("svc_webhook_endpoints_disabled_total",
                                                "Endpoints disabled after failing too long.")},
+    store_commit_seconds{all.add_histogram("svc_store_commit_duration_seconds",
+                                           "Time an LMDB write transaction took to commit, fsync included.", {},
+                                           latency_buckets())},
+    store_commit_batches{all.add_histogram("svc_store_commit_batches",
+                                           "Writers' batches committed per LMDB transaction (group commit).", {},
+                                           batch_buckets())},
     mail_sent{all.add_counter("svc_mail_sent_total", "Mails the relay accepted.")},
     mail_failed{all.add_counter("svc_mail_failed_total", "Mail attempts that failed (each retry counts).")},
     jobs_queued{all.add_gauge("svc_jobs_queued", "Renders waiting for a worker.")},

@@ -33,6 +33,10 @@ struct catalogue {
   family<counter>& webhook_dead_letters;
   family<counter>& webhook_endpoints_disabled;
 
+  // The store.
+  family<histogram>& store_commit_seconds;
+  family<histogram>& store_commit_batches;
+
   // Mail.
   family<counter>& mail_sent;
   family<counter>& mail_failed;

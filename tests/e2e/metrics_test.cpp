@@ -124,6 +124,9 @@ BOOST_FIXTURE_TEST_CASE(a_scrape_after_a_mixed_workload_passes_promtool_and_coun
   BOOST_TEST(sample(m, "svc_http_open_connections{listener=\"admin\"}") >= 1);
   BOOST_TEST(sample(m, "svc_actors{kind=\"job_directory\"}") == 1, m);
   BOOST_TEST(sample(m, "svc_store_map_used_bytes") > 0);
+  BOOST_TEST(sample(m, "svc_store_commit_duration_seconds_count") >= 1);
+  BOOST_TEST(sample(m, "svc_store_commit_batches_count") >= 1);
+  BOOST_TEST(sample(m, "svc_store_commit_batches_sum") >= sample(m, "svc_store_commit_batches_count"));
   BOOST_TEST(m.find("\nsvc_build_info{version=\"") != std::string::npos);
   BOOST_TEST(sample(m, "process_open_fds") > 3);
   BOOST_TEST(sample(m, "process_resident_memory_bytes") > 1e6);

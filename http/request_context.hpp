@@ -58,8 +58,6 @@ struct request_context {
   const std::string& param(std::string_view name) const;
   /// The value of request header `name` (the first, if repeated), if present.
   std::optional<std::string_view> header(std::string_view name) const;
-  /// What the request's later work (deliveries, back-end calls) passes on.
-  schema::request_origin origin() const;
   /// The matched route (only valid after a successful match).
   const route& matched() const { return *match.matched; }
 };

@@ -20,14 +20,6 @@ const std::string& request_context::param(std::string_view name) const {
   return none;
 }
 
-schema::request_origin request_context::origin() const {
-  schema::request_origin o;
-  o.request_id = client_request_id.empty() ? request_id : client_request_id;
-  if (auto h = header("traceparent"); h && trace)
-    o.traceparent = std::string{*h};
-  return o;
-}
-
 std::optional<std::string_view> request_context::header(std::string_view name) const {
   auto it = req.find(beast::string_view{name.data(), name.size()});
   if (it == req.end())

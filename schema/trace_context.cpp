@@ -42,11 +42,7 @@ std::optional<trace_parent> parse_traceparent(std::string_view h) {
   // Version 00 is exactly 55 characters; a later one may go on after a dash.
   if (h.size() > length && (version == "00" || h[length] != '-'))
     return std::nullopt;
-  return trace_parent{std::string{trace}, std::string{flags}};
-}
-
-std::string format_traceparent(const trace_parent& trace, std::string_view span_id) {
-  return "00-" + trace.trace_id + "-" + std::string{span_id} + "-" + trace.flags;
+  return trace_parent{std::string{trace}};
 }
 
 } // namespace svc::schema

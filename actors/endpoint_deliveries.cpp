@@ -6,6 +6,7 @@
 #include "actors/mailer.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/metric_catalogue.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "schema/event_types.hpp"
 #include "schema/webhook_signature.hpp"
@@ -105,6 +106,7 @@ void disable(endpoint_self self, const context& ctx, const endpoint_services& se
   auto now = ctx.clock->now();
   r.is_active = false;
   r.disabled_at = now;
+  core::metrics::svc().webhook_endpoints_disabled.get().inc();
   r.updated_at = now;
   self->state.record_changed = true;
   erase_queued_tasks(self, ctx, write.rows);
@@ -136,6 +138,15 @@ void disable(endpoint_self self, const context& ctx, const endpoint_services& se
 
 bool succeeded_within_window(const context& ctx, const webhook_endpoint_record& r) {
   return r.last_success_at && ctx.clock->now() - *r.last_success_at < ctx.cfg->disable_window;
+}
+
+// The attempt's outcome class: the receiver's status class, or what kept it from answering.
+void count_attempt(const webhook_answer& answer) {
+  auto& m = core::metrics::svc();
+  auto outcome = answer.status ? core::metrics::status_class(static_cast<unsigned>(*answer.status))
+                               : std::string{schema::to_string(answer.error)};
+  m.webhook_attempts.with({outcome}).inc();
+  m.webhook_delivery_seconds.get().observe(std::chrono::duration<double>(answer.duration).count());
 }
 
 } // namespace
@@ -224,6 +235,7 @@ void on_attempted(endpoint_self self, const context& ctx, const endpoint_service
   auto task = it->second;
   auto& r = st.record;
   auto now = ctx.clock->now();
+  count_attempt(answer);
   schema::delivery_record d;
   d.id = core::make_id("dlv");
   d.endpoint_id = r.id;
@@ -271,6 +283,7 @@ void on_attempted(endpoint_self self, const context& ctx, const endpoint_service
     } else {
       finish();
       d.is_dead_letter = true;
+      core::metrics::svc().webhook_dead_letters.get().inc();
     }
   }
   persistence::put_delivery(*ctx.tables, write.rows, d, ctx.cfg->event_retention);

@@ -6,6 +6,7 @@
 #include "actors/supervision.hpp"
 #include "core/crypto.hpp"
 #include "core/log.hpp"
+#include "core/metric_catalogue.hpp"
 #include "persistence/job_rows.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "schema/event_types.hpp"
@@ -81,6 +82,15 @@ void end(self_ptr self, const context& ctx, const job_services& services, job_st
   settle(self, ctx, services, std::chrono::milliseconds{100});
 }
 
+// Counted once the ledger committed the settlement.
+void count_settlement(const job_record& r) {
+  auto& m = core::metrics::svc();
+  m.jobs_settled.with({std::string{schema::to_string(r.kind)}, std::string{schema::to_string(r.status)}}).inc();
+  (r.cost_status == hold_status::charged ? m.credits_charged : m.credits_refunded)
+    .get()
+    .inc(static_cast<double>(r.credits));
+}
+
 void settle(self_ptr self, const context& ctx, const job_services& services, std::chrono::milliseconds retry) {
   auto& r = self->state.record;
   settlement s;
@@ -100,6 +110,7 @@ void settle(self_ptr self, const context& ctx, const job_services& services, std
         self->request(ledger, caf::infinite, settle_atom::value, std::move(s))
           .then(
             [=](schema::balance_record&) {
+              count_settlement(self->state.record);
               if (self->state.event && ctx.webhooks)
                 self->send(ctx.webhooks, publish_atom::value, *self->state.event);
               for (auto& w : self->state.waiters)
@@ -162,9 +173,15 @@ void submit(self_ptr self, const job_services& services) {
       request.init_image = std::move(*bytes);
     }
     caf::anon_send(me, started_atom::value);
+    auto began = std::chrono::steady_clock::now();
     auto outcome = services.backend->render(
       request, [me](double p) { caf::anon_send(me, progress_atom::value, p); }, token);
+    core::metrics::svc()
+      .render_seconds.with({std::string{schema::to_string(job.kind)}})
+      .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
     if (!outcome.ok()) {
+      if (outcome.error().code != "cancelled") // a shutdown's doing, not the back end's
+        core::metrics::svc().backend_errors.with({outcome.error().code}).inc();
       caf::anon_send(me, failed_atom::value, outcome.error().code, outcome.error().message);
       return;
     }

@@ -5,6 +5,7 @@
 #include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
+#include "core/metric_catalogue.hpp"
 #include "persistence/job_rows.hpp"
 
 namespace svc::actors {
@@ -123,6 +124,9 @@ void admit(self_ptr self, const context& ctx, const job_services& services, cons
       [=, job = std::move(a.job)](admission_result& r) mutable {
         if (!r.replayed) {
           ++self->state.admitted;
+          auto& m = core::metrics::svc();
+          m.jobs_created.with({std::string{schema::to_string(job.kind)}}).inc();
+          m.credits_held.get().inc(static_cast<double>(job.credits));
           start_job(self, ctx, services, std::move(job));
         }
         promise.deliver(std::move(r));

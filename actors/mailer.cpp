@@ -6,6 +6,7 @@
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/metric_catalogue.hpp"
 
 namespace svc::actors {
 namespace {
@@ -103,6 +104,7 @@ void attempt(self_ptr self, const context& ctx, core::mail_sender* primary, core
   auto& st = self->state;
   auto& row = st.queue.at(id);
   auto error = primary != nullptr ? primary->send(row.message) : std::string{"no mail sender"};
+  (error.empty() ? core::metrics::svc().mail_sent : core::metrics::svc().mail_failed).get().inc();
   if (error.empty()) {
     ++st.sent;
     core::log(core::log_level::debug, "mailer", "mail to " + recipient(row.message) + " sent");

@@ -58,7 +58,7 @@ public:
   const persistence::tables& tables() const { return *tables_; }
   /// Where job outputs and uploaded files are stored.
   const persistence::blob_store& blobs() const { return *blobs_; }
-  /// The render workers (queue depth and renders in flight for the console).
+  /// The render workers (queue depth and renders in flight for the console and /metrics).
   const providers::worker_pool& workers() const { return *pool_; }
 
 private:

@@ -7,6 +7,7 @@
 #include "actors/supervision.hpp"
 #include "core/byte_size.hpp"
 #include "core/log.hpp"
+#include "core/metric_catalogue.hpp"
 
 namespace svc::actors {
 namespace {
@@ -40,6 +41,17 @@ void watch_use(self_ptr self, persistence::environment* env) {
     st.above_warning_level = false;
     core::log_info("store", "the store uses " + percent(ratio) + " of its map again");
   }
+}
+
+// One LMDB transaction holding `batches` writers' batches, timed (fsync included) for /metrics.
+persistence::status timed_commit(persistence::environment* env, const persistence::write_batch& batch,
+                                 std::size_t batches) {
+  auto began = std::chrono::steady_clock::now();
+  auto result = env->commit(batch);
+  auto& m = core::metrics::svc();
+  m.store_commit_seconds.get().observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+  m.store_commit_batches.get().observe(static_cast<double>(batches));
+  return result;
 }
 
 // The error a writer gets for a failed commit: 507 when room is what is
@@ -76,7 +88,7 @@ void commit_each(self_ptr self, persistence::environment* env, waiting_list wait
       w.promise.deliver(earlier->second);
       continue;
     }
-    auto result = env->commit(w.batch);
+    auto result = timed_commit(env, w.batch, 1);
     ++st.commits;
     if (result.ok()) {
       ++st.batches;
@@ -97,7 +109,7 @@ void commit_together(self_ptr self, persistence::environment* env, waiting_list 
     persistence::write_batch all;
     for (auto& w : waiting)
       all.ops.insert(all.ops.end(), w.batch.ops.begin(), w.batch.ops.end());
-    auto result = env->commit(all);
+    auto result = timed_commit(env, all, waiting.size());
     ++st.commits;
     if (!result.ok()) {
       core::log_info("store", "a group of " + std::to_string(waiting.size())

@@ -33,5 +33,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   svc::core::set_log_level(parsed.cfg.log_level);
+  svc::core::set_log_format(parsed.cfg.log_format);
   return svc::http::run_server(parsed.cfg);
 }

@@ -176,6 +176,13 @@ std::vector<config_option> make_options() {
                  c.log_level = v;
                  return true;
                }});
+  o.push_back({"log-format", "text (one readable line per event) or json (one JSON object per line)", "text", false,
+               [](config& c, const std::string& v) {
+                 if (v != "text" && v != "json")
+                   return false;
+                 c.log_format = v;
+                 return true;
+               }});
   return o;
 }
 

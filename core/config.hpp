@@ -93,6 +93,7 @@ struct config {
   bool group_commit = true;               ///< false: one synced transaction per write (benchmark baseline)
   duration bucket_snapshot_interval = std::chrono::seconds{5}; ///< rate-bucket persistence period
   std::string log_level = "info";         ///< debug | info | warn | error
+  std::string log_format = "text";        ///< text | json
   bool fault_injection = false;           ///< POST /admin/faults may make store reads fail (tests only)
 };
 

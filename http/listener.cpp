@@ -17,6 +17,8 @@ bool connection_tracker::add(session* s, std::weak_ptr<session> w, const std::st
     ++n;
   }
   live_.emplace(s, entry{std::move(w), key});
+  if (open_gauge)
+    open_gauge->add(1);
   return true;
 }
 
@@ -28,6 +30,8 @@ void connection_tracker::remove(session* s) {
       if (auto k = per_key_.find(it->second.key); k != per_key_.end() && --k->second == 0)
         per_key_.erase(k);
       live_.erase(it);
+      if (open_gauge)
+        open_gauge->add(-1);
     }
   }
   if (on_remove)

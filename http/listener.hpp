@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/metrics.hpp"
 #include "http/response_budget.hpp"
 #include "http/transport.hpp"
 
@@ -36,6 +37,8 @@ public:
   std::function<void()> on_remove;
   /// The bytes of unwritten answers the sessions may hold, shared by every listener of the server.
   std::shared_ptr<response_budget> budget;
+  /// Follows the number of open connections, if set (before the first session).
+  core::metrics::gauge* open_gauge = nullptr;
 
 private:
   struct entry {
@@ -65,6 +68,9 @@ public:
 
   /// Open connections.
   std::size_t connections() const { return tracker_->count(); }
+
+  /// Makes `g` follow the open connections; call before `start`.
+  void count_connections_in(core::metrics::gauge& g) { tracker_->open_gauge = &g; }
 
 private:
   void do_accept();

@@ -3,6 +3,7 @@
 // the matched route, the applied version, the caller's key and team, the
 // first error a stage found, and the rate-limit verdict.
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "http/services.hpp"
 #include "http/transport.hpp"
 #include "schema/errors.hpp"
+#include "schema/trace_context.hpp"
 
 namespace svc::http {
 
@@ -36,7 +38,10 @@ struct request_context {
   peer_info peer;
   responder done;
 
+  std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now();
   std::string request_id;                       ///< `req_<ULID>`
+  std::string client_request_id;                ///< the client's valid `X-Request-Id`, or empty
+  std::optional<schema::trace_parent> trace;    ///< from a valid `traceparent`
   std::string_view path;                        ///< target without the query (views `req`)
   query_params query;
   route_match match;                            ///< the route, or why there is none

@@ -4,6 +4,7 @@
 
 #include "actors/messages.hpp"
 #include "core/log.hpp"
+#include "http/access.hpp"
 #include "schema/api_versions.hpp"
 #include "schema/utf8.hpp"
 
@@ -45,6 +46,8 @@ outgoing_response start_response(const context_ptr& ctx, unsigned status, std::s
   field("Server", "svc");
   field("Content-Type", content_type);
   field("Svc-Request-Id", ctx->request_id);
+  if (!ctx->client_request_id.empty())
+    field("X-Request-Id", ctx->client_request_id);
   if (ctx->kind == listener_kind::api) {
     field("Svc-Version", ctx->version.empty() ? schema::newest_api_version() : ctx->version);
     if (ctx->rate) {
@@ -57,10 +60,8 @@ outgoing_response start_response(const context_ptr& ctx, unsigned status, std::s
     field(name, value);
   field("Content-Length", std::to_string(length));
   res.keep_alive = ctx->req.keep_alive() && !ctx->svc.draining.load(std::memory_order_relaxed);
-  ctx->svc.metrics.count(status);
+  record_answer(*ctx, status, length);
   if (status >= 500) {
-    core::log_warn("http", ctx->request_id + " " + std::string{ctx->req.method_string()} + " "
-                             + std::string{ctx->path} + " -> " + std::to_string(status));
     // The route template, not the path: the list shows what failed, never whose ids.
     ctx->svc.recent_5xx.add({ctx->svc.clock->now(), ctx->request_id, std::string{ctx->req.method_string()},
                              ctx->match.matched ? std::string{ctx->match.matched->path} : std::string{"(no route)"},

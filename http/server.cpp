@@ -10,6 +10,7 @@
 #include "actors/runtime.hpp"
 #include "core/byte_size.hpp"
 #include "core/log.hpp"
+#include "core/metric_catalogue.hpp"
 #include "persistence/data_dir.hpp"
 #include "http/listener.hpp"
 #include "http/mail_senders.hpp"
@@ -121,6 +122,8 @@ int run_server(const core::config& cfg) {
     try {
       listeners.push_back(std::make_shared<listener>(ioc, cfg.listen, limits_of(cfg), budget));
       listeners.push_back(std::make_shared<listener>(ioc, cfg.admin_listen, limits_of(cfg), budget));
+      listeners[0]->count_connections_in(core::metrics::svc().http_connections.with({"api"}));
+      listeners[1]->count_connections_in(core::metrics::svc().http_connections.with({"admin"}));
     } catch (const std::exception& e) {
       core::log_error("svcd", e.what());
       return 1;

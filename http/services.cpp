@@ -26,18 +26,4 @@ void team_bucket_cache::put(const std::string& team_id, actors::bucket_actor h) 
   });
 }
 
-void http_metrics::count(unsigned status) {
-  ++requests;
-  if (status < 300)
-    ++status_2xx;
-  else if (status < 400)
-    ++status_3xx;
-  else if (status < 500)
-    ++status_4xx;
-  else
-    ++status_5xx;
-  if (status == 429)
-    ++rate_limited;
-}
-
 } // namespace svc::http

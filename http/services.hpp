@@ -39,14 +39,6 @@ private:
   std::shared_ptr<entries> entries_ = std::make_shared<entries>();
 };
 
-/// Counters for `/metrics`.
-struct http_metrics {
-  std::atomic<uint64_t> requests{0};
-  std::atomic<uint64_t> status_2xx{0}, status_3xx{0}, status_4xx{0}, status_5xx{0};
-  std::atomic<uint64_t> rate_limited{0};
-  void count(unsigned status);
-};
-
 struct services {
   services(caf::actor_system& sys, const core::config& c, std::shared_ptr<const core::clock> clk,
            persistence::environment& e, const actors::runtime& rt, boost::asio::io_context& ioc, std::string base,
@@ -70,7 +62,6 @@ struct services {
   key_cache keys;
   lora_cache loras;
   upload_gate uploads;
-  http_metrics metrics;
   recent_errors recent_5xx{50}; ///< the last 5xx answers, for the operator console
   /// Opens and reads output blobs for downloads, off the asio threads. Two
   /// threads: the reads are short (one piece each), and more would only

@@ -63,35 +63,4 @@ void set_faults(const context_ptr& ctx) {
   reply_json(ctx, 200, std::move(set));
 }
 
-void get_metrics(const context_ptr& ctx) {
-  auto& m = ctx->svc.metrics;
-  auto uptime = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - ctx->svc.started);
-  std::string out;
-  auto line = [&](const std::string& name, const std::string& labels, uint64_t value) {
-    out += name + (labels.empty() ? "" : "{" + labels + "}") + " " + std::to_string(value) + "\n";
-  };
-  out += "# HELP svc_http_requests_total HTTP responses by status class.\n# TYPE svc_http_requests_total counter\n";
-  line("svc_http_requests_total", "class=\"2xx\"", m.status_2xx);
-  line("svc_http_requests_total", "class=\"3xx\"", m.status_3xx);
-  line("svc_http_requests_total", "class=\"4xx\"", m.status_4xx);
-  line("svc_http_requests_total", "class=\"5xx\"", m.status_5xx);
-  out += "# HELP svc_rate_limited_total Requests answered 429.\n# TYPE svc_rate_limited_total counter\n";
-  line("svc_rate_limited_total", "", m.rate_limited);
-  out += "# HELP svc_uptime_seconds Seconds since start.\n# TYPE svc_uptime_seconds gauge\n";
-  line("svc_uptime_seconds", "", static_cast<uint64_t>(uptime.count()));
-  out += "# HELP svc_actors_running Actors alive in the runtime.\n# TYPE svc_actors_running gauge\n";
-  line("svc_actors_running", "", ctx->svc.system.registry().running());
-  auto use = ctx->svc.env.usage();
-  out += "# HELP svc_store_map_used_ratio Share of the LMDB map (--map-size) in use; writes that grow the store "
-         "are refused past 1 - svc_store_map_reserve_bytes / svc_store_map_bytes.\n"
-         "# TYPE svc_store_map_used_ratio gauge\n";
-  out += "svc_store_map_used_ratio " + std::to_string(use.ratio()) + "\n";
-  out += "# HELP svc_store_map_bytes Size of the LMDB map.\n# TYPE svc_store_map_bytes gauge\n";
-  line("svc_store_map_bytes", "", use.map_bytes);
-  out += "# HELP svc_store_map_reserve_bytes Part of the map kept for writes that do not grow the store.\n"
-         "# TYPE svc_store_map_reserve_bytes gauge\n";
-  line("svc_store_map_reserve_bytes", "", use.reserve_bytes);
-  reply_body(ctx, 200, std::move(out), "text/plain; version=0.0.4");
-}
-
 } // namespace svc::http

@@ -5,6 +5,11 @@ namespace svc::http {
 
 void assign_request_id(request_context& ctx) {
   ctx.request_id = core::make_id("req");
+  // Invalid ones are ignored, not refused: tracing is the client's aid, never a reason to fail its request.
+  if (auto id = ctx.header("X-Request-Id"); id && schema::valid_client_request_id(*id) && *id != ctx.svc.admin_token)
+    ctx.client_request_id = std::string{*id};
+  if (auto tp = ctx.header("traceparent"))
+    ctx.trace = schema::parse_traceparent(*tp);
   auto [path, query] = split_target(ctx.req.target());
   ctx.path = path;
   ctx.query = parse_query(query);

@@ -101,7 +101,7 @@ std::string dump(const config& c) {
     << "\nupload_rate_window=" << c.upload_rate_window.count() << "\nupload_deadline=" << c.upload_deadline.count() << "\nlist_scan_limit=" << c.list_scan_limit << "\nrequest_deadline=" << c.request_deadline.count() << "\ndrain_timeout=" << c.drain_timeout.count()
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
     << "\ngroup_commit=" << c.group_commit
-    << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level << "\nfault_injection=" << c.fault_injection
+    << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level << "\nlog_format=" << c.log_format << "\nfault_injection=" << c.fault_injection
     << "\n";
   return o.str();
 }
@@ -170,6 +170,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"actor-policy", "sharing"},
     {"group-commit", "off"},
     {"log-level", "debug"},
+    {"log-format", "json"},
     {"fault-injection", "on"},
   };
   return samples;

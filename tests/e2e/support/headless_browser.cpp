@@ -80,7 +80,7 @@ headless_browser::headless_browser(int width, int height) {
     if (!wait_until([&] { return driver_port(log_path) != 0; }, 20s, 20ms))
       throw std::runtime_error("chromedriver did not start (install chromium and chromium-driver: scripts/setup): "
                                + read_file(log_path));
-    driver_client_.emplace("http://127.0.0.1:" + std::to_string(driver_port(log_path)));
+    driver_client_.emplace("http://127.0.0.1:" + std::to_string(driver_port(log_path)), foreign_server);
     boost::json::array args{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                             "--user-data-dir=" + profile_dir_,
                             "--window-size=" + std::to_string(width) + "," + std::to_string(height),

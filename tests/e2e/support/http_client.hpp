@@ -51,12 +51,19 @@ struct request_spec {
   std::string body;           ///< sent with Content-Length when non-empty
 };
 
+/// Tags a client of a server other than svcd (chromedriver): its answers are
+/// not checked against svcd's contract.
+struct foreign_server_t {};
+inline constexpr foreign_server_t foreign_server{};
+
 /// A client of one server. Not thread-safe; one connection at a time, kept
 /// open between requests unless the server closes it.
 class http_client {
 public:
   /// A client of `base_url` (`http://host:port`); connects lazily.
   explicit http_client(const std::string& base_url);
+  /// A client of `base_url` that is not svcd.
+  http_client(const std::string& base_url, foreign_server_t);
   ~http_client();
   http_client(http_client&&) noexcept;
   http_client& operator=(http_client&&) noexcept;

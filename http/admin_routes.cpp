@@ -23,6 +23,7 @@ std::vector<route> admin_routes() {
     {v::post, "/admin/keys", s::full, b::anonymous, create_key, "issue an API key"},
     {v::post, "/admin/keys/{id}/rotate", s::full, b::anonymous, admin_rotate_key, "rotate an API key"},
     {v::post, "/admin/keys/{id}/revoke", s::full, b::anonymous, admin_revoke_key, "revoke an API key at once"},
+    {v::get, "/admin/teams/{id}/usage", s::full, b::anonymous, team_usage, "a team's usage per UTC day"},
     {v::get, "/admin/teams/{id}/endpoints", s::full, b::anonymous, list_team_endpoints, "a team's webhook endpoints"},
     {v::post, "/admin/endpoints/{id}/disable", s::full, b::anonymous, disable_endpoint, "stop an endpoint's deliveries"},
     {v::post, "/admin/endpoints/{id}/enable", s::full, b::anonymous, enable_endpoint, "resume an endpoint"},

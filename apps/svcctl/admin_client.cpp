@@ -59,7 +59,7 @@ int print_error(const std::string& code, const std::string& message, int exit) {
 }
 
 int send_admin_request(const global_options& g, const std::string& method, const std::string& target,
-                       const json::object& body) {
+                       const json::object& body, const answer_printer& print) {
   std::string why;
   auto url = admin_url_of(g, why);
   auto token = url ? token_of(g, why) : std::nullopt;
@@ -72,7 +72,15 @@ int send_admin_request(const global_options& g, const std::string& method, const
     std::cerr << res.body << "\n";
     return exit_code::refused;
   }
-  std::cout << res.body << "\n";
+  if (!print) {
+    std::cout << res.body << "\n";
+    return exit_code::ok;
+  }
+  json::error_code ec;
+  auto answer = json::parse(res.body, ec);
+  if (ec)
+    return print_error("bad_answer", "svcd's answer is not JSON: " + ec.message(), exit_code::refused);
+  print(answer, std::cout);
   return exit_code::ok;
 }
 

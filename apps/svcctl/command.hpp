@@ -51,6 +51,7 @@ std::vector<command> credit_commands();
 std::vector<command> lora_commands();
 std::vector<command> job_commands();
 std::vector<command> endpoint_commands();
+std::vector<command> usage_commands();
 std::vector<command> operator_commands();
 
 /// Declares --limit N and --after ID, the paging of list commands.

@@ -22,8 +22,8 @@ const char* exit_codes_text = R"(exit codes:
 
 std::vector<command> all_commands() {
   std::vector<command> all;
-  for (auto group : {team_commands, key_commands, credit_commands, job_commands, endpoint_commands, lora_commands,
-                     operator_commands})
+  for (auto group : {team_commands, key_commands, credit_commands, usage_commands, job_commands, endpoint_commands,
+                     lora_commands, operator_commands})
     for (auto& c : group())
       all.push_back(std::move(c));
   return all;

@@ -27,6 +27,8 @@ void show_team(const context_ptr& ctx);
 void list_team_keys(const context_ptr& ctx);
 /// GET /admin/teams/{id}/endpoints: the team's webhook endpoints, newest first.
 void list_team_endpoints(const context_ptr& ctx);
+/// GET /admin/teams/{id}/usage: the team's usage per UTC day, as GET /v1/usage answers it; 404 for an unknown id.
+void team_usage(const context_ptr& ctx);
 // endpoints.cpp
 /// POST /admin/endpoints/{id}/disable: stops deliveries, as the team's `is_active: false` does.
 void disable_endpoint(const context_ptr& ctx);

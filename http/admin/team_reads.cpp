@@ -1,9 +1,10 @@
-// What svcctl's team list / team show / key list / endpoint list read: straight from LMDB read
+// What svcctl's team list / team show / key list / endpoint list / usage export read: straight from LMDB read
 // transactions (no actor holds a team's record for reading), never changing state.
 #include <boost/json.hpp>
 
 #include "http/admin/admin_handlers.hpp"
 #include "http/admin/path_record.hpp"
+#include "http/handlers/handlers.hpp"
 #include "http/list_params.hpp"
 #include "http/team_key_list.hpp"
 #include "http/respond.hpp"
@@ -77,6 +78,11 @@ void list_team_endpoints(const context_ptr& ctx) {
     return tables.webhook_endpoints.get(id).map(
       [](schema::webhook_endpoint_record&& e) { return schema::webhook_endpoint_view(e); });
   });
+}
+
+void team_usage(const context_ptr& ctx) {
+  if (auto team = path_team(ctx))
+    reply_usage(ctx, team->id);
 }
 
 } // namespace svc::http

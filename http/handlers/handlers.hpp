@@ -44,6 +44,8 @@ void cancel_team_job(const context_ptr& ctx, const std::string& team_id, const s
 
 // usage.cpp
 void get_usage(const context_ptr& ctx);
+/// The usage of `team` over the request's `start`..`end` (GET /v1/usage's answer, for any team).
+void reply_usage(const context_ptr& ctx, const std::string& team);
 
 // outputs.cpp
 void get_output(const context_ptr& ctx);

@@ -1,6 +1,7 @@
 // GET /v1/usage?start=YYYY-MM-DD&end=YYYY-MM-DD: charged credits, images and
 // videos per UTC day, every day of the range (zeros included) so clients can
-// chart it as it is.
+// chart it as it is. The admin listener answers the same of any team
+// (GET /admin/teams/{id}/usage, what `svcctl usage export` reads).
 #include <boost/json.hpp>
 
 #include "core/time_format.hpp"
@@ -26,7 +27,7 @@ schema::api_error bad_date(std::string param, std::string detail) {
 
 } // namespace
 
-void get_usage(const context_ptr& ctx) {
+void reply_usage(const context_ptr& ctx, const std::string& team) {
   std::optional<core::time_point> start, end;
   for (auto& [name, value] : ctx->query) {
     if (name != "start" && name != "end")
@@ -47,7 +48,6 @@ void get_usage(const context_ptr& ctx) {
   if (days > max_usage_days)
     return reply_error(ctx, bad_date("end", "the range may cover at most " + std::to_string(max_usage_days) + " days"));
 
-  auto& team = ctx->team->id;
   boost::json::array data;
   int64_t credits = 0, images = 0, videos = 0;
   for (auto day = *start; day <= *end; day += one_day) {
@@ -73,5 +73,7 @@ void get_usage(const context_ptr& ctx) {
                                                                {"images", images},
                                                                {"videos", videos}}}});
 }
+
+void get_usage(const context_ptr& ctx) { reply_usage(ctx, ctx->team->id); }
 
 } // namespace svc::http

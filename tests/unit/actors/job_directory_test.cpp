@@ -156,6 +156,7 @@ BOOST_AUTO_TEST_CASE(a_requeued_job_keeps_its_queue_deadline_over_later_restarts
              "a full TTL from the restart");
   BOOST_REQUIRE(reaches(looping.id, job_status::queued));
   BOOST_TEST((stored(looping.id).requeue_deadline == first), "stored with the re-queued record");
+  BOOST_REQUIRE(run_until([&] { return pool->running() == 1u; })); // the blocker's render
 
   // Half a TTL later the process dies again, just after a worker took the job once more.
   pool->shutdown();
@@ -172,6 +173,9 @@ BOOST_AUTO_TEST_CASE(a_requeued_job_keeps_its_queue_deadline_over_later_restarts
   BOOST_TEST((deadline_of(looping.id) == first), "the second restart keeps the first deadline");
   BOOST_REQUIRE(reaches(looping.id, job_status::queued));
   BOOST_TEST((stored(looping.id).requeue_deadline == first));
+  // The blocker must hold the worker before time moves, or it too is still queued at the deadline (its
+  // stored status says `processing` from before the restart, so the pool is what tells).
+  BOOST_REQUIRE(run_until([&] { return pool->running() == 1u; }));
   // So it expires at that deadline, with its credits refunded.
   advance(30s);
   auto expired = finish(looping.id);

@@ -7,7 +7,6 @@
 #include <boost/test/unit_test.hpp>
 
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +17,7 @@
 #include "support/json_util.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
+#include "support/text_lines.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
 
@@ -89,14 +89,6 @@ workload use_every_secret(webhook_fixture& f) {
   admin.get("/" + token);
   // The access line of the last request is written before its answer: the log is complete now.
   return w;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in{text};
-  for (std::string line; std::getline(in, line);)
-    out.push_back(line);
-  return out;
 }
 
 void expect_no_secret(const std::string& log, const std::vector<std::string>& secrets) {

@@ -3,7 +3,6 @@
 #define BOOST_TEST_MODULE e2e_svcctl_usage
 #include <boost/test/unit_test.hpp>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -12,20 +11,9 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+#include "support/text_lines.hpp"
 
 using namespace svc::e2e;
-
-namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in{text};
-  for (std::string line; std::getline(in, line);)
-    out.push_back(line);
-  return out;
-}
-
-} // namespace
 
 BOOST_FIXTURE_TEST_CASE(usage_export_prints_what_the_team_sees, server_fixture) {
   auto t = create_team_with_keys(1000);

@@ -21,6 +21,7 @@
 #include "actors/store.hpp"
 #include "persistence/environment.hpp"
 #include "persistence/tables.hpp"
+#include "tests/unit/persistence/temp_dir.hpp"
 
 // The mailer runs detached and blocks in its senders, so these tests use a
 // real scheduler and threads: scripted senders record each call, and the
@@ -85,22 +86,7 @@ private:
   std::function<void()> during_;
 };
 
-/// A directory under the temp dir, removed with its content.
-struct temp_dir {
-  std::string path;
-  temp_dir() {
-    auto tmpl = (std::filesystem::temp_directory_path() / "svc-mailer-test-XXXXXX").string();
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (::mkdtemp(buf.data()) == nullptr)
-      throw std::runtime_error("mkdtemp failed");
-    path = buf.data();
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
+using svc::persistence::testing::temp_dir;
 
 std::unique_ptr<svc::persistence::environment> open_env(const std::string& path) {
   std::string error;

@@ -1,5 +1,7 @@
 #include "schema/json_fields.hpp"
 
+#include <cmath>
+
 namespace svc::schema {
 
 const boost::json::value* json_fields::find(std::string_view key, bool required) {
@@ -33,7 +35,8 @@ int64_t json_fields::i64(std::string_view key) {
 
 double json_fields::num(std::string_view key) {
   if (auto* v = find(key, true)) {
-    if (auto* d = v->if_double())
+    // JSON text such as 1e400 parses to infinity, which no view can render as JSON.
+    if (auto* d = v->if_double(); d && std::isfinite(*d))
       return *d;
     if (auto* i = v->if_int64())
       return static_cast<double>(*i);

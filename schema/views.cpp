@@ -1,5 +1,7 @@
 #include "schema/views.hpp"
 
+#include <cmath>
+
 #include <boost/json.hpp>
 
 #include "core/time_format.hpp"
@@ -7,7 +9,8 @@
 namespace svc::schema {
 namespace json = boost::json;
 json::value json_number(double d) {
-  if (d == static_cast<double>(static_cast<int64_t>(d)) && d < 9.0e15 && d > -9.0e15)
+  // The range test comes first: converting a double outside int64's range is undefined.
+  if (d < 9.0e15 && d > -9.0e15 && d == std::trunc(d))
     return json::value(static_cast<int64_t>(d));
   return json::value(d);
 }

@@ -127,6 +127,17 @@ BOOST_AUTO_TEST_CASE(loras_cost_and_request_are_echoed) {
   BOOST_TEST(!o.contains("team_id")); // internal
 }
 
+BOOST_AUTO_TEST_CASE(numbers_beyond_int64_show_as_doubles) {
+  // A damaged but decodable record may hold any finite double; whole numbers
+  // past int64's range must not go through an integer conversion.
+  auto j = succeeded_job();
+  j.loras = {{"lora_01A", "watercolor", 2.2e85}, {"lora_01B", "ink", -1e300}};
+  json::value v;
+  auto& loras = view_of(j, v).at("loras").as_array();
+  BOOST_TEST(loras[0].as_object().at("weight").as_double() == 2.2e85);
+  BOOST_TEST(loras[1].as_object().at("weight").as_double() == -1e300);
+}
+
 BOOST_AUTO_TEST_CASE(a_failed_video_shows_its_failure_and_refund) {
   job_record j;
   j.id = "vid_01KAK3R5N2W9X7Q4V6B8C0D1EF";

@@ -4,6 +4,13 @@
 #include <cmath>
 
 namespace svc::actors {
+namespace {
+
+// The longest wait reported. A slow refill of a big bucket can take longer than
+// int64 milliseconds hold (1e12 tokens at 1e-6 a minute is 6e22 ms).
+constexpr double max_wait_ms = 1e15; // about 31,700 years
+
+} // namespace
 
 token_bucket::token_bucket(schema::bucket_limits limits, int64_t now_ms)
   : limits_{limits}, tokens_{limits.capacity}, at_ms_{now_ms} {}
@@ -25,7 +32,7 @@ double token_bucket::level(int64_t now_ms) {
 
 int64_t token_bucket::reset_epoch(int64_t now_ms) const {
   double missing = limits_.capacity - tokens_;
-  double ms = limits_.per_minute > 0 ? missing * 60000.0 / limits_.per_minute : 0;
+  double ms = limits_.per_minute > 0 ? std::min(missing * 60000.0 / limits_.per_minute, max_wait_ms) : 0;
   return static_cast<int64_t>(std::ceil((static_cast<double>(now_ms) + ms) / 1000.0));
 }
 
@@ -38,7 +45,7 @@ take_result token_bucket::charge(int64_t n, int64_t now_ms) {
     tokens_ = std::max(tokens_ - static_cast<double>(std::max<int64_t>(n, 0)), -max_debt);
     r.allowed = true;
   } else {
-    double ms = limits_.per_minute > 0 ? (1.0 - tokens_) * 60000.0 / limits_.per_minute : 60000.0;
+    double ms = limits_.per_minute > 0 ? std::min((1.0 - tokens_) * 60000.0 / limits_.per_minute, max_wait_ms) : 60000.0;
     r.retry_after = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(ms / 1000.0)));
   }
   r.remaining = std::max<int64_t>(0, static_cast<int64_t>(std::floor(tokens_)));

@@ -26,6 +26,16 @@ struct bucket_limits {
   double per_minute; ///< refill rate in tokens per minute
 };
 
+/// The limits an operator may set, and so the limits a stored override must hold.
+inline constexpr double min_capacity = 1, max_capacity = 1e12;
+inline constexpr double min_per_minute = 1e-6, max_per_minute = 1e12;
+
+/// Whether `l` lies within the bounds above.
+inline bool within_bounds(const bucket_limits& l) {
+  return l.capacity >= min_capacity && l.capacity <= max_capacity && l.per_minute >= min_per_minute
+         && l.per_minute <= max_per_minute;
+}
+
 /// One row of the bucket table.
 struct bucket_info {
   bucket_class cls;

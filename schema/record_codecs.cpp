@@ -40,7 +40,7 @@ bool decode(const json::value& v, team_record& r) {
   for (auto& [name, lv] : *o) {
     json_fields lf{lv};
     bucket_limits l{lf.num("capacity"), lf.num("per_minute")};
-    if (!lf.ok())
+    if (!lf.ok() || !within_bounds(l))
       return false;
     r.rate_limit_overrides[std::string{name}] = l;
   }

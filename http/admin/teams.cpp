@@ -34,8 +34,8 @@ void set_team_limits(const context_ptr& ctx) {
     return;
   body_fields f{*body};
   auto bucket = f.string("bucket", 64, true);
-  auto capacity = f.number("capacity", 1, 1e12, true);
-  auto per_minute = f.number("per_minute", 1e-6, 1e12, true);
+  auto capacity = f.number("capacity", schema::min_capacity, schema::max_capacity, true);
+  auto per_minute = f.number("per_minute", schema::min_per_minute, schema::max_per_minute, true);
   if (f.error)
     return reply_error(ctx, *f.error);
   auto cls = schema::bucket_class_from_name(*bucket);

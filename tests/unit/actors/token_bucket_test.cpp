@@ -110,6 +110,16 @@ BOOST_AUTO_TEST_CASE(reset_epoch_rounds_up) {
   BOOST_TEST(c.take(t0 + 1).reset_epoch == t0 / 1000 + 2); // ceil(1.001)
 }
 
+BOOST_AUTO_TEST_CASE(the_slowest_biggest_bucket_reports_waits_that_fit_int64) {
+  // The bounds an operator may set: refilling 1e12 tokens at 1e-6 a minute takes 6e22 ms.
+  token_bucket b{{svc::schema::max_capacity, svc::schema::min_per_minute}, t0};
+  BOOST_TEST(b.charge(int64_t{1'000'000'000'000}, t0).allowed);
+  auto r = b.take(t0);
+  BOOST_TEST(!r.allowed);
+  BOOST_TEST(r.retry_after == 60'000'000); // one token: 6e10 ms
+  BOOST_TEST(r.reset_epoch == t0 / 1000 + int64_t{1'000'000'000'000}); // the wait is capped at 1e15 ms
+}
+
 BOOST_AUTO_TEST_CASE(refused_take_reports_reset_epoch_too) {
   token_bucket b{{2, 60}, t0};
   b.take(t0);

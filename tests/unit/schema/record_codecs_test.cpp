@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include <boost/json.hpp>
 
@@ -241,6 +242,12 @@ BOOST_AUTO_TEST_CASE(mistyped_nested_fields_are_rejected) {
   t = encode(sample_team());
   t.as_object()["rate_limit_overrides"].as_object()["reads"] = 5;
   BOOST_TEST(!decode(t, team));
+  // Limits no operator could set: a bucket must neither overflow a wait nor never refill.
+  for (auto [field, value] : {std::pair{"capacity", 1e300}, {"capacity", 0.5}, {"per_minute", 0.0}, {"per_minute", 1e13}}) {
+    t = encode(sample_team());
+    t.as_object()["rate_limit_overrides"].as_object()["reads"].as_object()[field] = value;
+    BOOST_TEST(!decode(t, team), field << " " << value);
+  }
 
   api_key_record key;
   auto k = encode(sample_key());

@@ -63,6 +63,8 @@ using grace_atom = caf::atom_constant<caf::atom("grace")>;
 using charge_atom = caf::atom_constant<caf::atom("charge")>;
 using fault_atom = caf::atom_constant<caf::atom("fault")>;
 using respawn_atom = caf::atom_constant<caf::atom("respawn")>;
+using disable_atom = caf::atom_constant<caf::atom("disable")>;
+using enable_atom = caf::atom_constant<caf::atom("enable")>;
 
 // --- message types
 
@@ -115,6 +117,13 @@ struct issued_key {
 struct new_team {
   std::string name, owner_email;
   int64_t credits = 0;
+};
+
+/// An operator's (or, for the threshold, the team's) change to a team: only
+/// the fields given change, and only if every one of them is valid.
+struct team_update {
+  std::optional<std::string> name, owner_email, default_api_version;
+  std::optional<int64_t> balance_low_threshold;
 };
 
 /// A create for a team's ledger to admit: the hold of the price and the rows
@@ -268,8 +277,13 @@ using keyring_actor = introspectable_actor::extend<
 using team_directory_actor = introspectable_actor::extend<
   /// Creates a team with an opening balance.
   caf::replies_to<create_atom, new_team>::with<schema::team_record>,
-  /// Sets the balance-low threshold.
-  caf::replies_to<patch_atom, std::string, int64_t>::with<schema::team_record>,
+  /// Changes the fields an update gives; `invalid_parameter` (nothing changed) if any is invalid.
+  caf::replies_to<patch_atom, std::string, team_update>::with<schema::team_record>,
+  /// Disables a team with the operator's reason: its keys are refused from the next request on.
+  /// A team already disabled keeps its first disable (time and reason).
+  caf::replies_to<disable_atom, std::string, std::string>::with<schema::team_record>,
+  /// Enables a disabled team again (an enabled one is answered as it is).
+  caf::replies_to<enable_atom, std::string>::with<schema::team_record>,
   /// Overrides one bucket class for a team.
   caf::replies_to<limits_atom, std::string, schema::bucket_class, schema::bucket_limits>::with<schema::team_record>>;
 
@@ -465,6 +479,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::take_callback)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::issued_key)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::api_key_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::new_team)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::team_update)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::bucket_overrides)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_creation)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_created)

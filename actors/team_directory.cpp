@@ -20,6 +20,44 @@ caf::error no_team(const std::string& id) {
   return make_domain_error(error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
 }
 
+// The stored team `id`, or the error to answer: 404 when there is none, 503 when the store cannot say.
+caf::expected<schema::team_record> load_team(const context& ctx, const std::string& id) {
+  auto team = ctx.tables->teams.get(id);
+  if (team.failed())
+    return storage_failure("team_directory", team.why());
+  if (team.absent())
+    return no_team(id);
+  return std::move(*team);
+}
+
+caf::error check_name(const std::string& name) {
+  if (name.empty() || name.size() > 200)
+    return invalid("name", "must be 1 to 200 characters");
+  return {};
+}
+
+caf::error check_owner_email(const std::string& email) {
+  auto at = email.find('@');
+  if (email.size() > 254 || at == std::string::npos || at == 0 || at + 1 == email.size())
+    return invalid("owner_email", "must be an e-mail address");
+  return {};
+}
+
+// The first invalid field of `u`, checked before anything changes.
+caf::error check_update(const team_update& u) {
+  if (u.name)
+    if (auto err = check_name(*u.name))
+      return err;
+  if (u.owner_email)
+    if (auto err = check_owner_email(*u.owner_email))
+      return err;
+  if (u.default_api_version && !schema::is_api_version(*u.default_api_version))
+    return invalid("default_api_version", "must be one of " + schema::api_versions_text());
+  if (u.balance_low_threshold && (*u.balance_low_threshold < 0 || *u.balance_low_threshold > max_credits))
+    return invalid("balance_low_threshold", "must be an integer between 0 and " + std::to_string(max_credits));
+  return {};
+}
+
 // Commits, then answers `reply`; awaiting serialises this actor's
 // read-modify-write cycles.
 template <class T>
@@ -33,6 +71,13 @@ caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write
   return promise;
 }
 
+// Writes `team` and answers it once durable.
+caf::result<schema::team_record> store_team(self_ptr self, const context& ctx, schema::team_record team) {
+  persistence::write_batch batch;
+  ctx.tables->teams.put(batch, team.id, team);
+  return commit_then(self, ctx, std::move(batch), std::move(team));
+}
+
 } // namespace
 
 team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, bucket_directory_actor buckets) {
@@ -40,11 +85,10 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
   log_exceptions(self, "team_directory");
   return {
     [=](create_atom, const new_team& req) -> caf::result<schema::team_record> {
-      if (req.name.empty() || req.name.size() > 200)
-        return invalid("name", "must be 1 to 200 characters");
-      auto at = req.owner_email.find('@');
-      if (req.owner_email.size() > 254 || at == std::string::npos || at == 0 || at + 1 == req.owner_email.size())
-        return invalid("owner_email", "must be an e-mail address");
+      if (auto err = check_name(req.name))
+        return err;
+      if (auto err = check_owner_email(req.owner_email))
+        return err;
       if (req.credits < 0 || req.credits > max_credits)
         return invalid("credits", "must be between 0 and " + std::to_string(max_credits));
       schema::team_record team;
@@ -59,26 +103,45 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
       ++self->state.created;
       return commit_then(self, ctx, std::move(batch), team);
     },
-    [=](patch_atom, const std::string& team_id, int64_t threshold) -> caf::result<schema::team_record> {
-      auto team = ctx.tables->teams.get(team_id);
-      if (team.failed())
-        return storage_failure("team_directory", team.why());
-      if (team.absent())
-        return no_team(team_id);
-      if (threshold < 0 || threshold > max_credits)
-        return invalid("balance_low_threshold", "must be an integer between 0 and " + std::to_string(max_credits));
-      team->balance_low_threshold = threshold;
-      persistence::write_batch batch;
-      ctx.tables->teams.put(batch, team->id, *team);
-      return commit_then(self, ctx, std::move(batch), *team);
+    [=](patch_atom, const std::string& team_id, const team_update& update) -> caf::result<schema::team_record> {
+      auto team = load_team(ctx, team_id);
+      if (!team)
+        return std::move(team.error());
+      if (auto err = check_update(update))
+        return err;
+      team->name = update.name.value_or(team->name);
+      team->owner_email = update.owner_email.value_or(team->owner_email);
+      team->default_api_version = update.default_api_version.value_or(team->default_api_version);
+      team->balance_low_threshold = update.balance_low_threshold.value_or(team->balance_low_threshold);
+      return store_team(self, ctx, *team);
+    },
+    [=](disable_atom, const std::string& team_id, const std::string& reason) -> caf::result<schema::team_record> {
+      auto team = load_team(ctx, team_id);
+      if (!team)
+        return std::move(team.error());
+      if (reason.size() > schema::max_disabled_reason)
+        return invalid("reason", "must be at most " + std::to_string(schema::max_disabled_reason) + " characters");
+      if (team->disabled_at) // the first disable says when access ended
+        return std::move(*team);
+      team->disabled_at = ctx.clock->now();
+      team->disabled_reason = reason;
+      return store_team(self, ctx, *team);
+    },
+    [=](enable_atom, const std::string& team_id) -> caf::result<schema::team_record> {
+      auto team = load_team(ctx, team_id);
+      if (!team)
+        return std::move(team.error());
+      if (!team->disabled_at)
+        return std::move(*team);
+      team->disabled_at.reset();
+      team->disabled_reason.clear();
+      return store_team(self, ctx, *team);
     },
     [=](limits_atom, const std::string& team_id, schema::bucket_class cls,
         schema::bucket_limits limits) -> caf::result<schema::team_record> {
-      auto team = ctx.tables->teams.get(team_id);
-      if (team.failed())
-        return storage_failure("team_directory", team.why());
-      if (team.absent())
-        return no_team(team_id);
+      auto team = load_team(ctx, team_id);
+      if (!team)
+        return std::move(team.error());
       if (cls == schema::bucket_class::anonymous)
         return invalid("bucket", "anonymous is not a team bucket");
       if (!(limits.capacity >= 1 && limits.capacity <= 1e12))

@@ -1,6 +1,7 @@
 #pragma once
 // The team directory actor: creates teams (with their opening balance) and
-// changes their records one at a time, answering after the change is durable.
+// changes their records one at a time (updates, disable and enable), answering
+// after the change is durable.
 // Bucket overrides are forwarded to the team's live bucket actor; credits
 // after creation belong to the team's ledger (ledger_directory.hpp).
 

@@ -40,6 +40,10 @@ const std::vector<error_info> catalogue = {
   {c::key_rotating, "key_rotating", 403, t::permission,
    "This key was rotated and is inside its grace period; it can no longer manage API keys. Use the key that replaced it.",
    "A key with a `deactivate_at` keeps its other powers until then, but may not list, rotate or revoke keys, so a leaked key cannot evict its owner."},
+  {c::team_disabled, "team_disabled", 403, t::permission,
+   "This team was disabled by the operator at {disabled_at}; its API keys are refused until it is enabled again.",
+   "The operator disabled the key's team (`svcctl team disable`): every request with any of its keys is refused "
+   "until `svcctl team enable`. Jobs already accepted still finish and webhook deliveries continue."},
   {c::invalid_signature, "invalid_signature", 403, t::permission, "The URL signature is invalid.",
    "A signed output URL was altered (id, index, expiry or signature)."},
   {c::resource_not_found, "resource_not_found", 404, t::invalid_request, "No {kind} with id '{id}'.",

@@ -30,6 +30,7 @@ enum class error_code : uint8_t {
   endpoint_limit_reached,
   missing_scope,
   key_rotating,
+  team_disabled,
   invalid_signature,
   resource_not_found,
   route_not_found,

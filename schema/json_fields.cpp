@@ -66,6 +66,16 @@ std::optional<int64_t> json_fields::opt_i64(std::string_view key) {
   return std::nullopt;
 }
 
+std::optional<std::string> json_fields::opt_str(std::string_view key) {
+  auto* v = find(key, false);
+  if (!v || v->is_null())
+    return std::nullopt;
+  if (auto* s = v->if_string())
+    return std::string{s->data(), s->size()};
+  ok_ = false;
+  return std::nullopt;
+}
+
 const boost::json::value& json_fields::any(std::string_view key) {
   static const boost::json::value null_value;
   auto* v = find(key, true);

@@ -34,6 +34,8 @@ public:
   bool boolean(std::string_view key);
   /// An optional integer field (absent or null gives nullopt).
   std::optional<int64_t> opt_i64(std::string_view key);
+  /// An optional string field (absent or null gives nullopt).
+  std::optional<std::string> opt_str(std::string_view key);
   /// An optional Unix-ms time field (absent or null gives nullopt).
   std::optional<core::time_point> opt_time(std::string_view key);
   /// A required object of string values (metadata).

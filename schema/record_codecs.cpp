@@ -22,7 +22,9 @@ json::value encode(const team_record& r) {
           {"default_api_version", r.default_api_version},
           {"balance_low_threshold", r.balance_low_threshold},
           {"created_at", ms(r.created_at)},
-          {"rate_limit_overrides", std::move(overrides)}};
+          {"rate_limit_overrides", std::move(overrides)},
+          {"disabled_at", optional_unix_ms(r.disabled_at)},
+          {"disabled_reason", r.disabled_reason}};
 }
 
 bool decode(const json::value& v, team_record& r) {
@@ -44,6 +46,11 @@ bool decode(const json::value& v, team_record& r) {
       return false;
     r.rate_limit_overrides[std::string{name}] = l;
   }
+  // Both absent in teams stored before disabling existed: those are enabled.
+  r.disabled_at = f.opt_time("disabled_at");
+  r.disabled_reason = f.opt_str("disabled_reason").value_or("");
+  if (r.disabled_reason.size() > max_disabled_reason || (!r.disabled_at && !r.disabled_reason.empty()))
+    return false;
   return f.ok();
 }
 

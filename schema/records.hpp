@@ -25,7 +25,13 @@ struct team_record {
   core::time_point created_at;
   /// Operator overrides of bucket classes, by class name (`reads`).
   std::map<std::string, bucket_limits> rate_limit_overrides;
+  /// Set while an operator has disabled the team: every API request with its keys is refused.
+  std::optional<core::time_point> disabled_at;
+  std::string disabled_reason; ///< the operator's note on the disable (never shown to the team); empty when enabled
 };
+
+/// The longest `disabled_reason` an operator may give, in bytes.
+constexpr std::size_t max_disabled_reason = 500;
 
 /// A team's credits.
 struct balance_record {

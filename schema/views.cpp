@@ -36,6 +36,16 @@ json::value balance_view(const balance_record& b, int64_t balance_low_threshold)
           {"balance_low_threshold", balance_low_threshold}};
 }
 
+json::value admin_team_view(const team_record& t, const balance_record& b) {
+  auto view = team_view(t);
+  auto& o = view.as_object();
+  o["balance"] = balance_view(b, t.balance_low_threshold);
+  o["disabled"] = t.disabled_at.has_value();
+  o["disabled_at"] = t.disabled_at ? json::value(core::format_iso8601(*t.disabled_at)) : json::value(nullptr);
+  o["disabled_reason"] = t.disabled_at ? json::value(t.disabled_reason) : json::value(nullptr);
+  return view;
+}
+
 json::value api_key_view(const api_key_record& k, const std::string& plaintext) {
   json::value deactivate = nullptr;
   if (k.deactivate_at)

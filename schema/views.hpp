@@ -22,6 +22,10 @@ boost::json::value team_view(const team_record& t);
 /// `GET /v1/balance`.
 boost::json::value balance_view(const balance_record& b, int64_t balance_low_threshold);
 
+/// A team as the admin listener shows it: the team's view, its balance, and
+/// whether (since when, why) an operator disabled it.
+boost::json::value admin_team_view(const team_record& t, const balance_record& b);
+
 /// An API key; `plaintext` is set only in the answers to create and rotate.
 boost::json::value api_key_view(const api_key_record& k, const std::string& plaintext = {});
 

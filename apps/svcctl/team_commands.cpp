@@ -1,4 +1,4 @@
-// team create | list | show | limits
+// team create | list | show | update | disable | enable | limits
 #include "apps/svcctl/admin_client.hpp"
 #include "apps/svcctl/command.hpp"
 #include "apps/svcctl/url_text.hpp"
@@ -27,6 +27,46 @@ std::vector<command> team_commands() {
        if (vm.count("credits"))
          body["credits"] = vm["credits"].as<int64_t>();
        return send_admin_request(g, "POST", "/admin/teams", body);
+     }},
+    {"team update",
+     "--team TEAM_ID [--name NAME] [--owner-email EMAIL] [--balance-low-threshold N] [--default-api-version V]",
+     "change a team's name, owner e-mail, low-balance threshold or default Svc-Version",
+     [](po::options_description& d) {
+       d.add_options()("team", po::value<std::string>()->required(), "the team's id")(
+         "name", po::value<std::string>(), "the new display name")(
+         "owner-email", po::value<std::string>(), "where the team's mail goes from now on")(
+         "balance-low-threshold", po::value<int64_t>(), "credits at or below which usage.balance_low fires")(
+         "default-api-version", po::value<std::string>(), "the Svc-Version of requests that name none");
+     },
+     [](const po::variables_map& vm, const global_options& g) {
+       boost::json::object body;
+       for (auto [option, field] : {std::pair{"name", "name"}, {"owner-email", "owner_email"},
+                                    {"default-api-version", "default_api_version"}})
+         if (vm.count(option))
+           body[field] = text_of(vm, option);
+       if (vm.count("balance-low-threshold"))
+         body["balance_low_threshold"] = vm["balance-low-threshold"].as<int64_t>();
+       if (body.empty())
+         throw usage_error("team update: give at least one of --name, --owner-email, --balance-low-threshold, "
+                           "--default-api-version");
+       return send_admin_request(g, "PATCH", "/admin/teams/" + percent_encode(text_of(vm, "team")), body);
+     }},
+    {"team disable", "--team TEAM_ID [--reason TEXT]",
+     "refuse every API request with the team's keys (403 team_disabled) until team enable",
+     [](po::options_description& d) {
+       d.add_options()("team", po::value<std::string>()->required(), "the team's id")(
+         "reason", po::value<std::string>(), "a note for operators (never shown to the team)");
+     },
+     [](const po::variables_map& vm, const global_options& g) {
+       boost::json::object body;
+       if (vm.count("reason"))
+         body["reason"] = text_of(vm, "reason");
+       return send_admin_request(g, "POST", "/admin/teams/" + percent_encode(text_of(vm, "team")) + "/disable", body);
+     }},
+    {"team enable", "--team TEAM_ID", "give a disabled team's keys their access back at once",
+     [](po::options_description& d) { d.add_options()("team", po::value<std::string>()->required(), "the team's id"); },
+     [](const po::variables_map& vm, const global_options& g) {
+       return send_admin_request(g, "POST", "/admin/teams/" + percent_encode(text_of(vm, "team")) + "/enable");
      }},
     {"team limits", "--team TEAM_ID --bucket NAME --capacity N --per-minute M",
      "override one rate-limit bucket class for one team",

@@ -17,6 +17,12 @@ void list_actors(const context_ptr& ctx);
 // teams.cpp
 void create_team(const context_ptr& ctx);
 void set_team_limits(const context_ptr& ctx);
+/// PATCH /admin/teams/{id}: changes name, owner_email, balance_low_threshold, default_api_version (all or none).
+void update_team(const context_ptr& ctx);
+/// POST /admin/teams/{id}/disable: refuses every API request with the team's keys from the next one on.
+void disable_team(const context_ptr& ctx);
+/// POST /admin/teams/{id}/enable: gives the team's keys back their access at once.
+void enable_team(const context_ptr& ctx);
 void add_credits(const context_ptr& ctx);
 // team_reads.cpp
 /// GET /admin/teams: every team with its balance, by id, paged.

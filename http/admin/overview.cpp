@@ -58,6 +58,8 @@ bool list_teams(const context_ptr& ctx, json::object& into) {
       snap = *snapshot;
     data.push_back({{"id", team.id},
                     {"name", team.name},
+                    {"disabled_at", team.disabled_at ? json::value(core::format_iso8601(*team.disabled_at))
+                                                     : json::value(nullptr)},
                     {"available", balance.has_value() ? (*balance).available : 0},
                     {"held", balance.has_value() ? (*balance).held : 0},
                     {"buckets", bucket_levels(team, snap, now_ms)}});

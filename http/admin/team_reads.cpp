@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include "http/admin/admin_handlers.hpp"
+#include "http/admin/admin_team.hpp"
 #include "http/admin/path_record.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/list_params.hpp"
@@ -13,17 +14,6 @@
 
 namespace svc::http {
 namespace {
-
-// The team as the API shows it, plus its balance: what an operator asks first.
-persistence::read_result<boost::json::value> team_with_balance(const context_ptr& ctx, const schema::team_record& t) {
-  auto balance = ctx->svc.tables().balances.get(t.id);
-  if (balance.failed())
-    return persistence::read_result<boost::json::value>::error(balance.why());
-  auto view = schema::team_view(t);
-  view.as_object()["balance"] = schema::balance_view(balance.has_value() ? *balance : schema::balance_record{t.id, 0, 0, {}},
-                                                     t.balance_low_threshold);
-  return view;
-}
 
 // The team named by the path's {id}; nullopt after answering 404 or 503.
 std::optional<schema::team_record> path_team(const context_ptr& ctx) {
@@ -42,7 +32,7 @@ void list_teams(const context_ptr& ctx) {
     return reply_storage_failure(ctx, teams.why());
   boost::json::array data;
   for (auto& t : *teams) {
-    auto view = team_with_balance(ctx, t);
+    auto view = admin_team(ctx, t);
     if (view.failed())
       return reply_storage_failure(ctx, view.why());
     data.push_back(std::move(*view));
@@ -54,10 +44,7 @@ void show_team(const context_ptr& ctx) {
   auto team = path_team(ctx);
   if (!team)
     return;
-  auto view = team_with_balance(ctx, *team);
-  if (view.failed())
-    return reply_storage_failure(ctx, view.why());
-  reply_json(ctx, 200, *view);
+  reply_admin_team(ctx, *team);
 }
 
 void list_team_keys(const context_ptr& ctx) {

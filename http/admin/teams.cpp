@@ -2,6 +2,7 @@
 
 #include "http/actor_call.hpp"
 #include "http/admin/admin_handlers.hpp"
+#include "http/admin/admin_team.hpp"
 #include "http/json_body.hpp"
 #include "schema/views.hpp"
 
@@ -45,6 +46,42 @@ void set_team_limits(const context_ptr& ctx) {
   ask<schema::team_record>(ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_team(ctx, t); },
                            actors::limits_atom::value, ctx->param("id"), *cls,
                            schema::bucket_limits{*capacity, *per_minute});
+}
+
+void update_team(const context_ptr& ctx) {
+  auto body = read_json_object(ctx, {"name", "owner_email", "balance_low_threshold", "default_api_version"});
+  if (!body)
+    return;
+  body_fields f{*body};
+  actors::team_update update;
+  // Lengths and shapes beyond the JSON types are the team directory's to judge, as on create.
+  update.name = f.string("name", 200, false);
+  update.owner_email = f.string("owner_email", 254, false);
+  update.default_api_version = f.string("default_api_version", 64, false);
+  update.balance_low_threshold = f.integer("balance_low_threshold", 0, int64_t{1} << 50, false);
+  if (f.error)
+    return reply_error(ctx, *f.error);
+  ask<schema::team_record>(ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_admin_team(ctx, t); },
+                           actors::patch_atom::value, ctx->param("id"), std::move(update));
+}
+
+void disable_team(const context_ptr& ctx) {
+  auto body = read_json_object(ctx, {"reason"}, empty_body::allowed);
+  if (!body)
+    return;
+  body_fields f{*body};
+  auto reason = f.string("reason", schema::max_disabled_reason, false);
+  if (f.error)
+    return reply_error(ctx, *f.error);
+  ask<schema::team_record>(ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_admin_team(ctx, t); },
+                           actors::disable_atom::value, ctx->param("id"), reason.value_or(""));
+}
+
+void enable_team(const context_ptr& ctx) {
+  if (!read_json_object(ctx, {}, empty_body::allowed))
+    return;
+  ask<schema::team_record>(ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_admin_team(ctx, t); },
+                           actors::enable_atom::value, ctx->param("id"));
 }
 
 void add_credits(const context_ptr& ctx) {

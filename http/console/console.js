@@ -117,7 +117,9 @@ function renderOverview(o) {
   $("error-count").textContent = o.recent_5xx.length;
   fillRows($("teams"), o.teams.data, (tr, t) => {
     tr.dataset.id = t.id;
-    cell(tr, t.id); cell(tr, t.name); cell(tr, t.available, "num"); cell(tr, t.held, "num");
+    if (t.disabled_at) tr.className = "disabled";
+    cell(tr, t.id); cell(tr, t.disabled_at ? t.name + " (disabled " + t.disabled_at + ")" : t.name);
+    cell(tr, t.available, "num"); cell(tr, t.held, "num");
     const td = cell(tr, "");
     for (const b of t.buckets) {
       const span = document.createElement("span");

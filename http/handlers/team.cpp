@@ -19,9 +19,11 @@ void patch_team(const context_ptr& ctx) {
     return reply_error(ctx, *f.error);
   if (!threshold) // nothing to change
     return reply_json(ctx, 200, schema::team_view(*ctx->team));
+  actors::team_update update;
+  update.balance_low_threshold = threshold;
   ask<schema::team_record>(
     ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_json(ctx, 200, schema::team_view(t)); },
-    actors::patch_atom::value, ctx->team->id, *threshold);
+    actors::patch_atom::value, ctx->team->id, std::move(update));
 }
 
 } // namespace svc::http

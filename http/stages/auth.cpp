@@ -1,6 +1,7 @@
 #include <array>
 
 #include "core/crypto.hpp"
+#include "core/time_format.hpp"
 #include "http/stages/stages.hpp"
 #include "schema/api_key_format.hpp"
 
@@ -97,6 +98,14 @@ bool authenticate(request_context& ctx) {
     ctx.version = entry->team.default_api_version;
   ctx.key = std::shared_ptr<const schema::api_key_record>{entry, &entry->key};
   ctx.team = std::shared_ptr<const schema::team_record>{entry, &entry->team};
+  // Refused once the key is known good, so the access log names the team and the
+  // answer draws from its bucket. The entry is as fresh as the last commit
+  // (key_cache.hpp), so a disable answered to the operator holds from the next request.
+  if (entry->team.disabled_at) {
+    ctx.error = schema::make_api_error(error_code::team_disabled,
+                                       {{"disabled_at", core::format_iso8601(*entry->team.disabled_at)}});
+    return false;
+  }
   return true;
 }
 

@@ -51,7 +51,8 @@ BOOST_AUTO_TEST_CASE(every_command_has_its_own_help) {
   BOOST_TEST(overview.exit_code == 0);
   for (std::string cmd : {"team create", "team limits", "key create", "key rotate", "key revoke", "credits add",
                           "lora add", "actors", "backup", "restore", "team list", "team show", "key list", "job show",
-                          "job cancel", "endpoint list", "endpoint disable", "endpoint enable"}) {
+                          "job cancel", "endpoint list", "endpoint disable", "endpoint enable", "team update",
+                          "team disable", "team enable"}) {
     BOOST_TEST(overview.out.find("  " + cmd + " ") != std::string::npos, cmd);
     auto space = cmd.find(' ');
     std::vector<std::string> args{cmd.substr(0, space)};

@@ -113,7 +113,7 @@ BOOST_AUTO_TEST_CASE(statuses_and_types_follow_the_contract) {
     {"missing_api_key", {401, "authentication"}},        {"invalid_api_key", {401, "authentication"}},
     {"api_key_revoked", {401, "authentication"}},      {"key_rotating", {403, "permission"}},
     {"insufficient_credits", {402, "invalid_request"}},  {"endpoint_limit_reached", {400, "invalid_request"}},
-    {"missing_scope", {403, "permission"}},
+    {"missing_scope", {403, "permission"}},              {"team_disabled", {403, "permission"}},
     {"invalid_signature", {403, "permission"}},          {"resource_not_found", {404, "invalid_request"}},
     {"route_not_found", {404, "invalid_request"}},       {"method_not_allowed", {405, "invalid_request"}},
     {"upload_too_slow", {408, "invalid_request"}},

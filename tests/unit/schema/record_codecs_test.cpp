@@ -78,6 +78,10 @@ void check_equal(const team_record& a, const team_record& b) {
   BOOST_TEST(a.default_api_version == b.default_api_version);
   BOOST_TEST(a.balance_low_threshold == b.balance_low_threshold);
   BOOST_TEST(to_unix_ms(a.created_at) == to_unix_ms(b.created_at));
+  BOOST_REQUIRE_EQUAL(a.disabled_at.has_value(), b.disabled_at.has_value());
+  if (a.disabled_at)
+    BOOST_TEST(to_unix_ms(*a.disabled_at) == to_unix_ms(*b.disabled_at));
+  BOOST_TEST(a.disabled_reason == b.disabled_reason);
   BOOST_REQUIRE_EQUAL(a.rate_limit_overrides.size(), b.rate_limit_overrides.size());
   for (auto& [name, l] : a.rate_limit_overrides) {
     BOOST_REQUIRE(b.rate_limit_overrides.count(name) == 1u);
@@ -187,6 +191,41 @@ BOOST_AUTO_TEST_CASE(team_round_trips) {
   check_round_trip(plain);
 }
 
+BOOST_AUTO_TEST_CASE(a_disabled_team_round_trips_and_teams_stored_before_disabling_existed_decode) {
+  auto disabled = sample_team();
+  disabled.disabled_at = from_unix_ms(1785801600123);
+  disabled.disabled_reason = "unpaid invoice \xc3\xa9";
+  check_round_trip(disabled);
+  disabled.disabled_reason.clear();
+  check_round_trip(disabled);
+  BOOST_TEST(encode(disabled).as_object().at("disabled_at").as_int64() == 1785801600123);
+
+  // A record written before `disabled_at` existed is an enabled team.
+  auto old = encode(sample_team()).as_object();
+  old.erase("disabled_at");
+  old.erase("disabled_reason");
+  team_record out;
+  BOOST_REQUIRE(decode(old, out));
+  BOOST_TEST(!out.disabled_at.has_value());
+  BOOST_TEST(out.disabled_reason.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_stored_disable_outside_what_an_operator_can_set_is_damaged) {
+  auto disabled = sample_team();
+  disabled.disabled_at = from_unix_ms(1785801600123);
+  team_record out;
+  auto long_reason = encode(disabled);
+  long_reason.as_object()["disabled_reason"] = std::string(max_disabled_reason + 1, 'x');
+  BOOST_TEST(!decode(long_reason, out));
+  // A reason belongs to a disable: an enabled team has none.
+  auto orphan_reason = encode(sample_team());
+  orphan_reason.as_object()["disabled_reason"] = "left over";
+  BOOST_TEST(!decode(orphan_reason, out));
+  auto fractional = encode(disabled);
+  fractional.as_object()["disabled_at"] = 1.5;
+  BOOST_TEST(!decode(fractional, out));
+}
+
 BOOST_AUTO_TEST_CASE(balance_round_trips) {
   check_round_trip(sample_balance());
   check_round_trip(balance_record{"team_x", 0, 0, {}});
@@ -226,7 +265,11 @@ BOOST_AUTO_TEST_CASE(stored_times_are_unix_milliseconds) {
 }
 
 BOOST_AUTO_TEST_CASE(missing_or_mistyped_fields_are_rejected) {
-  check_rejections(sample_team());
+  check_rejections(sample_team(), {"disabled_at", "disabled_reason"}); // absent: never disabled
+  auto disabled = sample_team();
+  disabled.disabled_at = from_unix_ms(1785801600123);
+  disabled.disabled_reason = "abuse";
+  check_rejections(disabled, {"disabled_at", "disabled_reason"});
   // Balances stored before `low_event_at` existed must still decode.
   check_rejections(sample_balance(), {"low_event_at"});
   check_rejections(sample_key(), {"deactivate_at", "revoked_at"}); // absent reads as "not rotated", "not revoked"

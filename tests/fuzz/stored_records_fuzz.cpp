@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const s::output_signer signer{"http://127.0.0.1:8080", "fuzz-url-secret"};
   decode_and_render<s::job_record>(bytes, [&](const s::job_record& r) { return s::job_view(r, signer); });
   decode_and_render<s::file_record>(bytes, [](const s::file_record& r) { return s::file_view(r); });
-  decode_and_render<s::team_record>(bytes, [](const s::team_record& r) { return s::team_view(r); });
+  decode_and_render<s::team_record>(
+    bytes, [](const s::team_record& r) { return s::admin_team_view(r, s::balance_record{r.id, 100, 0, {}}); });
   decode_and_render<s::balance_record>(bytes, [](const s::balance_record& r) { return s::balance_view(r, 100); });
   decode_and_render<s::api_key_record>(bytes, [](const s::api_key_record& r) { return s::api_key_view(r); });
   decode_and_render<s::lora_record>(bytes, [](const s::lora_record& r) { return s::lora_view(r); });

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "support/file_uploads.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
@@ -25,16 +26,24 @@ bool is_disabled_answer(const response& r) {
                                                 .find("disabled") != boost::json::string::npos;
 }
 
-// One request of each kind a disabled team must not make, with the key of the scope it needs.
+// One request of each kind a disabled team must not make (reads, images, endpoints, key management, uploads, test
+// fires), with the key of the scope it needs.
 void expect_every_kind_refused(http_client& c, const team_keys& t) {
   BOOST_TEST(is_disabled_answer(c.get("/v1/balance", with_key(t.read.key))), "read");
   BOOST_TEST(is_disabled_answer(c.get("/v1/team", {{"Authorization", "Bearer " + t.read.key}})), "bearer");
   BOOST_TEST(is_disabled_answer(create_image(c, t.write.key, image_body("refused"))), "image");
-  auto endpoint = c.request("POST", "/v1/webhook_endpoints", with_key(t.write.key, {{"Content-Type", "application/json"}}),
-                            R"({"url":"https://127.0.0.1:9/hook","events":["*"]})");
+  auto json = with_key(t.write.key, {{"Content-Type", "application/json"}});
+  auto endpoint =
+    c.request("POST", "/v1/webhook_endpoints", json, R"({"url":"https://127.0.0.1:9/hook","events":["*"]})");
   BOOST_TEST(is_disabled_answer(endpoint), endpoint.summary());
   auto keys = c.get("/v1/api_keys", with_key(t.full.key));
   BOOST_TEST(is_disabled_answer(keys), keys.summary());
+  auto upload = upload_file(c, t.write.key, test_image("tiny.png"));
+  BOOST_TEST(is_disabled_answer(upload), upload.summary());
+  // Refused before the route looks for the endpoint: a disabled team learns nothing about its ids.
+  auto fire = c.request("POST", "/v1/webhook_endpoints/we_01J" + std::string(23, '0') + "/test", json,
+                        R"({"event_type":"image.completed"})");
+  BOOST_TEST(is_disabled_answer(fire), fire.summary());
 }
 
 struct render_2s : server_fixture {

@@ -136,7 +136,8 @@ BOOST_AUTO_TEST_CASE(disable_is_stored_with_its_time_and_reason_and_enable_clear
 }
 
 BOOST_AUTO_TEST_CASE(a_disable_with_a_reason_too_long_or_of_no_team_changes_nothing) {
-  auto r = ask<team_record>(teams, disable_atom::value, team_id, std::string(svc::schema::max_disabled_reason + 1, 'r'));
+  auto too_long = std::string(svc::schema::max_disabled_reason + 1, 'r');
+  auto r = ask<team_record>(teams, disable_atom::value, team_id, too_long);
   BOOST_REQUIRE(!r.value);
   auto e = svc::actors::to_api_error(r.error);
   BOOST_TEST((e.code == error_code::invalid_parameter));

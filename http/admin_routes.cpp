@@ -17,7 +17,7 @@ std::vector<route> admin_routes() {
     {v::post, "/admin/teams", s::full, b::anonymous, create_team, "create a team"},
     {v::get, "/admin/teams", s::full, b::anonymous, list_teams, "list teams with their balances"},
     {v::get, "/admin/teams/{id}", s::full, b::anonymous, show_team, "one team with its balance"},
-    {v::patch, "/admin/teams/{id}", s::full, b::anonymous, update_team, "change a team's name, owner, threshold"},
+    {v::patch, "/admin/teams/{id}", s::full, b::anonymous, update_team, "change a team's settings"},
     {v::post, "/admin/teams/{id}/disable", s::full, b::anonymous, disable_team, "refuse the team's keys"},
     {v::post, "/admin/teams/{id}/enable", s::full, b::anonymous, enable_team, "give the team's keys back"},
     {v::get, "/admin/teams/{id}/keys", s::full, b::anonymous, list_team_keys, "a team's API keys"},

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "actors/credit_history.hpp"
 #include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
@@ -16,9 +17,12 @@ namespace {
 
 using self_ptr = ledger_actor::stateful_pointer<ledger_state>;
 using schema::balance_record;
+using schema::credit_entry_kind;
+using schema::credit_entry_record;
 using schema::error_code;
 using schema::hold_record;
 using schema::hold_status;
+using schema::job_status;
 
 caf::error invalid(std::string param, std::string detail) {
   return make_domain_error(error_code::invalid_parameter, std::move(param), {{"detail", std::move(detail)}});
@@ -170,6 +174,7 @@ caf::result<admission_result> admit(self_ptr self, const context& ctx, admission
   auto publish_low = balance_low_event(self, ctx, before, batch);
   ctx.tables->balances.put(batch, st.balance.team_id, st.balance);
   ctx.tables->holds.put(batch, hold_key(st.balance.team_id, a.job_id), hold);
+  put_credit_entry(ctx, batch, st.balance, credit_entry_kind::hold, -a.credits, a.job_id);
   admission_result r;
   r.balance = st.balance;
   std::function<void()> after;
@@ -210,7 +215,61 @@ caf::result<balance_record> settle(self_ptr self, const context& ctx, settlement
   }
   ctx.tables->balances.put(batch, st.balance.team_id, st.balance);
   ctx.tables->holds.erase(batch, hold_key(st.balance.team_id, s.job_id));
+  if (s.to == hold_status::refunded)
+    put_credit_entry(ctx, batch, st.balance, credit_entry_kind::release, credits, s.job_id);
+  else
+    put_credit_entry(ctx, batch, st.balance, credit_entry_kind::charge, -credits, s.job_id);
   return commit_then<balance_record>(self, ctx, std::move(batch), st.balance);
+}
+
+caf::result<balance_record> credit(self_ptr self, const context& ctx, int64_t amount, std::string& reason) {
+  auto& b = self->state.balance;
+  if (amount < -max_credits || amount > max_credits || b.available + amount < 0 || b.available + amount > max_credits)
+    return invalid("amount", "would take the available balance out of 0.." + std::to_string(max_credits));
+  auto before = b.available;
+  b.available += amount;
+  persistence::write_batch batch;
+  auto publish_low = balance_low_event(self, ctx, before, batch);
+  ctx.tables->balances.put(batch, b.team_id, b);
+  put_credit_entry(ctx, batch, b, credit_entry_kind::grant, amount, {}, std::move(reason));
+  return commit_then<balance_record>(self, ctx, std::move(batch), b, std::move(publish_low));
+}
+
+caf::error not_refundable(const std::string& job_id, std::string_view state) {
+  return make_domain_error(error_code::invalid_state, "id",
+                           {{"kind", "job"}, {"id", job_id}, {"state", std::string{state}}, {"action", "refund"}});
+}
+
+// An operator gives back what a succeeded job was charged. The job's row
+// (cost status `refunded`) commits with the balance and the entry, so a job is
+// refunded at most once, also across a crash; `refunding` covers the commit.
+caf::result<credit_entry_record> refund(self_ptr self, const context& ctx, const std::string& job_id,
+                                        std::string& reason) {
+  auto& st = self->state;
+  if (st.refunding.count(job_id) != 0)
+    return not_refundable(job_id, "refunded");
+  auto job = ctx.tables->jobs.get(job_id);
+  if (job.failed())
+    return storage_failure("ledger", job.why());
+  if (job.absent() || job->team_id != st.balance.team_id)
+    return make_domain_error(error_code::resource_not_found, "id", {{"kind", "job"}, {"id", job_id}});
+  if (job->status != job_status::succeeded)
+    return not_refundable(job_id, schema::to_string(job->status));
+  if (job->cost_status != hold_status::charged)
+    return not_refundable(job_id, schema::to_string(job->cost_status));
+  if (st.balance.available + job->credits > max_credits)
+    return invalid("id", "the refund would take the available balance past " + std::to_string(max_credits));
+  st.balance.available += job->credits;
+  job->cost_status = hold_status::refunded;
+  persistence::write_batch batch;
+  // Only the job's row changes: its indexes and output expiry stay as they are.
+  ctx.tables->jobs.put(batch, job->id, *job);
+  ctx.tables->balances.put(batch, st.balance.team_id, st.balance);
+  auto entry = put_credit_entry(ctx, batch, st.balance, credit_entry_kind::refund, job->credits, job_id,
+                                std::move(reason));
+  st.refunding.insert(job_id);
+  return commit_then<credit_entry_record>(self, ctx, std::move(batch), std::move(entry),
+                                          [self, job_id] { self->state.refunding.erase(job_id); });
 }
 
 } // namespace
@@ -231,17 +290,11 @@ ledger_actor::behavior_type ledger(self_ptr self, context ctx, std::string team_
   return {
     [=](admit_atom, admission& a) -> caf::result<admission_result> { return admit(self, ctx, a); },
     [=](settle_atom, settlement& s) -> caf::result<balance_record> { return settle(self, ctx, s); },
-    [=](credit_atom, int64_t amount) -> caf::result<balance_record> {
-      auto& b = self->state.balance;
-      if (amount < -max_credits || amount > max_credits || b.available + amount < 0
-          || b.available + amount > max_credits)
-        return invalid("amount", "would take the available balance out of 0.." + std::to_string(max_credits));
-      auto before = b.available;
-      b.available += amount;
-      persistence::write_batch batch;
-      auto publish_low = balance_low_event(self, ctx, before, batch);
-      ctx.tables->balances.put(batch, b.team_id, b);
-      return commit_then<balance_record>(self, ctx, std::move(batch), b, std::move(publish_low));
+    [=](credit_atom, int64_t amount, std::string& reason) -> caf::result<balance_record> {
+      return credit(self, ctx, amount, reason);
+    },
+    [=](refund_atom, const std::string& job_id, std::string& reason) -> caf::result<credit_entry_record> {
+      return refund(self, ctx, job_id, reason);
     },
     [=](caf::get_atom) -> balance_record { return self->state.balance; },
     crash_on_fault(),

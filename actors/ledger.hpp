@@ -4,7 +4,8 @@
 // holds and the in-flight idempotency keys in memory (loaded at spawn from
 // the balance and the open holds), applies each change at once and answers
 // after the change (balance, hold and the job's rows in one batch) is durable,
-// so no hold is lost or settled twice, also across a crash.
+// so no hold is lost or settled twice, also across a crash. Every change
+// carries its credit history entry in the same batch (credit_history.hpp).
 
 #include <map>
 #include <set>
@@ -15,12 +16,13 @@
 namespace svc::actors {
 
 /// Largest credit amount or balance accepted: far past any real use, far from overflow.
-inline constexpr int64_t max_credits = int64_t{1} << 50;
+inline constexpr int64_t max_credits = schema::max_credits;
 
 struct ledger_state {
   schema::balance_record balance;                   ///< including changes still committing
   std::map<std::string, schema::hold_record> holds; ///< open holds by job id
   std::set<std::string> admitting;                  ///< idempotency keys whose create is committing
+  std::set<std::string> refunding;                  ///< jobs whose refund is committing
   std::map<std::string, schema::usage_record> usage; ///< days touched since spawn, by date
   uint64_t changes = 0;                              ///< changes committed since spawn
   static inline const char* name = "ledger";

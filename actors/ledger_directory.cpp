@@ -48,11 +48,23 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
         return std::move(l.error());
       return *l;
     },
-    [=](credit_atom, const std::string& team_id, int64_t amount) -> caf::result<balance_record> {
+    [=](credit_atom, const std::string& team_id, int64_t amount, std::string& reason) -> caf::result<balance_record> {
       auto l = ledger_of(self, ctx, team_id);
       if (!l)
         return std::move(l.error());
-      return self->delegate(*l, credit_atom::value, amount);
+      return self->delegate(*l, credit_atom::value, amount, std::move(reason));
+    },
+    [=](refund_atom, const std::string& job_id, std::string& reason) -> caf::result<schema::credit_entry_record> {
+      // The job names its team; its ledger checks the job again, in order with its other changes.
+      auto job = ctx.tables->jobs.get(job_id);
+      if (job.failed())
+        return storage_failure("ledger_directory", job.why());
+      if (job.absent())
+        return make_domain_error(schema::error_code::resource_not_found, "id", {{"kind", "job"}, {"id", job_id}});
+      auto l = ledger_of(self, ctx, job->team_id);
+      if (!l)
+        return std::move(l.error());
+      return self->delegate(*l, refund_atom::value, job_id, std::move(reason));
     },
     [=](caf::get_atom, const std::string& team_id) -> caf::result<balance_record> {
       auto l = ledger_of(self, ctx, team_id);

@@ -13,6 +13,7 @@
 #include <caf/all.hpp>
 
 #include "persistence/write_batch.hpp"
+#include "schema/credit_entry.hpp"
 #include "schema/errors.hpp"
 #include "schema/file_record.hpp"
 #include "schema/rate_buckets.hpp"
@@ -39,6 +40,7 @@ using rotate_atom = caf::atom_constant<caf::atom("rotate")>;
 using revoke_atom = caf::atom_constant<caf::atom("revoke")>;
 using expire_atom = caf::atom_constant<caf::atom("expire")>;
 using credit_atom = caf::atom_constant<caf::atom("credit")>;
+using refund_atom = caf::atom_constant<caf::atom("refund")>;
 using patch_atom = caf::atom_constant<caf::atom("patch")>;
 using sweep_atom = caf::atom_constant<caf::atom("sweep")>;
 using admit_atom = caf::atom_constant<caf::atom("admit")>;
@@ -298,8 +300,12 @@ using ledger_actor = introspectable_actor::extend<
   caf::replies_to<admit_atom, admission>::with<admission_result>,
   /// Charges or refunds a job's hold and commits its terminal rows; the balance after.
   caf::replies_to<settle_atom, settlement>::with<schema::balance_record>,
-  /// Adds (or with a negative amount removes) available credits: the operator top-up.
-  caf::replies_to<credit_atom, int64_t>::with<schema::balance_record>,
+  /// Adds (or with a negative amount removes) available credits: the operator
+  /// top-up, with the operator's reason (may be empty) for the history.
+  caf::replies_to<credit_atom, int64_t, std::string>::with<schema::balance_record>,
+  /// Gives back what a succeeded job of the team was charged (job id, reason),
+  /// once: the history entry; `invalid_state` for a job not succeeded or refunded already.
+  caf::replies_to<refund_atom, std::string, std::string>::with<schema::credit_entry_record>,
   /// The current balance.
   caf::replies_to<caf::get_atom>::with<schema::balance_record>>;
 
@@ -308,8 +314,10 @@ using ledger_actor = introspectable_actor::extend<
 using ledger_directory_actor = introspectable_actor::extend<
   /// The ledger of an existing team.
   caf::replies_to<resolve_atom, std::string>::with<ledger_actor>,
-  /// `credit` on a team's ledger (`POST /admin/teams/{id}/credits`).
-  caf::replies_to<credit_atom, std::string, int64_t>::with<schema::balance_record>,
+  /// `credit` on a team's ledger (`POST /admin/teams/{id}/credits`): team, amount, reason.
+  caf::replies_to<credit_atom, std::string, int64_t, std::string>::with<schema::balance_record>,
+  /// `refund` on the ledger of the job's team (`POST /admin/jobs/{id}/refund`): job id, reason.
+  caf::replies_to<refund_atom, std::string, std::string>::with<schema::credit_entry_record>,
   /// `get` on a team's ledger.
   caf::replies_to<caf::get_atom, std::string>::with<schema::balance_record>>;
 
@@ -463,6 +471,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::scope)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::team_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::balance_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::hold_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::credit_entry_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::job_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::admission)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::admission_result)

@@ -1,5 +1,6 @@
 #include "actors/team_directory.hpp"
 
+#include "actors/credit_history.hpp"
 #include "actors/ledger.hpp"
 #include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
@@ -99,7 +100,10 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
       team.created_at = ctx.clock->now();
       persistence::write_batch batch;
       ctx.tables->teams.put(batch, team.id, team);
-      ctx.tables->balances.put(batch, team.id, schema::balance_record{team.id, req.credits, 0, {}});
+      schema::balance_record opening{team.id, req.credits, 0, {}};
+      ctx.tables->balances.put(batch, team.id, opening);
+      if (req.credits != 0)
+        put_credit_entry(ctx, batch, opening, schema::credit_entry_kind::grant, req.credits, {}, "opening balance");
       ++self->state.created;
       return commit_then(self, ctx, std::move(batch), team);
     },

@@ -36,10 +36,11 @@ enum class table : uint8_t {
   files,              ///< file id -> file_record (uploads; the bytes are blobs)
   files_by_team,      ///< team id + '/' + file id -> file id (listing, newest first)
   mail_queue,         ///< mail id -> queued_mail (e-mail not yet sent or handed to the outbox)
+  credit_entries,     ///< team id + '/' + entry id -> credit_entry_record (a team's credit history)
 };
 
 /// Number of tables.
-inline constexpr std::size_t table_count = 27;
+inline constexpr std::size_t table_count = 28;
 
 /// The LMDB database name of a table.
 std::string_view table_name(table t);

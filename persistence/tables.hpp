@@ -3,6 +3,7 @@
 
 #include "persistence/environment.hpp"
 #include "persistence/record_table.hpp"
+#include "schema/credit_entry.hpp"
 #include "schema/file_record.hpp"
 #include "schema/queued_mail.hpp"
 #include "schema/records.hpp"
@@ -37,7 +38,8 @@ struct tables {
       delivered_events{env, table::delivered_events},
       files{env, table::files},
       files_by_team{env, table::files_by_team},
-      mail_queue{env, table::mail_queue} {}
+      mail_queue{env, table::mail_queue},
+      credit_entries{env, table::credit_entries} {}
 
   record_table<schema::team_record> teams;
   record_table<schema::balance_record> balances;
@@ -65,6 +67,7 @@ struct tables {
   record_table<schema::file_record> files;
   index_table files_by_team;     ///< `team_id/file_id` -> file id
   record_table<schema::queued_mail> mail_queue; ///< mail id -> e-mail still to send
+  record_table<schema::credit_entry_record> credit_entries; ///< `team_id/cre_id` -> one change of a balance
 };
 
 } // namespace svc::persistence

@@ -8,6 +8,7 @@
 
 #include <boost/json/value.hpp>
 
+#include "schema/credit_entry_codec.hpp"
 #include "schema/file_codec.hpp"
 #include "schema/job_codec.hpp"
 #include "schema/mail_codec.hpp"

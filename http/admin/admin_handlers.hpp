@@ -23,7 +23,13 @@ void update_team(const context_ptr& ctx);
 void disable_team(const context_ptr& ctx);
 /// POST /admin/teams/{id}/enable: gives the team's keys back their access at once.
 void enable_team(const context_ptr& ctx);
+// credits.cpp
+/// POST /admin/teams/{id}/credits: adds (or removes) credits with an optional reason; the balance after.
 void add_credits(const context_ptr& ctx);
+/// GET /admin/teams/{id}/credits: the team's credit history, newest first, paged; 404 for an unknown id.
+void list_team_credits(const context_ptr& ctx);
+/// POST /admin/jobs/{id}/refund: gives back a succeeded job's charge once; the history entry.
+void refund_job(const context_ptr& ctx);
 // team_reads.cpp
 /// GET /admin/teams: every team with its balance, by id, paged.
 void list_teams(const context_ptr& ctx);

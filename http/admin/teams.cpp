@@ -84,23 +84,4 @@ void enable_team(const context_ptr& ctx) {
                            actors::enable_atom::value, ctx->param("id"));
 }
 
-void add_credits(const context_ptr& ctx) {
-  auto body = read_json_object(ctx, {"amount"});
-  if (!body)
-    return;
-  body_fields f{*body};
-  auto amount = f.integer("amount", -(int64_t{1} << 50), int64_t{1} << 50, true);
-  if (f.error)
-    return reply_error(ctx, *f.error);
-  auto team_id = ctx->param("id");
-  ask<schema::balance_record>(
-    ctx, ctx->svc.actors().ledgers,
-    [ctx, team_id](schema::balance_record& b) {
-      // The credit is committed: a threshold the store cannot give is shown as 0.
-      auto team = ctx->svc.tables().teams.get(team_id);
-      reply_json(ctx, 200, schema::balance_view(b, team.has_value() ? team->balance_low_threshold : 0));
-    },
-    actors::credit_atom::value, team_id, *amount);
-}
-
 } // namespace svc::http

@@ -9,6 +9,7 @@
 
 #include "persistence/job_rows.hpp"
 #include "persistence/value_codec.hpp"
+#include "schema/credit_entry_view.hpp"
 #include "schema/file_view.hpp"
 #include "schema/job_view.hpp"
 #include "schema/views.hpp"
@@ -41,6 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   decode_and_render<s::webhook_endpoint_record>(
     bytes, [](const s::webhook_endpoint_record& r) { return s::webhook_endpoint_view(r, true); });
   decode_and_render<s::delivery_record>(bytes, [](const s::delivery_record& r) { return s::delivery_view(r); });
+  decode_and_render<s::credit_entry_record>(bytes,
+                                            [](const s::credit_entry_record& r) { return s::credit_entry_view(r); });
   p::decode_record<s::hold_record>(bytes);
   p::decode_record<s::bucket_snapshot>(bytes);
   p::decode_record<s::idempotency_record>(bytes);

@@ -60,12 +60,12 @@ BOOST_AUTO_TEST_CASE(directory_checks_the_team_and_delegates) {
   open_team(100);
   auto dir = track(sys.spawn(svc::actors::ledger_directory, ctx()));
   sched.run();
-  auto unknown = ask<balance_record>(dir, credit_atom::value, std::string{"team_nope"}, int64_t{5});
+  auto unknown = ask<balance_record>(dir, credit_atom::value, std::string{"team_nope"}, int64_t{5}, std::string{});
   BOOST_TEST(!unknown.value);
   BOOST_TEST((code_of(unknown.error) == error_code::resource_not_found));
   auto no_ledger = ask<ledger_actor>(dir, resolve_atom::value, std::string{"team_nope"});
   BOOST_TEST((code_of(no_ledger.error) == error_code::resource_not_found));
-  auto credited = ask<balance_record>(dir, credit_atom::value, team, int64_t{5});
+  auto credited = ask<balance_record>(dir, credit_atom::value, team, int64_t{5}, std::string{});
   BOOST_REQUIRE(credited.value);
   BOOST_TEST(same(*credited.value, 105, 0));
 

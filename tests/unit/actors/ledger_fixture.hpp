@@ -83,14 +83,15 @@ struct ledger_fixture : actor_fixture {
     return persistence::idempotency_key(team, "images", key);
   }
 
-  /// A actors::settlement as the job actor builds it: the terminal record goes with it.
-  actors::settlement settle_job(const std::string& job_id, schema::hold_status to, int64_t outputs, core::time_point when) const {
+  /// A actors::settlement as the job actor builds it: the terminal record (priced `credits`) goes with it.
+  actors::settlement settle_job(const std::string& job_id, schema::hold_status to, int64_t outputs, core::time_point when,
+                                int64_t credits = 0) const {
     actors::settlement s;
     s.job_id = job_id;
     s.to = to;
     s.outputs = outputs;
     s.at = when;
-    auto j = make_job(job_id, 0);
+    auto j = make_job(job_id, credits);
     j.status = to == schema::hold_status::charged ? schema::job_status::succeeded : schema::job_status::failed;
     j.cost_status = to;
     j.completed_at = when;

@@ -335,18 +335,18 @@ BOOST_AUTO_TEST_CASE(a_respawned_ledger_restores_balance_and_open_holds) {
 BOOST_AUTO_TEST_CASE(credit_may_remove_down_to_zero) {
   open_team(100);
   auto l = spawn_ledger();
-  auto up = ask<balance_record>(l, credit_atom::value, int64_t{50});
+  auto up = ask<balance_record>(l, credit_atom::value, int64_t{50}, std::string{});
   BOOST_REQUIRE(up.value);
   BOOST_TEST(same(*up.value, 150, 0));
-  auto too_much = ask<balance_record>(l, credit_atom::value, int64_t{-151});
+  auto too_much = ask<balance_record>(l, credit_atom::value, int64_t{-151}, std::string{});
   BOOST_TEST(!too_much.value);
   BOOST_TEST((code_of(too_much.error) == error_code::invalid_parameter));
   BOOST_TEST(same(stored_balance(), 150, 0));
-  auto to_zero = ask<balance_record>(l, credit_atom::value, int64_t{-150});
+  auto to_zero = ask<balance_record>(l, credit_atom::value, int64_t{-150}, std::string{});
   BOOST_REQUIRE(to_zero.value);
   BOOST_TEST(same(*to_zero.value, 0, 0));
   BOOST_TEST(same(stored_balance(), 0, 0));
-  auto over = ask<balance_record>(l, credit_atom::value, int64_t{svc::actors::max_credits + 1});
+  auto over = ask<balance_record>(l, credit_atom::value, int64_t{svc::actors::max_credits + 1}, std::string{});
   BOOST_TEST((code_of(over.error) == error_code::invalid_parameter));
 }
 

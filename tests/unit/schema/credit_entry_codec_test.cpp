@@ -1,0 +1,91 @@
+#include "schema/credit_entry_codec.hpp"
+
+#define BOOST_TEST_MODULE schema_credit_entry_codec
+#include <boost/test/unit_test.hpp>
+
+#include <limits>
+#include <string>
+
+#include <boost/json.hpp>
+
+namespace {
+
+namespace json = boost::json;
+using namespace svc::schema;
+using svc::core::from_unix_ms;
+
+credit_entry_record sample() {
+  credit_entry_record e;
+  e.id = "cre_01KAK3R5N2W9X7Q4V6B8C0D1EF";
+  e.team_id = "team_01KAK3R5N2W9X7Q4V6B8C0D1EG";
+  e.kind = credit_entry_kind::refund;
+  e.amount = 40;
+  e.available_after = 140;
+  e.held_after = 10;
+  e.job_id = "img_01KAK3R5N2W9X7Q4V6B8C0D1EH";
+  e.reason = "render was blank";
+  e.created_at = from_unix_ms(1763720130123);
+  return e;
+}
+
+// The stored JSON of the sample with one field replaced.
+json::value with(const char* field, json::value v) {
+  auto stored = encode(sample());
+  stored.as_object()[field] = std::move(v);
+  return stored;
+}
+
+bool decodes(const json::value& v) {
+  credit_entry_record r;
+  return decode(v, r);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(round_trips_through_stored_text) {
+  auto e = sample();
+  credit_entry_record back;
+  BOOST_TEST_REQUIRE(decode(json::parse(json::serialize(encode(e))), back));
+  BOOST_TEST(back.id == e.id);
+  BOOST_TEST(back.team_id == e.team_id);
+  BOOST_TEST((back.kind == credit_entry_kind::refund));
+  BOOST_TEST(back.amount == 40);
+  BOOST_TEST(back.available_after == 140);
+  BOOST_TEST(back.held_after == 10);
+  BOOST_TEST(back.job_id == e.job_id);
+  BOOST_TEST(back.reason == e.reason);
+  BOOST_TEST((back.created_at == e.created_at));
+}
+
+BOOST_AUTO_TEST_CASE(every_kind_has_a_name_that_reads_back) {
+  for (auto k : {credit_entry_kind::grant, credit_entry_kind::hold, credit_entry_kind::charge,
+                 credit_entry_kind::release, credit_entry_kind::refund})
+    BOOST_TEST((credit_entry_kind_from_name(to_string(k)) == k));
+  BOOST_TEST(!credit_entry_kind_from_name("bonus"));
+}
+
+BOOST_AUTO_TEST_CASE(extreme_amounts_within_bounds_decode) {
+  BOOST_TEST(decodes(with("amount", -max_credits)));
+  BOOST_TEST(decodes(with("amount", max_credits)));
+  BOOST_TEST(decodes(with("available_after", max_credits)));
+  BOOST_TEST(decodes(with("held_after", 0)));
+}
+
+BOOST_AUTO_TEST_CASE(damaged_entries_are_rejected) {
+  BOOST_TEST(!decodes(json::parse("[]")));
+  BOOST_TEST(!decodes(with("kind", "bonus")));
+  BOOST_TEST(!decodes(with("amount", max_credits + 1)));
+  BOOST_TEST(!decodes(with("amount", -max_credits - 1)));
+  BOOST_TEST(!decodes(with("amount", 1.5)));
+  BOOST_TEST(!decodes(with("amount", 1e300)));
+  BOOST_TEST(!decodes(with("available_after", -1)));
+  BOOST_TEST(!decodes(with("available_after", max_credits + 1)));
+  BOOST_TEST(!decodes(with("held_after", -1)));
+  BOOST_TEST(!decodes(with("held_after", std::numeric_limits<int64_t>::max())));
+  BOOST_TEST(!decodes(with("job_id", 7)));
+  BOOST_TEST(!decodes(with("reason", nullptr)));
+  BOOST_TEST(!decodes(with("created_at", "yesterday")));
+  auto missing = encode(sample());
+  missing.as_object().erase("held_after");
+  BOOST_TEST(!decodes(missing));
+}

@@ -128,8 +128,11 @@ BOOST_AUTO_TEST_CASE(readme_documents_every_metric_of_the_catalogue) {
     if (line.rfind("# TYPE ", 0) != 0)
       continue;
     auto name = line.substr(7, line.find(' ', 7) - 7);
+    auto type = line.substr(8 + name.size());
     ++families;
     BOOST_TEST(readme.find("| `" + name + "` |") != std::string::npos, name << " is not in README's Metrics table");
+    BOOST_TEST(readme.find("| `" + name + "` | " + type + " |") != std::string::npos,
+               name << " is no " << type << " in README's Metrics table");
   }
   BOOST_TEST(families > 30);
 }

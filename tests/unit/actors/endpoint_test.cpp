@@ -205,15 +205,9 @@ BOOST_AUTO_TEST_CASE(delivery_latency_is_observed_once_from_the_event_to_its_suc
   auto& latency = svc::core::metrics::svc().webhook_delivery_latency.get();
   auto count_before = latency.count();
   auto sum_before = latency.sum();
-  auto e = make_endpoint();
-  store_endpoint(e);
-  auto ep = spawn_endpoint(e);
-  auto ev = make_event();
-  store_event(ev);
-  auto task = make_task(e, ev);
-  store_task(task);
+  auto p = store_pending_delivery();
   advance(1s); // the fan-out took a while
-  deliver(ep, task);
+  deliver(p.actor, p.task);
   answer(0, server_error());
   BOOST_TEST(latency.count() == count_before, "a failed attempt delivered nothing");
   advance(5s);
@@ -226,13 +220,7 @@ BOOST_AUTO_TEST_CASE(delivery_latency_is_observed_once_from_the_event_to_its_suc
 
 BOOST_AUTO_TEST_CASE(a_failing_receiver_is_retried_on_the_schedule_then_dead_lettered) {
   cfg.disable_failures = 100; // this test is about retries only
-  auto e = make_endpoint();
-  store_endpoint(e);
-  auto ep = spawn_endpoint(e);
-  auto ev = make_event();
-  store_event(ev);
-  auto task = make_task(e, ev);
-  store_task(task);
+  auto [e, ep, ev, task] = store_pending_delivery();
   auto start = now();
   deliver(ep, task);
   BOOST_REQUIRE(transport.size() == 1u);

@@ -17,7 +17,7 @@ public:
   /// What the store holds now.
   blob_usage usage() const;
 
-  /// A replacement counts the difference of the sizes; a failed put changes nothing.
+  /// A replacement counts the difference of the sizes; a failed put counts what it left.
   status put(std::string_view key, std::string_view bytes) override;
   std::optional<std::string> get(std::string_view key) const override { return inner_->get(key); }
   std::optional<uint64_t> size(std::string_view key) const override { return inner_->size(key); }
@@ -29,6 +29,9 @@ public:
   status remove(std::string_view key) override;
 
 private:
+  /// Moves the tally from a key's size `before` a write to its size `after` (nullopt: absent).
+  void recount(std::optional<uint64_t> before, std::optional<uint64_t> after);
+
   std::unique_ptr<blob_store> inner_;
   std::atomic<uint64_t> bytes_, count_;
 };

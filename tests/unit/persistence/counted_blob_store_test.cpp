@@ -36,6 +36,28 @@ struct counted_fixture {
 
 bool same(blob_usage a, blob_usage b) { return a.bytes == b.bytes && a.count == b.count; }
 
+// A disk that loses the old blob while failing to replace it (the rename
+// landed, the folder's fsync did not, and the store removed the new name).
+class replacement_loses_old_blob final : public svc::persistence::blob_store {
+public:
+  explicit replacement_loses_old_blob(std::string root) : disk_{std::move(root)} {}
+  svc::persistence::status put(std::string_view key, std::string_view bytes) override {
+    if (!disk_.size(key))
+      return disk_.put(key, bytes);
+    (void)disk_.remove(key);
+    return {"fsync folder: input/output error"};
+  }
+  svc::persistence::status remove(std::string_view key) override { return disk_.remove(key); }
+  std::optional<uint64_t> size(std::string_view key) const override { return disk_.size(key); }
+  // Reads are not this test's business.
+  std::optional<std::string> get(std::string_view) const override { return std::nullopt; }
+  std::optional<std::string> read_range(std::string_view, uint64_t, uint64_t) const override { return std::nullopt; }
+  std::unique_ptr<svc::persistence::blob_file> open(std::string_view) const override { return nullptr; }
+
+private:
+  file_blob_store disk_;
+};
+
 } // namespace
 
 BOOST_FIXTURE_TEST_CASE(the_folder_is_counted_without_temp_files, counted_fixture) {
@@ -74,6 +96,14 @@ BOOST_FIXTURE_TEST_CASE(failed_puts_and_removes_change_nothing, counted_fixture)
   BOOST_TEST(!store.put("../escape", "abc").ok());
   BOOST_TEST(!store.remove("../escape").ok());
   BOOST_TEST(same(store.usage(), {3, 1}));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_failed_replacement_counts_what_it_left, counted_fixture) {
+  counted_blob_store store{std::make_unique<replacement_loses_old_blob>(root), {}};
+  BOOST_TEST(store.put("files/file_01A", "hello").ok());
+  BOOST_TEST(same(store.usage(), {5, 1}));
+  BOOST_TEST(!store.put("files/file_01A", "hello again").ok());
+  BOOST_TEST(same(store.usage(), {0, 0}));
 }
 
 BOOST_FIXTURE_TEST_CASE(reads_pass_through, counted_fixture) {

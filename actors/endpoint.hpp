@@ -46,11 +46,18 @@ struct endpoint_write {
   bool erases_record = false;     ///< the delete: no record put with it or after it
 };
 
+/// What a delivery row and the delivery latency need of an event, kept while
+/// its attempt is in flight (no second read of the event).
+struct attempted_event {
+  std::string type;
+  core::time_point created_at;
+};
+
 struct endpoint_state {
   schema::webhook_endpoint_record record;          ///< as committed, plus background changes being committed
   std::map<std::string, schema::delivery_task> tasks; ///< every pending task, by id
   std::deque<std::string> ready;                   ///< due tasks waiting for a free slot
-  std::map<std::string, std::string> attempting;   ///< task id -> event type, while its attempt is in flight
+  std::map<std::string, attempted_event> attempting; ///< by task id, while its attempt is in flight
   std::size_t in_flight = 0;
   bool window_armed = false;                       ///< a disable-window check is scheduled
   uint64_t attempts = 0, failures = 0;             ///< since start, for `describe`

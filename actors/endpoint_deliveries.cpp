@@ -1,6 +1,8 @@
 #include "actors/endpoint_deliveries.hpp"
 
+#include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "actors/endpoint_writes.hpp"
 #include "actors/mailer.hpp"
@@ -69,7 +71,7 @@ void attempt(endpoint_self self, const context& ctx, const endpoint_services& se
   auto t = core::to_unix_ms(ctx.clock->now()) / 1000;
   ++self->state.in_flight;
   ++self->state.attempts;
-  self->state.attempting.emplace(task.id, event->type);
+  self->state.attempting.emplace(task.id, attempted_event{event->type, event->created_at});
   auto me = caf::actor_cast<endpoint_actor>(self);
   if (!services.transport) {
     webhook_answer none;
@@ -146,7 +148,14 @@ void count_attempt(const webhook_answer& answer) {
   auto outcome = answer.status ? core::metrics::status_class(static_cast<unsigned>(*answer.status))
                                : std::string{schema::to_string(answer.error)};
   m.webhook_attempts.with({outcome}).inc();
-  m.webhook_delivery_seconds.get().observe(std::chrono::duration<double>(answer.duration).count());
+  m.webhook_attempt_seconds.get().observe(std::chrono::duration<double>(answer.duration).count());
+}
+
+// Event creation to a successful delivery (retries and the time waiting for
+// them included); a clock set back since the event counts as 0.
+void count_delivery(const attempted_event& event, core::time_point now) {
+  auto latency = std::chrono::duration<double>(now - event.created_at).count();
+  core::metrics::svc().webhook_delivery_latency.get().observe(std::max(latency, 0.0));
 }
 
 } // namespace
@@ -222,9 +231,9 @@ void on_attempted(endpoint_self self, const context& ctx, const endpoint_service
   auto& st = self->state;
   if (st.in_flight > 0)
     --st.in_flight;
-  std::string event_type; // remembered at the attempt: no second read of the event
+  std::optional<attempted_event> event; // remembered at the attempt: no second read of the event
   if (auto a = st.attempting.find(id); a != st.attempting.end()) {
-    event_type = std::move(a->second);
+    event = std::move(a->second);
     st.attempting.erase(a);
   }
   auto it = st.tasks.find(id);
@@ -249,7 +258,8 @@ void on_attempted(endpoint_self self, const context& ctx, const endpoint_service
   d.response_body = answer.body.substr(0, schema::stored_response_bytes);
   d.duration_ms = answer.duration.count();
   d.created_at = now;
-  d.event_type = std::move(event_type);
+  if (event)
+    d.event_type = std::move(event->type);
   endpoint_write write;
   auto finish = [&] {
     d.is_terminal = true;
@@ -257,6 +267,8 @@ void on_attempted(endpoint_self self, const context& ctx, const endpoint_service
     persistence::erase_task(*ctx.tables, write.rows, task);
   };
   if (d.succeeded) {
+    if (event)
+      count_delivery(*event, now);
     finish();
     r.consecutive_failures = 0;
     r.last_success_at = now;

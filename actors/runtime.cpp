@@ -73,7 +73,8 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   }
   auto blobs = std::make_unique<persistence::file_blob_store>(cfg.data_dir + "/blobs");
   remove_orphan_blobs(*rt->tables_, *blobs);
-  rt->blobs_ = std::move(blobs);
+  auto held = blobs->usage(); // counted once; from here on every write goes through the tally
+  rt->blobs_ = std::make_unique<persistence::counted_blob_store>(std::move(blobs), held);
   rt->pool_ = providers::make_worker_pool(cfg);
   // Every long-lived actor runs under a supervisor (see supervisor.hpp),
   // whose handle is the one handed out.

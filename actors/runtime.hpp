@@ -7,6 +7,7 @@
 
 #include "actors/context.hpp"
 #include "actors/job.hpp"
+#include "persistence/counted_blob_store.hpp"
 #include "persistence/environment.hpp"
 
 namespace svc::actors {
@@ -58,6 +59,8 @@ public:
   const persistence::tables& tables() const { return *tables_; }
   /// Where job outputs and uploaded files are stored.
   const persistence::blob_store& blobs() const { return *blobs_; }
+  /// Bytes and number of the stored blobs (for /metrics).
+  persistence::blob_usage stored_blobs() const { return blobs_->usage(); }
   /// The render workers (queue depth and renders in flight for the console and /metrics).
   const providers::worker_pool& workers() const { return *pool_; }
 
@@ -69,7 +72,7 @@ private:
   std::unique_ptr<persistence::tables> tables_;
   std::unique_ptr<providers::generation_backend> backend_;
   std::unique_ptr<providers::worker_pool> pool_;
-  std::unique_ptr<persistence::blob_store> blobs_;
+  std::unique_ptr<persistence::counted_blob_store> blobs_;
   std::unique_ptr<providers::moderation_rules> moderation_;
   context ctx_;
   runtime_handles handles_;

@@ -6,6 +6,7 @@
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/metric_catalogue.hpp"
 #include "persistence/job_rows.hpp"
 #include "persistence/webhook_rows.hpp"
 
@@ -15,12 +16,28 @@ namespace {
 using self_ptr = webhook_directory_actor::stateful_pointer<webhook_directory_state>;
 using schema::webhook_endpoint_record;
 
+// The directory knows every endpoint, so it keeps the gauge of disabled ones
+// (right after a restart too: `recover` remembers each stored endpoint).
+void show_disabled(self_ptr self) {
+  core::metrics::svc().webhook_disabled_endpoints.get().set(static_cast<double>(self->state.disabled));
+}
+
+void count_disabled(self_ptr self, bool was_active, bool is_active) {
+  auto& n = self->state.disabled;
+  if (was_active && !is_active)
+    ++n;
+  else if (!was_active && is_active)
+    --n;
+  show_disabled(self);
+}
+
 void remember(self_ptr self, const webhook_endpoint_record& e, endpoint_actor handle) {
-  auto& entry = self->state.endpoints[e.id];
+  auto& entry = self->state.endpoints[e.id]; // a new entry is active until told otherwise
   if (handle)
     entry.handle = std::move(handle);
   entry.team_id = e.team_id;
   entry.events = e.events;
+  count_disabled(self, entry.is_active, e.is_active);
   entry.is_active = e.is_active;
   self->state.by_team[e.team_id].insert(e.id);
 }
@@ -29,6 +46,7 @@ void forget(self_ptr self, const std::string& id) {
   auto it = self->state.endpoints.find(id);
   if (it == self->state.endpoints.end())
     return;
+  count_disabled(self, it->second.is_active, true);
   auto team = self->state.by_team.find(it->second.team_id);
   if (team != self->state.by_team.end()) {
     team->second.erase(id);
@@ -182,6 +200,7 @@ void recover(self_ptr self, const context& ctx, const endpoint_services& service
     core::log_error("webhook_directory", "endpoints not all started, the store failed: " + endpoints_read.message);
   for (auto& e : stored)
     spawn_endpoint(self, ctx, services, e);
+  show_disabled(self); // this start's count, none included (not the last incarnation's)
   std::vector<std::string> pending;
   auto pending_read = ctx.tables->pending_events.for_each_key([&](std::string_view id) {
     pending.emplace_back(id);

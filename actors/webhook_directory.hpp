@@ -23,6 +23,7 @@ struct webhook_directory_state {
   std::unordered_map<std::string, std::set<std::string>> by_team; ///< team id -> endpoint ids
   std::set<std::string> creating;  ///< idempotency keys of creates being committed
   std::unordered_map<std::string, std::size_t> committing; ///< team id -> its creates being committed (counted against the cap)
+  std::size_t disabled = 0; ///< endpoints not active (`svc_webhook_disabled_endpoints`)
   uint64_t published = 0, tasks = 0;
   static inline const char* name = "webhook_directory";
 };

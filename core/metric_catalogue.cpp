@@ -7,6 +7,11 @@ namespace {
 std::vector<double> latency_buckets() { return {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}; }
 // Writers' batches per LMDB transaction (group commit); 1 without it.
 std::vector<double> batch_buckets() { return {1, 2, 4, 8, 16, 32, 64, 128, 256}; }
+// Seconds from an event to its delivery: one quick attempt, or retries over
+// the default schedule (5 s, 30 s, 2 min, 10 min) and receivers down for hours.
+std::vector<double> delivery_buckets() {
+  return {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 180, 600, 1800, 3600, 21600, 86400};
+}
 std::vector<double> render_buckets() { return {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300}; }
 
 } // namespace
@@ -32,16 +37,24 @@ catalogue::catalogue()
     credits_refunded{
       all.add_counter("svc_credits_refunded_total", "Held credits refunded by jobs that did not succeed.")},
     webhook_attempts{all.add_counter("svc_webhook_attempts_total",
-                                     "Webhook delivery attempts, by outcome class (2xx, 3xx, 4xx, 5xx, timeout, "
-                                     "network, refused).",
+                                     "Webhook delivery attempts, by outcome: the receiver's status class (2xx, 3xx, "
+                                     "4xx, 5xx) or what kept it from answering (timeout, connect_refused, tls_error, "
+                                     "connect_error).",
                                      {"outcome"})},
-    webhook_delivery_seconds{all.add_histogram("svc_webhook_attempt_duration_seconds",
-                                               "Time a webhook attempt took, whatever its outcome.", {},
-                                               latency_buckets())},
+    webhook_attempt_seconds{all.add_histogram("svc_webhook_attempt_duration_seconds",
+                                              "Time a webhook attempt took, whatever its outcome.", {},
+                                              latency_buckets())},
+    webhook_delivery_latency{all.add_histogram("svc_webhook_delivery_latency_seconds",
+                                               "Time from an event's creation to its successful delivery to an "
+                                               "endpoint, retries included.",
+                                               {}, delivery_buckets())},
     webhook_dead_letters{all.add_counter("svc_webhook_dead_letters_total",
                                          "Deliveries given up after their last attempt.")},
     webhook_endpoints_disabled{all.add_counter("svc_webhook_endpoints_disabled_total",
                                                "Endpoints disabled after failing too long.")},
+    webhook_disabled_endpoints{all.add_gauge("svc_webhook_disabled_endpoints",
+                                             "Endpoints disabled now (by failing too long, their team or an "
+                                             "operator).")},
     store_commit_seconds{all.add_histogram("svc_store_commit_duration_seconds",
                                            "Time an LMDB write transaction took to commit, fsync included.", {},
                                            latency_buckets())},
@@ -63,6 +76,8 @@ catalogue::catalogue()
     store_map_used_bytes{all.add_gauge("svc_store_map_used_bytes", "Bytes of the LMDB map in use.")},
     store_map_reserve_bytes{all.add_gauge("svc_store_map_reserve_bytes",
                                           "Part of the map kept for writes that do not grow the store.")},
+    blob_bytes{all.add_gauge("svc_blob_bytes", "Bytes of the stored blobs (job outputs and uploaded files) on disk.")},
+    blobs{all.add_gauge("svc_blobs", "Stored blobs (job outputs and uploaded files).")},
     actors{all.add_gauge("svc_actors", "Actors alive, by kind.", {"kind"})},
     actor_mailbox_depth{all.add_gauge("svc_actor_mailbox_messages", "Messages waiting in actor mailboxes, by kind.",
                                       {"kind"})},

@@ -29,9 +29,11 @@ struct catalogue {
 
   // Webhooks.
   family<counter>& webhook_attempts;
-  family<histogram>& webhook_delivery_seconds;
+  family<histogram>& webhook_attempt_seconds;
+  family<histogram>& webhook_delivery_latency;
   family<counter>& webhook_dead_letters;
   family<counter>& webhook_endpoints_disabled;
+  family<gauge>& webhook_disabled_endpoints; ///< set by the webhook directory, which knows every endpoint
 
   // The store.
   family<histogram>& store_commit_seconds;
@@ -51,6 +53,8 @@ struct catalogue {
   family<gauge>& store_map_bytes;
   family<gauge>& store_map_used_bytes;
   family<gauge>& store_map_reserve_bytes;
+  family<gauge>& blob_bytes;
+  family<gauge>& blobs;
   family<gauge>& actors;
   family<gauge>& actor_mailbox_depth;
   family<gauge>& uptime_seconds;

@@ -135,6 +135,11 @@ void family<T>::render(std::string& out) const {
     render_child(out, name_, labels_, values, *child, bounds_);
 }
 
+template <class T>
+family_shape family<T>::shape() const {
+  return {name_, type_name(static_cast<const T*>(nullptr)), labels_};
+}
+
 template class family<counter>;
 template class family<gauge>;
 template class family<histogram>;
@@ -166,6 +171,14 @@ std::string registry::render() const {
   std::lock_guard<std::mutex> guard{mutex_};
   for (auto& f : families_)
     f->render(out);
+  return out;
+}
+
+std::vector<family_shape> registry::shapes() const {
+  std::vector<family_shape> out;
+  std::lock_guard<std::mutex> guard{mutex_};
+  for (auto& f : families_)
+    out.push_back(f->shape());
   return out;
 }
 

@@ -58,12 +58,19 @@ private:
   std::atomic<double> sum_{0};
 };
 
+/// A family as documented: its name, type (`counter`, `gauge`, `histogram`) and label names.
+struct family_shape {
+  std::string name, type;
+  std::vector<std::string> labels;
+};
+
 /// What the registry keeps of a family: something that renders itself.
 class family_base {
 public:
   virtual ~family_base() = default;
   /// Appends `# HELP`, `# TYPE` and one sample line per child (per bucket for histograms).
   virtual void render(std::string& out) const = 0;
+  virtual family_shape shape() const = 0;
 };
 
 /// One metric name: its help, type, label names and children.
@@ -85,6 +92,7 @@ public:
   /// The only child of a family without labels.
   T& get() { return with({}); }
   void render(std::string& out) const override;
+  family_shape shape() const override;
 
 private:
   std::string name_, help_;
@@ -103,6 +111,8 @@ public:
                                    std::vector<double> bounds);
   /// The exposition text of every family.
   std::string render() const;
+  /// Every family's shape, in registration order (README's table is checked against it).
+  std::vector<family_shape> shapes() const;
 
 private:
   template <class T>

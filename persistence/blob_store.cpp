@@ -184,6 +184,23 @@ std::vector<listed_blob> file_blob_store::list(std::string_view folder) const {
   return out;
 }
 
+blob_usage file_blob_store::usage() const {
+  namespace fs = std::filesystem;
+  blob_usage found;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator{root_, ec}; !ec && it != fs::recursive_directory_iterator{};
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->path().filename().string().find(".tmp-") != std::string::npos)
+      continue;
+    auto size = it->file_size(ec);
+    if (ec) // gone since listed (an expiry removal): not held
+      continue;
+    found.bytes += size;
+    found.count += 1;
+  }
+  return found;
+}
+
 std::optional<std::string> file_blob_store::get(std::string_view key) const {
   auto n = size(key);
   return n ? read_range(key, 0, *n) : std::nullopt;

@@ -52,6 +52,12 @@ public:
 /// '.' allowed inside a segment but never a whole `.`/`..` segment).
 bool valid_blob_key(std::string_view key);
 
+/// How much a store holds.
+struct blob_usage {
+  uint64_t bytes = 0; ///< the blobs' sizes added up
+  uint64_t count = 0; ///< blobs
+};
+
 /// One blob found by a listing.
 struct listed_blob {
   std::string key;         ///< e.g. `outputs/img_....0.png`
@@ -66,6 +72,8 @@ public:
   /// Every blob directly in `folder` (`outputs`, `files`), in no particular
   /// order; none when the folder does not exist. Temp files are not listed.
   std::vector<listed_blob> list(std::string_view folder) const;
+  /// Every blob under the root, counted by walking its folders (temp files are no blobs).
+  blob_usage usage() const;
   status put(std::string_view key, std::string_view bytes) override;
   std::optional<std::string> get(std::string_view key) const override;
   std::optional<uint64_t> size(std::string_view key) const override;

@@ -25,6 +25,9 @@ void sample(const services& svc) {
   m.store_map_bytes.get().set(static_cast<double>(use.map_bytes));
   m.store_map_used_bytes.get().set(static_cast<double>(use.used_bytes));
   m.store_map_reserve_bytes.get().set(static_cast<double>(use.reserve_bytes));
+  auto blobs = svc.runtime.stored_blobs();
+  m.blob_bytes.get().set(static_cast<double>(blobs.bytes));
+  m.blobs.get().set(static_cast<double>(blobs.count));
   m.uptime_seconds.get().set(std::chrono::duration<double>(std::chrono::steady_clock::now() - svc.started).count());
   m.build_info.with({std::string{core::build_version()}, std::string{core::build_commit()}}).set(1);
   if (auto p = core::read_process_stats()) {

@@ -1,13 +1,16 @@
 // GET /metrics after a mixed workload (images created, settled and
 // cancelled, a webhook delivered and one failing, a 404, an admin call):
 // `promtool check metrics` accepts the scrape, and the counters moved as the
-// workload says, with API and admin traffic apart.
+// workload says, with API and admin traffic apart. Then the gauges an
+// operator reads across restarts: blob bytes against the files on disk, and
+// endpoints disabled right now.
 #define BOOST_TEST_MODULE e2e_metrics
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <fcntl.h>
+#include <filesystem>
 #include <string>
 #include <unistd.h>
 
@@ -41,6 +44,23 @@ std::string requests(const std::string& listener, const std::string& route, cons
                      const std::string& cls) {
   return "svc_http_request_duration_seconds_count{listener=\"" + listener + "\",route=\"" + route + "\",method=\""
          + method + "\",class=\"" + cls + "\"}";
+}
+
+struct blob_files {
+  double bytes = 0, count = 0;
+};
+
+// What the data directory's blob folder holds (a put's temp files are no blob yet).
+blob_files blobs_on_disk(const std::string& data_dir) {
+  namespace fs = std::filesystem;
+  blob_files found;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it{data_dir + "/blobs", ec}, end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec) && it->path().filename().string().find(".tmp-") == std::string::npos) {
+      found.bytes += static_cast<double>(it->file_size(ec));
+      found.count += 1;
+    }
+  return found;
 }
 
 struct promtool_result {
@@ -120,6 +140,16 @@ BOOST_FIXTURE_TEST_CASE(a_scrape_after_a_mixed_workload_passes_promtool_and_coun
   BOOST_TEST(sample(m, "svc_webhook_attempts_total{outcome=\"2xx\"}") >= 2); // both jobs' events
   BOOST_TEST(sample(m, "svc_webhook_attempts_total{outcome=\"connect_refused\"}") >= 1, m);
   BOOST_TEST(sample(m, "svc_webhook_attempt_duration_seconds_count") >= 3);
+  // Event creation to a successful delivery: once per 2xx attempt, never for a failed one.
+  BOOST_TEST(sample(m, "svc_webhook_delivery_latency_seconds_count")
+             == sample(m, "svc_webhook_attempts_total{outcome=\"2xx\"}"));
+  BOOST_TEST(sample(m, "svc_webhook_delivery_latency_seconds_sum") > 0);
+  BOOST_TEST(sample(m, "svc_webhook_disabled_endpoints") == 0);
+
+  auto disk = blobs_on_disk(svcd.data_dir());
+  BOOST_TEST(disk.count >= 1, "the rendered image's output is on disk");
+  BOOST_TEST(sample(m, "svc_blob_bytes") == disk.bytes);
+  BOOST_TEST(sample(m, "svc_blobs") == disk.count);
 
   BOOST_TEST(sample(m, "svc_http_open_connections{listener=\"admin\"}") >= 1);
   BOOST_TEST(sample(m, "svc_actors{kind=\"job_directory\"}") == 1, m);
@@ -136,4 +166,72 @@ BOOST_FIXTURE_TEST_CASE(a_scrape_after_a_mixed_workload_passes_promtool_and_coun
   // A second scrape counts the first under the admin listener only.
   auto again = admin().get("/metrics", admin_auth()).body;
   BOOST_TEST(sample(again, requests("admin", "/metrics", "GET", "2xx")) == 1);
+}
+
+namespace {
+
+// Loopback receivers allowed (nothing is delivered to them here).
+struct gauges_server : server_fixture {
+  gauges_server() : server_fixture({"--webhook-allow-private"}) {}
+
+  std::string scrape() {
+    auto r = admin().get("/metrics", admin_auth());
+    BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+    return r.body;
+  }
+  // Waits until the scrape's `series` reads `value`; whether it did within 10 s.
+  bool reads(const std::string& series, double value) {
+    return wait_until([&] { return sample(scrape(), series) == value; }, 10s, 50ms);
+  }
+  std::string render(const team_keys& t, const std::string& prompt) {
+    auto c = api();
+    auto id = json_str(create_image_ok(c, t.write.key, image_body(prompt)), "id");
+    BOOST_REQUIRE(json_str(wait_terminal(c, t.read.key, id), "status") == "succeeded");
+    return id;
+  }
+};
+
+} // namespace
+
+BOOST_FIXTURE_TEST_CASE(blob_bytes_follow_the_disk_through_a_restart_and_expiry, gauges_server) {
+  auto t = create_team_with_keys();
+  render(t, "kept for an hour");
+  auto kept = blobs_on_disk(svcd.data_dir());
+  BOOST_REQUIRE(kept.count >= 1);
+  auto m = scrape();
+  BOOST_TEST(sample(m, "svc_blob_bytes") == kept.bytes, "counted as written");
+  BOOST_TEST(sample(m, "svc_blobs") == kept.count);
+
+  // Later outputs live two seconds; the first job's keep the hour they were given.
+  svcd.set_extra_args({"--webhook-allow-private", "--output-ttl", "2s"});
+  svcd.restart();
+  m = scrape();
+  BOOST_TEST(sample(m, "svc_blob_bytes") == kept.bytes, "counted from the disk at start");
+  BOOST_TEST(sample(m, "svc_blobs") == kept.count);
+
+  render(t, "gone in two seconds");
+  BOOST_TEST(blobs_on_disk(svcd.data_dir()).count > kept.count);
+  BOOST_TEST(reads("svc_blobs", kept.count), "the expiry sweep's removals are counted: " << scrape());
+  BOOST_TEST(sample(scrape(), "svc_blob_bytes") == kept.bytes);
+  BOOST_TEST(blobs_on_disk(svcd.data_dir()).bytes == kept.bytes);
+}
+
+BOOST_FIXTURE_TEST_CASE(disabled_endpoints_are_counted_now_and_after_a_restart, gauges_server) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  auto url = "https://127.0.0.1:" + std::to_string(closed_local_port()) + "/hook";
+  auto endpoint = json_str(create_endpoint_ok(c, t.full.key, url), "id");
+  create_endpoint_ok(c, t.full.key, url); // stays enabled throughout
+  BOOST_TEST(sample(scrape(), "svc_webhook_disabled_endpoints") == 0);
+
+  ctl_ok({"endpoint", "disable", "--endpoint", endpoint});
+  BOOST_TEST(reads("svc_webhook_disabled_endpoints", 1), scrape());
+
+  svcd.restart();
+  BOOST_TEST(reads("svc_webhook_disabled_endpoints", 1), "counted at load: " << scrape());
+  auto lint = promtool_check(scrape());
+  BOOST_TEST(lint.exit_code == 0, lint.output);
+
+  ctl_ok({"endpoint", "enable", "--endpoint", endpoint});
+  BOOST_TEST(reads("svc_webhook_disabled_endpoints", 0), scrape());
 }

@@ -6,9 +6,11 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <cmath>
 #include <set>
 #include <string>
 
+#include "core/metric_catalogue.hpp"
 #include "webhook_fixture.hpp"
 #include "tests/support/read_results.hpp"
 
@@ -197,15 +199,28 @@ BOOST_AUTO_TEST_CASE(a_success_writes_one_terminal_row_and_clears_the_task) {
   BOOST_TEST(deliveries_of(e.id).size() == 1u);
 }
 
+// Delivery latency runs from the event's creation to the attempt that
+// succeeded, retries included; the failed attempt adds no observation.
+BOOST_AUTO_TEST_CASE(delivery_latency_is_observed_once_from_the_event_to_its_success) {
+  auto& latency = svc::core::metrics::svc().webhook_delivery_latency.get();
+  auto count_before = latency.count();
+  auto sum_before = latency.sum();
+  auto p = store_pending_delivery();
+  advance(1s); // the fan-out took a while
+  deliver(p.actor, p.task);
+  answer(0, server_error());
+  BOOST_TEST(latency.count() == count_before, "a failed attempt delivered nothing");
+  advance(5s);
+  BOOST_REQUIRE(transport.size() == 2u);
+  advance(250ms);
+  answer(1, ok_answer());
+  BOOST_TEST(latency.count() == count_before + 1);
+  BOOST_TEST(std::abs(latency.sum() - sum_before - 6.25) < 1e-6, latency.sum() - sum_before);
+}
+
 BOOST_AUTO_TEST_CASE(a_failing_receiver_is_retried_on_the_schedule_then_dead_lettered) {
   cfg.disable_failures = 100; // this test is about retries only
-  auto e = make_endpoint();
-  store_endpoint(e);
-  auto ep = spawn_endpoint(e);
-  auto ev = make_event();
-  store_event(ev);
-  auto task = make_task(e, ev);
-  store_task(task);
+  auto [e, ep, ev, task] = store_pending_delivery();
   auto start = now();
   deliver(ep, task);
   BOOST_REQUIRE(transport.size() == 1u);

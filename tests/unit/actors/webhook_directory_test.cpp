@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "core/metric_catalogue.hpp"
 #include "webhook_fixture.hpp"
 #include "tests/support/read_results.hpp"
 
@@ -311,6 +312,36 @@ BOOST_AUTO_TEST_CASE(a_patch_that_deactivates_or_unsubscribes_is_seen_by_the_nex
   publish(dir);
   BOOST_TEST(posted_urls(1) == std::vector<std::string>{b.url});
   answer(1, ok_answer());
+}
+
+// `svc_webhook_disabled_endpoints` is the directory's count: what it loaded,
+// then every switch and delete (the gauge is process-wide; one directory here).
+BOOST_AUTO_TEST_CASE(disabled_endpoints_are_counted_at_load_and_kept_current) {
+  auto& disabled = svc::core::metrics::svc().webhook_disabled_endpoints.get();
+  auto off_at_start = make_endpoint();
+  off_at_start.is_active = false;
+  store_endpoint(off_at_start);
+  auto on_at_start = make_endpoint();
+  store_endpoint(on_at_start);
+  auto dir = spawn_directory();
+  BOOST_TEST(disabled.value() == 1);
+
+  endpoint_patch off;
+  off.is_active = false;
+  BOOST_REQUIRE(ask<webhook_endpoint_record>(dir, patch_atom::value, std::string{team}, on_at_start.id, off).value);
+  run_pending();
+  BOOST_TEST(disabled.value() == 2);
+  BOOST_REQUIRE(ask<webhook_endpoint_record>(dir, patch_atom::value, std::string{team}, on_at_start.id, off).value);
+  run_pending();
+  BOOST_TEST(disabled.value() == 2, "disabling a disabled endpoint counts it once");
+  endpoint_patch on;
+  on.is_active = true;
+  BOOST_REQUIRE(ask<webhook_endpoint_record>(dir, patch_atom::value, std::string{team}, off_at_start.id, on).value);
+  run_pending();
+  BOOST_TEST(disabled.value() == 1);
+  BOOST_REQUIRE(ask<bool>(dir, delete_atom::value, std::string{team}, on_at_start.id).value);
+  run_pending();
+  BOOST_TEST(disabled.value() == 0, "a deleted endpoint is no disabled one");
 }
 
 BOOST_AUTO_TEST_CASE(a_deleted_endpoint_is_forgotten) {

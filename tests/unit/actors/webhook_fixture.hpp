@@ -177,6 +177,25 @@ struct webhook_fixture : actor_fixture {
     return h;
   }
 
+  /// A stored endpoint with its actor, and one stored event with its first task (not yet handed over).
+  struct pending_delivery {
+    schema::webhook_endpoint_record endpoint;
+    actors::endpoint_actor actor;
+    schema::event_record event;
+    schema::delivery_task task;
+  };
+  pending_delivery store_pending_delivery() {
+    pending_delivery p;
+    p.endpoint = make_endpoint();
+    store_endpoint(p.endpoint);
+    p.actor = spawn_endpoint(p.endpoint);
+    p.event = make_event();
+    store_event(p.event);
+    p.task = make_task(p.endpoint, p.event);
+    store_task(p.task);
+    return p;
+  }
+
   /// Hands a committed task to an endpoint and runs the actors.
   void deliver(const actors::endpoint_actor& h, const schema::delivery_task& t) {
     self->send(h, actors::deliver_atom::value, t);

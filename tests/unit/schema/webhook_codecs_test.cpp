@@ -7,15 +7,15 @@
 
 #include <boost/json.hpp>
 
+#include "stored_text.hpp"
+
 namespace {
 
 namespace json = boost::json;
 using namespace svc::schema;
 using svc::core::from_unix_ms;
 using svc::core::to_unix_ms;
-
-// The stored bytes and back, as persistence does.
-json::value through_text(const json::value& v) { return json::parse(json::serialize(v)); }
+using svc::test::through_text;
 
 event_record traced_event() {
   event_record e;

@@ -117,7 +117,8 @@ bool decode(const json::value& v, job_record& r) {
   r.completed_at = f.opt_time("completed_at");
   r.requeue_deadline = f.opt_time("requeue_deadline"); // absent in jobs stored before it existed
   auto* object = v.if_object();
-  if (!f.ok() || !decode(object->if_contains("correlation"), r.correlation) || !status || !selection || !cost_status || (kind != "image" && kind != "video")
+  if (!f.ok() || !decode(object->if_contains("correlation"), r.correlation) || !status || !selection || !cost_status
+      || (kind != "image" && kind != "video")
       || seed < 0 || seed > 0xFFFFFFFFLL || !(init.is_null() || init.is_string()))
     return false;
   r.kind = kind == "image" ? job_kind::image : job_kind::video;

@@ -119,8 +119,8 @@ BOOST_FIXTURE_TEST_CASE(a_job_renders_remotely_with_its_lora_seed_size_and_steps
 
 BOOST_FIXTURE_TEST_CASE(the_back_end_is_called_with_the_create_requests_id_and_trace, ok_server) {
   const std::string trace = "4bf92f3577b34da6a3ce929d0e0e4736";
-  auto created = create_image_ok(c, t.write.key, image_body(),
-                                 {{"X-Request-Id", "client-abc"}, {"traceparent", "00-" + trace + "-00f067aa0ba902b7-01"}});
+  auto created = create_image_ok(
+    c, t.write.key, image_body(), {{"X-Request-Id", "client-abc"}, {"traceparent", "00-" + trace + "-00f067aa0ba902b7-01"}});
   auto job = wait_terminal(c, t.read.key, json_str(created, "id"));
   BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
   auto calls = fake.requests();

@@ -66,7 +66,8 @@ BOOST_FIXTURE_TEST_CASE(a_jobs_delivery_continues_the_requests_trace_under_svcs_
   auto t = create_webhook_team(*this);
   auto c = api();
   create_endpoint_ok(c, t.write.key, hooks->url());
-  auto created = create_image(c, t.write.key, image_body(), {{"traceparent", "00-" + trace + "-" + parent_span + "-01"}});
+  auto traced = header_map{{"traceparent", "00-" + trace + "-" + parent_span + "-01"}};
+  auto created = create_image(c, t.write.key, image_body(), traced);
   BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
   auto delivery = completed_delivery_of(*hooks, json_str(created.json(), "id"));
   BOOST_TEST(delivery.request.header("X-Request-Id").value_or("") == created.header_or_empty("Svc-Request-Id"),

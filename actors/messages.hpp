@@ -125,6 +125,7 @@ struct admission {
   int64_t credits = 0;
   persistence::write_batch writes; ///< the job's rows and the idempotency record
   std::string idempotency_key;     ///< its `idempotency` table key; empty without the header
+  schema::correlation cause;       ///< the create request; a `usage.balance_low` the hold causes carries it
 };
 
 /// What became of an admission.

@@ -1,7 +1,8 @@
 // A request's correlation travels with the work it starts (issue 13, logs):
 // the image.completed delivery of a job created with `X-Request-Id` carries
 // that id, one created with a `traceparent` carries a child span of its trace
-// (and Svc's own `req_` id), a test fire carries its request's id, and a
+// (and Svc's own `req_` id), a test fire carries its request's id, so does
+// the usage.balance_low event of the create that crossed the threshold, and a
 // retry made after SIGKILL and a restart still carries it, since it is stored
 // with the event, not held in memory.
 #define BOOST_TEST_MODULE e2e_request_id
@@ -11,6 +12,9 @@
 #include <chrono>
 #include <memory>
 #include <string>
+
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
 
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
@@ -94,6 +98,24 @@ BOOST_FIXTURE_TEST_CASE(a_test_fire_carries_its_requests_id_and_trace, webhook_f
   auto tp = got->request.header("traceparent").value_or("");
   BOOST_TEST(tp.substr(0, 36) == "00-" + trace + "-");
   BOOST_TEST(tp.substr(52) == "-00");
+}
+
+// The create whose hold takes the balance down to the threshold caused the event.
+BOOST_FIXTURE_TEST_CASE(the_balance_low_event_of_a_create_carries_its_request_id, webhook_fixture) {
+  auto t = create_webhook_team(*this, 1000);
+  auto c = api();
+  create_endpoint_ok(c, t.write.key, hooks->url());
+  auto estimate = c.request("POST", "/v1/images/estimate", with_key(t.write.key), boost::json::serialize(image_body()));
+  BOOST_REQUIRE_MESSAGE(estimate.status == 200, estimate.summary());
+  auto cost = json_int(estimate.json(), "credits").value_or(0);
+  BOOST_REQUIRE(cost > 0);
+  auto patched = c.request("PATCH", "/v1/team", with_key(t.full.key),
+                           boost::json::serialize(boost::json::object{{"balance_low_threshold", 1000 - cost}}));
+  BOOST_REQUIRE_MESSAGE(patched.status == 200, patched.summary());
+  create_image_ok(c, t.write.key, image_body(), {{"X-Request-Id", "client-low"}});
+  auto low = wait_for_receipt(*hooks, type_is("usage.balance_low"), 30s);
+  BOOST_REQUIRE(low.has_value());
+  BOOST_TEST(low->request.header("X-Request-Id").value_or("") == "client-low");
 }
 
 BOOST_FIXTURE_TEST_CASE(an_invalid_request_id_is_not_passed_on, webhook_fixture) {

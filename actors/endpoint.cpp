@@ -132,8 +132,9 @@ endpoint_actor::behavior_type endpoint(endpoint_self self, context ctx, endpoint
     },
     [=](rotate_atom) -> caf::result<webhook_endpoint_record> { return rotate(self, ctx); },
     [=](delete_atom) -> caf::result<bool> { return erase(self, ctx, services); },
-    [=](test_atom, const std::string& type, const std::string& version) -> caf::result<test_fire> {
-      return fire_test(self, ctx, services, type, version);
+    [=](test_atom, const std::string& type, const std::string& version,
+        const schema::correlation& cause) -> caf::result<test_fire> {
+      return fire_test(self, ctx, services, type, version, cause);
     },
     [=](replay_atom, core::time_point since) -> caf::result<int64_t> { return replay(self, ctx, services, since); },
     [=](deliver_atom, delivery_task& task) {

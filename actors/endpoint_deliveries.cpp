@@ -48,6 +48,9 @@ webhook_post signed_post(const webhook_endpoint_record& e, const schema::event_r
                   {"webhook-id", event.id},
                   {"webhook-timestamp", ts},
                   {"webhook-signature", schema::standard_signature(e.secret, event.id, t, event.body)}};
+  // Each attempt is a span of its own in the trace of the request that caused the event.
+  for (auto& h : schema::outbound_headers(event.correlation))
+    post.headers.push_back(std::move(h));
   post.body = event.body;
   return post;
 }

@@ -60,10 +60,11 @@ boost::json::value sample_data(const context& ctx, const webhook_endpoint_record
 } // namespace
 
 caf::result<test_fire> fire_test(endpoint_self self, const context& ctx, const endpoint_services& services,
-                                 const std::string& type, const std::string& version) {
+                                 const std::string& type, const std::string& version,
+                                 const schema::correlation& cause) {
   auto& r = self->state.record;
   auto now = ctx.clock->now();
-  auto event = schema::mint_event(r.team_id, type, version, true, now, sample_data(ctx, r, type, version));
+  auto event = schema::mint_event(r.team_id, type, version, true, now, sample_data(ctx, r, type, version), cause);
   persistence::write_batch batch;
   persistence::put_event(*ctx.tables, batch, event, ctx.cfg->event_retention, persistence::fan_out::done);
   test_fire answer{r.id, event.id, r.is_active};

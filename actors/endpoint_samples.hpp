@@ -10,6 +10,7 @@ namespace svc::actors {
 /// Commits the sample event and its delivery task (when the endpoint is
 /// active), then schedules the task; the answer once durable.
 caf::result<test_fire> fire_test(endpoint_self self, const context& ctx, const endpoint_services& services,
-                                 const std::string& type, const std::string& version);
+                                 const std::string& type, const std::string& version,
+                                 const schema::correlation& cause);
 
 } // namespace svc::actors

@@ -60,7 +60,8 @@ void mint_terminal_event(self_ptr self, const context& ctx) {
   if (!type || !ctx.urls)
     return;
   auto data = schema::job_view(r, {ctx.urls->base_url, ctx.urls->url_secret});
-  self->state.event = schema::mint_event(r.team_id, *type, r.api_version, false, *r.completed_at, std::move(data));
+  self->state.event =
+    schema::mint_event(r.team_id, *type, r.api_version, false, *r.completed_at, std::move(data), r.correlation);
 }
 
 // Commits the terminal record with its settlement, then answers the waiters and exits.
@@ -150,6 +151,7 @@ providers::render_request render_request_of(const job_record& r) {
   }
   for (auto& l : r.loras)
     req.loras.push_back({l.slug, l.weight});
+  req.correlation = r.correlation;
   return req;
 }
 

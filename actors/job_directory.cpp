@@ -113,6 +113,7 @@ void admit(self_ptr self, const context& ctx, const job_services& services, cons
   admission adm;
   adm.job_id = a.job.id;
   adm.credits = a.job.credits;
+  adm.cause = a.job.correlation;
   persistence::put_job(*ctx.tables, adm.writes, a.job);
   if (a.idempotency) {
     persistence::put_idempotency(*ctx.tables, adm.writes, *a.idempotency);

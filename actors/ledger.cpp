@@ -58,9 +58,10 @@ caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write
 // `usage.balance_low` when the available credits cross down to or below the
 // team's threshold, at most once per debounce: its rows join `batch` (call it
 // before the balance row is written, which carries the debounce time), and
-// the returned step publishes it once the batch is durable.
+// the returned step publishes it once the batch is durable. `cause` is the
+// request that spent the credits, if one did.
 std::function<void()> balance_low_event(self_ptr self, const context& ctx, int64_t before,
-                                        persistence::write_batch& batch) {
+                                        const schema::correlation& cause, persistence::write_batch& batch) {
   auto& b = self->state.balance;
   if (b.available >= before)
     return {};
@@ -74,7 +75,7 @@ std::function<void()> balance_low_event(self_ptr self, const context& ctx, int64
     return {};
   b.low_event_at = now;
   auto event = schema::mint_event(b.team_id, schema::usage_balance_low, team->default_api_version, false, now,
-                                  schema::balance_view(b, team->balance_low_threshold));
+                                  schema::balance_view(b, team->balance_low_threshold), cause);
   persistence::put_event(*ctx.tables, batch, event, ctx.cfg->event_retention, persistence::fan_out::pending);
   return [self, webhooks = ctx.webhooks, event] {
     if (webhooks)
@@ -171,7 +172,7 @@ caf::result<admission_result> admit(self_ptr self, const context& ctx, admission
   st.balance.held += a.credits;
   st.holds[a.job_id] = hold;
   persistence::write_batch batch = std::move(a.writes);
-  auto publish_low = balance_low_event(self, ctx, before, batch);
+  auto publish_low = balance_low_event(self, ctx, before, a.cause, batch);
   ctx.tables->balances.put(batch, st.balance.team_id, st.balance);
   ctx.tables->holds.put(batch, hold_key(st.balance.team_id, a.job_id), hold);
   put_credit_entry(ctx, batch, st.balance, credit_entry_kind::hold, -a.credits, a.job_id);
@@ -229,7 +230,7 @@ caf::result<balance_record> credit(self_ptr self, const context& ctx, int64_t am
   auto before = b.available;
   b.available += amount;
   persistence::write_batch batch;
-  auto publish_low = balance_low_event(self, ctx, before, batch);
+  auto publish_low = balance_low_event(self, ctx, before, {}, batch); // an operator's adjustment
   ctx.tables->balances.put(batch, b.team_id, b);
   put_credit_entry(ctx, batch, b, credit_entry_kind::grant, amount, {}, std::move(reason));
   return commit_then<balance_record>(self, ctx, std::move(batch), b, std::move(publish_low));

@@ -136,6 +136,7 @@ struct admission {
   int64_t credits = 0;
   persistence::write_batch writes; ///< the job's rows and the idempotency record
   std::string idempotency_key;     ///< its `idempotency` table key; empty without the header
+  schema::correlation cause;       ///< the create request; a `usage.balance_low` the hold causes carries it
 };
 
 /// What became of an admission.
@@ -376,8 +377,8 @@ using endpoint_actor = introspectable_actor::extend<
   /// Deletes the endpoint and its pending tasks, then exits.
   caf::replies_to<delete_atom>::with<bool>,
   /// Enqueues a signed synthetic event of a type (test fire), minted with the
-  /// Svc-Version applied to the request that fired it.
-  caf::replies_to<test_atom, std::string, std::string>::with<test_fire>,
+  /// Svc-Version applied to the request that fired it and its correlation.
+  caf::replies_to<test_atom, std::string, std::string, schema::correlation>::with<test_fire>,
   /// Enqueues every event since a time that the endpoint subscribes to and never received; the count.
   caf::replies_to<replay_atom, core::time_point>::with<int64_t>,
   /// A committed delivery task to attempt (at once or at its due time).
@@ -407,8 +408,8 @@ using webhook_directory_actor = introspectable_actor::extend<
   caf::replies_to<rotate_atom, std::string, std::string>::with<schema::webhook_endpoint_record>,
   /// `delete` on a team's endpoint.
   caf::replies_to<delete_atom, std::string, std::string>::with<bool>,
-  /// `test` on a team's endpoint with an event type and the request's Svc-Version.
-  caf::replies_to<test_atom, std::string, std::string, std::string, std::string>::with<test_fire>,
+  /// `test` on a team's endpoint with an event type, the request's Svc-Version and its correlation.
+  caf::replies_to<test_atom, std::string, std::string, std::string, std::string, schema::correlation>::with<test_fire>,
   /// `replay` on a team's endpoint since a time.
   caf::replies_to<replay_atom, std::string, std::string, core::time_point>::with<int64_t>,
   /// An event committed with its `pending_events` row: fan it out.
@@ -497,6 +498,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::test_fire)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::webhook_answer)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::webhook_endpoint_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::event_record)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::correlation)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::delivery_task)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::core::mail_message)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::file_record)

@@ -16,7 +16,7 @@
 #include "http/services.hpp"
 #include "http/transport.hpp"
 #include "schema/errors.hpp"
-#include "schema/trace_context.hpp"
+#include "schema/correlation.hpp"
 
 namespace svc::http {
 
@@ -59,6 +59,8 @@ struct request_context {
   const std::string& param(std::string_view name) const;
   /// The value of request header `name` (the first, if repeated), if present.
   std::optional<std::string_view> header(std::string_view name) const;
+  /// What the work this request starts carries on to webhooks and back ends.
+  schema::correlation correlation() const { return schema::correlation_of(client_request_id, request_id, trace); }
   /// The matched route (only valid after a successful match).
   const route& matched() const { return *match.matched; }
 };

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "schema/correlation.hpp"
+
 namespace svc::providers {
 
 /// One style adapter applied to a render.
@@ -28,6 +30,7 @@ struct render_request {
   int duration_seconds = 0;     ///< a video of this many seconds when > 0, else images
   int fps = 0;                  ///< frames per second of a video
   std::string init_image;       ///< encoded bytes (PNG, JPEG or WebP) the output derives from; empty: none
+  schema::correlation correlation; ///< the request that created the job; remote calls send it on
 
   /// True when a video is asked for.
   bool is_video() const { return duration_seconds > 0; }

@@ -84,7 +84,8 @@ json::value encode(const job_record& r) {
           {"created_at", core::to_unix_ms(r.created_at)},
           {"started_at", optional_unix_ms(r.started_at)},
           {"completed_at", optional_unix_ms(r.completed_at)},
-          {"requeue_deadline", optional_unix_ms(r.requeue_deadline)}};
+          {"requeue_deadline", optional_unix_ms(r.requeue_deadline)},
+          {"correlation", encode(r.correlation)}};
 }
 
 bool decode(const json::value& v, job_record& r) {
@@ -115,7 +116,9 @@ bool decode(const json::value& v, job_record& r) {
   r.started_at = f.opt_time("started_at");
   r.completed_at = f.opt_time("completed_at");
   r.requeue_deadline = f.opt_time("requeue_deadline"); // absent in jobs stored before it existed
-  if (!f.ok() || !status || !selection || !cost_status || (kind != "image" && kind != "video")
+  auto* object = v.if_object();
+  if (!f.ok() || !decode(object->if_contains("correlation"), r.correlation) || !status || !selection || !cost_status
+      || (kind != "image" && kind != "video")
       || seed < 0 || seed > 0xFFFFFFFFLL || !(init.is_null() || init.is_string()))
     return false;
   r.kind = kind == "image" ? job_kind::image : job_kind::video;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "schema/correlation.hpp"
 #include "schema/lora_resolution.hpp"
 #include "schema/records.hpp"
 
@@ -90,6 +91,9 @@ struct job_record {
   /// `processing` (its render died with the process): set once, the first
   /// time, and kept by later restarts. Absent: `created_at` + `--queue-ttl`.
   std::optional<core::time_point> requeue_deadline;
+  /// The create request, sent on with the job's back-end calls and its events'
+  /// deliveries. None for jobs stored before it was kept.
+  schema::correlation correlation;
 };
 
 /// The blob-store key of output `index` of a job (`outputs/img_....0.png`).

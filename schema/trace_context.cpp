@@ -1,5 +1,6 @@
 #include "schema/trace_context.hpp"
 
+#include "core/crypto.hpp"
 #include "schema/api_key_format.hpp"
 
 namespace svc::schema {
@@ -42,7 +43,27 @@ std::optional<trace_parent> parse_traceparent(std::string_view h) {
   // Version 00 is exactly 55 characters; a later one may go on after a dash.
   if (h.size() > length && (version == "00" || h[length] != '-'))
     return std::nullopt;
-  return trace_parent{std::string{trace}};
+  return trace_parent{std::string{trace}, std::string{flags}};
+}
+
+bool valid_trace(const trace_parent& t) {
+  return t.trace_id.size() == 32 && lower_hex(t.trace_id) && !all_zero(t.trace_id) && t.flags.size() == 2
+         && lower_hex(t.flags);
+}
+
+std::string child_traceparent(const trace_parent& parent, std::string_view span_id) {
+  // A later version's extra fields are not ours to repeat: the child speaks version 00.
+  std::string out = "00-";
+  out.append(parent.trace_id).append("-").append(span_id).append("-").append(parent.flags);
+  return out;
+}
+
+std::string new_span_id() {
+  for (;;) {
+    auto id = core::random_hex(8);
+    if (!all_zero(id))
+      return id;
+  }
 }
 
 } // namespace svc::schema

@@ -19,14 +19,27 @@ inline constexpr std::size_t max_client_request_id = 128;
 /// admin token). A client that sends one as its id must not find it logged.
 bool valid_client_request_id(std::string_view id);
 
-/// What Svc keeps of a `traceparent` header: the trace it belongs to.
+/// What Svc keeps of a `traceparent` header: the trace it belongs to and its
+/// flags, which the calls Svc makes for the request pass on unchanged.
 struct trace_parent {
   std::string trace_id; ///< 32 lowercase hex digits, not all zero
+  std::string flags;    ///< 2 lowercase hex digits (`01`: sampled)
 };
 
 /// Parses `traceparent` per W3C Trace Context: `00-<32 hex>-<16 hex>-<2 hex>`,
 /// lowercase, ids not all zero; a later version may append `-...` fields
 /// (ignored); version `ff` is invalid. Nothing when it is not valid.
 std::optional<trace_parent> parse_traceparent(std::string_view header);
+
+/// True when `t` holds what `parse_traceparent` would have kept (a stored one
+/// is checked again: it is sent on in headers).
+bool valid_trace(const trace_parent& t);
+
+/// The `traceparent` of a call Svc makes for the request: version 00, the same
+/// trace and flags, and `span_id` (16 lowercase hex digits) as the parent id.
+std::string child_traceparent(const trace_parent& parent, std::string_view span_id);
+
+/// A fresh random span id: 16 lowercase hex digits, not all zero.
+std::string new_span_id();
 
 } // namespace svc::schema

@@ -58,7 +58,8 @@ json::value encode(const event_record& r) {
           {"api_version", r.api_version},
           {"synthetic", r.synthetic},
           {"created_at", ms(r.created_at)},
-          {"body", r.body}};
+          {"body", r.body},
+          {"correlation", encode(r.correlation)}};
 }
 
 bool decode(const json::value& v, event_record& r) {
@@ -70,7 +71,7 @@ bool decode(const json::value& v, event_record& r) {
   r.synthetic = f.boolean("synthetic");
   r.created_at = core::from_unix_ms(f.i64("created_at"));
   r.body = f.str("body");
-  return f.ok();
+  return f.ok() && decode(v.as_object().if_contains("correlation"), r.correlation); // absent in events stored before it
 }
 
 json::value encode(const delivery_record& r) {

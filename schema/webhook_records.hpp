@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "schema/correlation.hpp"
 
 namespace svc::schema {
 
@@ -45,6 +46,7 @@ struct event_record {
   bool synthetic = false;  ///< a test fire (never listed by `GET /v1/events`)
   core::time_point created_at;
   std::string body;        ///< the serialized envelope
+  schema::correlation correlation; ///< the request that caused it, sent with every delivery; none if no request did
 };
 
 /// Why an attempt failed (`none` when it succeeded).

@@ -69,8 +69,9 @@ json::value event_envelope(const event_record& e, json::value data) {
 }
 
 event_record mint_event(std::string team_id, std::string_view type, std::string api_version, bool synthetic,
-                        core::time_point at, json::value data) {
+                        core::time_point at, json::value data, correlation cause) {
   event_record e;
+  e.correlation = std::move(cause);
   e.id = core::make_id("evt");
   e.team_id = std::move(team_id);
   e.type = std::string{type};

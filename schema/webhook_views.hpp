@@ -24,9 +24,10 @@ boost::json::value delivery_view(const delivery_record& d);
 boost::json::value event_envelope(const event_record& e, boost::json::value data);
 
 /// A new event: an `evt_` id and the envelope serialized once, so every
-/// delivery and every read shows the same bytes.
+/// delivery and every read shows the same bytes. `cause` is the request that
+/// caused it (none for events no request caused).
 event_record mint_event(std::string team_id, std::string_view type, std::string api_version, bool synthetic,
-                        core::time_point at, boost::json::value data);
+                        core::time_point at, boost::json::value data, correlation cause = {});
 
 /// The answer to `POST /v1/webhook_endpoints/{id}/test` (202).
 boost::json::value test_fire_view(std::string_view endpoint_id, std::string_view event_id, bool enqueued);

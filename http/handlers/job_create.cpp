@@ -43,6 +43,7 @@ schema::job_record new_job(const context_ptr& ctx, schema::job_kind kind, const 
   job.api_version = ctx->version;
   job.credits = p.price.credits;
   job.created_at = ctx->svc.clock->now();
+  job.correlation = ctx->correlation();
   return job;
 }
 

@@ -53,6 +53,8 @@ http_exchange::http_exchange(net::io_context& ioc, exchange_request request, don
   request_.set(bhttp::field::connection, "close");
   if (!request.authorization.empty())
     request_.set(bhttp::field::authorization, request.authorization);
+  for (auto& [name, value] : request.headers)
+    request_.set(name, value);
   if (!request.body.empty()) {
     request_.set(bhttp::field::content_type, "application/json");
     request_.body() = std::move(request.body);

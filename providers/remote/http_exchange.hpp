@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -45,6 +46,7 @@ struct exchange_request {
   std::string target;        ///< path and query
   std::string host;          ///< the `Host` header
   std::string authorization; ///< the `Authorization` header; empty: none
+  std::vector<std::pair<std::string, std::string>> headers; ///< more header fields (`X-Request-Id`, `traceparent`)
   std::string body;          ///< sent as `application/json` when not empty
   std::chrono::steady_clock::time_point connect_deadline; ///< connecting must finish by then
   std::chrono::steady_clock::time_point deadline;         ///< the whole exchange must finish by then

@@ -40,13 +40,16 @@ struct progress_reporter {
   }
 };
 
+// Each call made for the job, a poll as much as the render, is a span of its own in the request's trace.
 exchange_request request_to(const remote_url& url, bhttp::verb method, std::string_view path,
-                            steady::time_point connect_deadline, steady::time_point deadline) {
+                            const schema::correlation& cause, steady::time_point connect_deadline,
+                            steady::time_point deadline) {
   exchange_request r;
   r.method = method;
   r.target = url.target(path);
   r.host = url.host_header();
   r.authorization = url.authorization;
+  r.headers = schema::outbound_headers(cause);
   r.connect_deadline = std::min(connect_deadline, deadline);
   r.deadline = deadline;
   r.body_limit = small_answer_bytes;
@@ -64,7 +67,7 @@ public:
         cancel_timer_(ioc_) {}
 
   std::optional<exchange_answer> run(const render_request& req, const std::string& body, steady::time_point deadline) {
-    auto r = request_to(options_.url, bhttp::verb::post, a1111_render_path(req),
+    auto r = request_to(options_.url, bhttp::verb::post, a1111_render_path(req), req.correlation,
                         steady::now() + options_.connect_timeout, deadline);
     r.body = body;
     r.body_limit = a1111_answer_limit(req);
@@ -72,28 +75,28 @@ public:
       answer_ = std::move(a);
       stop();
     });
-    arm_poll(deadline);
+    arm_poll(req.correlation, deadline);
     arm_cancel_check();
     ioc_.run();
     return answer_;
   }
 
 private:
-  void arm_poll(steady::time_point deadline) {
+  void arm_poll(const schema::correlation& cause, steady::time_point deadline) {
     poll_timer_.expires_after(options_.poll);
-    poll_timer_.async_wait([this, deadline](boost::system::error_code ec) {
+    poll_timer_.async_wait([this, &cause, deadline](boost::system::error_code ec) {
       if (ec || stopped_)
         return;
       auto now = steady::now();
-      auto r = request_to(options_.url, bhttp::verb::get, a1111_progress_path, now + options_.connect_timeout,
+      auto r = request_to(options_.url, bhttp::verb::get, a1111_progress_path, cause, now + options_.connect_timeout,
                           std::min(deadline, now + options_.connect_timeout));
-      poll_ = http_exchange::start(ioc_, endpoints_, std::move(r), [this, deadline](exchange_answer a) {
+      poll_ = http_exchange::start(ioc_, endpoints_, std::move(r), [this, &cause, deadline](exchange_answer a) {
         poll_.reset();
         // A failed poll costs nothing but a stale figure: the render decides.
         if (a.fault == exchange_fault::none && a.status == 200)
           if (auto p = a1111_parse_progress(a.body))
             progress_.report(*p);
-        arm_poll(deadline);
+        arm_poll(cause, deadline);
       });
     });
   }
@@ -134,12 +137,12 @@ private:
 
 // Stops whatever the server renders now. A1111 has one render at a time and
 // no per-request interrupt, so this is the only way to free the GPU.
-void send_interrupt(const remote_options& options, const endpoint_list& endpoints) {
+void send_interrupt(const remote_options& options, const endpoint_list& endpoints, const schema::correlation& cause) {
   net::io_context ioc;
   auto deadline = steady::now() + options.connect_timeout;
   exchange_answer got;
   http_exchange::start(ioc, endpoints,
-                       request_to(options.url, bhttp::verb::post, a1111_interrupt_path, deadline, deadline),
+                       request_to(options.url, bhttp::verb::post, a1111_interrupt_path, cause, deadline, deadline),
                        [&got](exchange_answer a) { got = std::move(a); });
   ioc.run();
   if (got.fault != exchange_fault::none || got.status != 200)
@@ -210,11 +213,11 @@ render_outcome remote_backend::render(const render_request& req, const progress_
                  ? std::optional<exchange_answer>{{exchange_fault::connect_failed, 0, {}, why}}
                  : render_attempt(options_, endpoints, reporter, cancel).run(req, body, deadline);
     if (!end) {
-      send_interrupt(options_, endpoints);
+      send_interrupt(options_, endpoints, req.correlation);
       return provider_error::cancelled();
     }
     if (end->fault == exchange_fault::timed_out) {
-      send_interrupt(options_, endpoints);
+      send_interrupt(options_, endpoints, req.correlation);
       return logged(provider_error::timeout("the back end did not answer within " +
                                             core::format_duration(options_.timeout)),
                     url);

@@ -4,7 +4,8 @@
 // server and a slow one fail the job with their failure codes and refund it;
 // a cancel during rendering interrupts the server; without a valid
 // `--remote-url` svcd does not start. A video renders its keyframe there and
-// is animated into an MP4 by svcd.
+// is animated into an MP4 by svcd. Every call carries the create request's
+// `X-Request-Id` and a child span of its `traceparent`.
 #define BOOST_TEST_MODULE e2e_remote_backend
 #include <boost/test/unit_test.hpp>
 
@@ -114,6 +115,22 @@ BOOST_FIXTURE_TEST_CASE(a_job_renders_remotely_with_its_lora_seed_size_and_steps
   }
   BOOST_TEST(json_str(job, "cost.status") == "charged");
   BOOST_TEST(get_balance(c, t.read.key).held == 0);
+}
+
+BOOST_FIXTURE_TEST_CASE(the_back_end_is_called_with_the_create_requests_id_and_trace, ok_server) {
+  const std::string trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+  auto created = create_image_ok(
+    c, t.write.key, image_body(), {{"X-Request-Id", "client-abc"}, {"traceparent", "00-" + trace + "-00f067aa0ba902b7-01"}});
+  auto job = wait_terminal(c, t.read.key, json_str(created, "id"));
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
+  auto calls = fake.requests();
+  BOOST_REQUIRE(!calls.empty());
+  for (auto& call : calls) {
+    BOOST_TEST(call.request_id == "client-abc", call.target);
+    BOOST_TEST(call.traceparent.rfind("00-" + trace + "-", 0) == 0u, call.target << ": " << call.traceparent);
+    BOOST_TEST(call.traceparent.substr(36, 16) != "00f067aa0ba902b7", "a span of svcd's own");
+    BOOST_TEST(call.traceparent.substr(52) == "-01", call.target);
+  }
 }
 
 BOOST_FIXTURE_TEST_CASE(a_500_fails_the_job_with_provider_error, failing_server) {

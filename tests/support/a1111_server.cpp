@@ -95,7 +95,8 @@ struct a1111_server::impl {
         return;
       auto& req = parser->get();
       a1111_request r{std::string(req.method_string()), std::string(req.target()),
-                      std::string(req[bhttp::field::authorization]), req.body()};
+                      std::string(req[bhttp::field::authorization]), std::string(req["X-Request-Id"]),
+                      std::string(req["traceparent"]), req.body()};
       a1111_mode m;
       {
         std::lock_guard lock(mutex);

@@ -39,6 +39,8 @@ struct a1111_request {
   std::string method;        ///< `GET`, `POST`
   std::string target;        ///< path and query
   std::string authorization; ///< the `Authorization` header, or empty
+  std::string request_id;    ///< the `X-Request-Id` header, or empty
+  std::string traceparent;   ///< the `traceparent` header, or empty
   std::string body;          ///< raw body
 };
 

@@ -284,14 +284,15 @@ response patch_endpoint(http_client& c, const std::string& key, const std::strin
 }
 
 response test_fire(http_client& c, const std::string& key, const std::string& endpoint_id,
-                   const std::string& event_type) {
+                   const std::string& event_type, header_map more) {
   json::object body{{"event_type", event_type}};
-  return c.request("POST", "/v1/webhook_endpoints/" + endpoint_id + "/test", with_key(key), json::serialize(body));
+  return c.request("POST", "/v1/webhook_endpoints/" + endpoint_id + "/test", with_key(key, std::move(more)),
+                   json::serialize(body));
 }
 
 std::string test_fire_ok(http_client& c, const std::string& key, const std::string& endpoint_id,
-                         const std::string& event_type) {
-  auto r = test_fire(c, key, endpoint_id, event_type);
+                         const std::string& event_type, header_map more) {
+  auto r = test_fire(c, key, endpoint_id, event_type, std::move(more));
   if (r.status != 202)
     throw std::runtime_error("POST /v1/webhook_endpoints/" + endpoint_id + "/test -> " + r.summary());
   return json_str(r.json(), "event_id");

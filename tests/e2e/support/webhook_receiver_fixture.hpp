@@ -110,12 +110,12 @@ boost::json::value create_endpoint_ok(http_client& c, const std::string& key, co
 boost::json::value get_endpoint(http_client& c, const std::string& key, const std::string& id);
 /// PATCH /v1/webhook_endpoints/{id} with `body`.
 response patch_endpoint(http_client& c, const std::string& key, const std::string& id, const boost::json::value& body);
-/// POST /v1/webhook_endpoints/{id}/test `{event_type}`.
+/// POST /v1/webhook_endpoints/{id}/test `{event_type}`, plus `more` headers.
 response test_fire(http_client& c, const std::string& key, const std::string& endpoint_id,
-                   const std::string& event_type = "image.completed");
+                   const std::string& event_type = "image.completed", header_map more = {});
 /// A test fire's event id; throws std::runtime_error unless 202.
 std::string test_fire_ok(http_client& c, const std::string& key, const std::string& endpoint_id,
-                         const std::string& event_type = "image.completed");
+                         const std::string& event_type = "image.completed", header_map more = {});
 /// GET /v1/webhook_endpoints/{id}/deliveries with `query` (e.g. `limit=1`).
 response get_deliveries(http_client& c, const std::string& key, const std::string& endpoint_id,
                         const std::string& query = "");

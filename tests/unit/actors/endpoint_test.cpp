@@ -37,6 +37,8 @@ using svc::test::failed_answer;
 using svc::test::ok_answer;
 using svc::test::server_error;
 
+const std::string trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+
 // --- the receiver's side, written against OpenSSL directly
 
 std::string hmac_sha256(const std::string& key, const std::string& data) {
@@ -641,7 +643,8 @@ BOOST_AUTO_TEST_CASE(a_test_fire_is_a_signed_synthetic_delivery) {
   auto ep = spawn_endpoint(e);
   // The request that fires it applied another version than the team's default.
   const std::string request_version = version == "2026-01-15" ? "2026-09-01" : "2026-01-15";
-  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"}, request_version);
+  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"}, request_version,
+                              svc::schema::correlation{"client-abc", svc::schema::trace_parent{trace, "01"}});
   BOOST_REQUIRE(fired.value);
   BOOST_TEST(fired.value->enqueued);
   BOOST_TEST(fired.value->endpoint_id == e.id);
@@ -659,20 +662,25 @@ BOOST_AUTO_TEST_CASE(a_test_fire_is_a_signed_synthetic_delivery) {
   BOOST_TEST(body.at("api_version").as_string() == request_version);
   BOOST_TEST(body.at("data").at("api_version").as_string() == request_version);
   BOOST_TEST(stripe_verifies(c.header("Svc-Webhook-Signature"), c.post.body, e.secret, unix_s(now())));
+  BOOST_TEST(c.header("X-Request-Id") == "client-abc");
+  BOOST_TEST(c.header("traceparent").rfind("00-" + trace + "-", 0) == 0u);
   auto ev = svc::test::found(tables.events.get(fired.value->event_id));
   BOOST_REQUIRE(ev);
   BOOST_TEST(ev->synthetic);
+  BOOST_TEST(ev->correlation.request_id == "client-abc", "stored with the event: a retry after a restart sends it too");
   BOOST_TEST(!listed(*ev));
   BOOST_TEST(pending_event_ids().empty());
   answer(0, ok_answer());
   BOOST_TEST(deliveries_of(e.id).size() == 1u);
 
   // A type the endpoint does not subscribe to is still sent.
-  auto other = ask<test_fire>(ep, test_atom::value, std::string{"video.failed"}, std::string{"2026-09-01"});
+  auto other = ask<test_fire>(ep, test_atom::value, std::string{"video.failed"}, std::string{"2026-09-01"},
+                              svc::schema::correlation{});
   BOOST_REQUIRE(other.value);
   BOOST_TEST(other.value->enqueued);
   BOOST_REQUIRE(transport.size() == 2u);
   BOOST_TEST(transport.at(1).header("Svc-Event-Type") == "video.failed");
+  BOOST_TEST(transport.at(1).header_count("X-Request-Id") == 0u, "no request id where none was given");
   answer(1, ok_answer());
 }
 
@@ -681,7 +689,8 @@ BOOST_AUTO_TEST_CASE(a_test_fire_on_a_disabled_endpoint_is_not_enqueued) {
   e.is_active = false;
   store_endpoint(e);
   auto ep = spawn_endpoint(e);
-  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"}, std::string{"2026-09-01"});
+  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"}, std::string{"2026-09-01"},
+                              svc::schema::correlation{});
   BOOST_REQUIRE(fired.value);
   BOOST_TEST(!fired.value->enqueued);
   BOOST_TEST(fired.value->endpoint_id == e.id);

@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "a1111_server.hpp"
@@ -121,6 +122,38 @@ BOOST_AUTO_TEST_CASE(a_grid_is_dropped_and_credentials_are_sent) {
   BOOST_TEST(fake.requests().at(0).authorization == "Basic c3ZjOnNlY3JldA==");
 }
 
+// Every call of a render (the render, its progress polls, the interrupt of a
+// cancel) is a span of its own in the trace of the request that created the job.
+BOOST_AUTO_TEST_CASE(every_call_carries_the_requests_id_and_a_child_span_of_its_trace) {
+  const std::string trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+  a1111_server fake(a1111_mode::slow);
+  fake.set_slow_time(200ms);
+  remote_backend backend(options_for(fake.url()));
+  auto req = small_request();
+  req.correlation = {"client-abc", svc::schema::trace_parent{trace, "01"}};
+  auto out = backend.render(req, {}, cancel_token{});
+  BOOST_REQUIRE_MESSAGE(out.ok(), message_of(out));
+  auto calls = fake.requests();
+  BOOST_TEST(fake.count("/sdapi/v1/progress") >= 1u, "the render polled progress");
+  std::set<std::string> spans;
+  for (auto& call : calls) {
+    BOOST_TEST(call.request_id == "client-abc", call.target);
+    BOOST_TEST(call.traceparent.rfind("00-" + trace + "-", 0) == 0u, call.target << ": " << call.traceparent);
+    BOOST_TEST(call.traceparent.substr(52) == "-01", call.target);
+    spans.insert(call.traceparent.substr(36, 16));
+  }
+  BOOST_TEST(spans.size() == calls.size(), "each call is a span of its own");
+}
+
+BOOST_AUTO_TEST_CASE(without_a_correlation_no_such_header_is_sent) {
+  a1111_server fake;
+  remote_backend backend(options_for(fake.url()));
+  auto out = backend.render(small_request(), {}, cancel_token{});
+  BOOST_REQUIRE_MESSAGE(out.ok(), message_of(out));
+  BOOST_TEST(fake.requests().at(0).request_id.empty());
+  BOOST_TEST(fake.requests().at(0).traceparent.empty());
+}
+
 BOOST_AUTO_TEST_CASE(an_init_image_goes_to_img2img) {
   a1111_server fake;
   remote_backend backend(options_for(fake.url()));
@@ -222,12 +255,16 @@ BOOST_AUTO_TEST_CASE(cancel_during_a_render_interrupts_and_returns_promptly) {
     cancelled_at = steady::now();
     cancel.cancel();
   });
-  auto out = backend.render(small_request(), {}, cancel);
+  auto req = small_request();
+  req.correlation = {"client-abc", std::nullopt};
+  auto out = backend.render(req, {}, cancel);
   auto returned_at = steady::now();
   canceller.join();
   BOOST_TEST(code_of(out) == "cancelled");
   BOOST_TEST((returned_at - cancelled_at < 1s));
   BOOST_TEST(fake.interrupts() == 1u);
+  for (auto& call : fake.requests())
+    BOOST_TEST(call.request_id == "client-abc", call.target << ": the interrupt too");
 }
 
 BOOST_AUTO_TEST_CASE(progress_rises_while_the_server_renders) {

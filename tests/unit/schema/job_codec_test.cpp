@@ -7,15 +7,15 @@
 
 #include <boost/json.hpp>
 
+#include "stored_text.hpp"
+
 namespace {
 
 namespace json = boost::json;
 using namespace svc::schema;
 using svc::core::from_unix_ms;
 using svc::core::to_unix_ms;
-
-// The stored bytes and back, as persistence does.
-json::value through_text(const json::value& v) { return json::parse(json::serialize(v)); }
+using svc::test::through_text;
 
 job_record full_job() {
   job_record j;
@@ -46,6 +46,7 @@ job_record full_job() {
   j.started_at = from_unix_ms(1763720130456);
   j.completed_at = from_unix_ms(1763720131789);
   j.requeue_deadline = from_unix_ms(1763721030456);
+  j.correlation = {"client-abc", trace_parent{"4bf92f3577b34da6a3ce929d0e0e4736", "01"}};
   return j;
 }
 
@@ -121,6 +122,10 @@ BOOST_AUTO_TEST_CASE(a_full_record_round_trips) {
   BOOST_TEST(to_unix_ms(*r.completed_at) == 1763720131789);
   BOOST_REQUIRE(r.requeue_deadline);
   BOOST_TEST(to_unix_ms(*r.requeue_deadline) == 1763721030456);
+  BOOST_TEST(r.correlation.request_id == "client-abc");
+  BOOST_REQUIRE(r.correlation.trace);
+  BOOST_TEST(r.correlation.trace->trace_id == "4bf92f3577b34da6a3ce929d0e0e4736");
+  BOOST_TEST(r.correlation.trace->flags == "01");
   BOOST_TEST(json::serialize(encode(r)) == json::serialize(encode(j)));
 }
 
@@ -142,6 +147,8 @@ BOOST_AUTO_TEST_CASE(a_bare_record_round_trips_with_its_optionals_empty) {
   BOOST_TEST(!r.started_at);
   BOOST_TEST(!r.completed_at);
   BOOST_TEST(!r.requeue_deadline);
+  BOOST_TEST(r.correlation.request_id.empty());
+  BOOST_TEST(!r.correlation.trace);
   BOOST_TEST(json::serialize(encode(r)) == json::serialize(encode(j)));
 }
 
@@ -152,6 +159,17 @@ BOOST_AUTO_TEST_CASE(a_record_without_a_requeue_deadline_still_decodes) {
   job_record r;
   BOOST_REQUIRE(decode(through_text(stored), r));
   BOOST_TEST(!r.requeue_deadline);
+  BOOST_TEST(r.id == full_job().id);
+}
+
+// Jobs stored before they carried their request's correlation have no such field.
+BOOST_AUTO_TEST_CASE(a_record_without_a_correlation_still_decodes) {
+  auto stored = encode(full_job());
+  stored.as_object().erase("correlation");
+  job_record r;
+  BOOST_REQUIRE(decode(through_text(stored), r));
+  BOOST_TEST(r.correlation.request_id.empty());
+  BOOST_TEST(!r.correlation.trace);
   BOOST_TEST(r.id == full_job().id);
 }
 
@@ -180,6 +198,8 @@ BOOST_AUTO_TEST_CASE(damaged_records_do_not_decode) {
   BOOST_TEST(!decode(with(j, "failure", "provider_error"), out));
   BOOST_TEST(!decode(with(j, "failure", json::object{{"code", "x"}}), out));
   BOOST_TEST(!decode(with(j, "metadata", json::object{{"order", 42}}), out));
+  BOOST_TEST(!decode(with(j, "correlation", "client-abc"), out));
+  BOOST_TEST(!decode(with(j, "correlation", json::object{{"request_id", "a\r\nX-Forged: 1"}}), out));
   BOOST_TEST(!decode(with(j, "loras", json::array{json::object{{"lora_id", "l"}, {"slug", "s"}}}), out));
   BOOST_TEST(!decode(with(j, "outputs", json::array{json::object{{"content_type", "image/png"}}}), out));
   BOOST_TEST(!decode(with(j, "outputs", json::object{}), out));

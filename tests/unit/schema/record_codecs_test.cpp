@@ -9,15 +9,15 @@
 
 #include <boost/json.hpp>
 
+#include "stored_text.hpp"
+
 namespace {
 
 namespace json = boost::json;
 using namespace svc::schema;
 using svc::core::from_unix_ms;
 using svc::core::to_unix_ms;
-
-// The stored bytes and back, as persistence does.
-json::value through_text(const json::value& v) { return json::parse(json::serialize(v)); }
+using svc::test::through_text;
 
 team_record sample_team() {
   team_record t;

@@ -7,7 +7,11 @@
 
 namespace {
 
+using svc::schema::child_traceparent;
+using svc::schema::new_span_id;
 using svc::schema::parse_traceparent;
+using svc::schema::trace_parent;
+using svc::schema::valid_trace;
 using svc::schema::valid_client_request_id;
 
 const std::string trace = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -35,6 +39,39 @@ BOOST_AUTO_TEST_CASE(a_valid_traceparent_gives_its_trace_id) {
   auto t = parse_traceparent(valid);
   BOOST_REQUIRE(t.has_value());
   BOOST_TEST(t->trace_id == trace);
+  BOOST_TEST(t->flags == "01");
+}
+
+BOOST_AUTO_TEST_CASE(a_call_made_for_the_request_is_a_child_span_of_its_trace) {
+  auto parent = parse_traceparent("00-" + trace + "-00f067aa0ba902b7-03");
+  BOOST_REQUIRE(parent.has_value());
+  BOOST_TEST(child_traceparent(*parent, "b7ad6b7169203331") == "00-" + trace + "-b7ad6b7169203331-03");
+}
+
+BOOST_AUTO_TEST_CASE(a_child_of_a_later_version_is_sent_as_version_00_with_the_same_flags) {
+  auto parent = parse_traceparent("01-" + trace + "-00f067aa0ba902b7-00-what-comes");
+  BOOST_REQUIRE(parent.has_value());
+  auto child = child_traceparent(*parent, "b7ad6b7169203331");
+  BOOST_TEST(child == "00-" + trace + "-b7ad6b7169203331-00");
+  BOOST_TEST(parse_traceparent(child).has_value(), "the child is a valid traceparent itself");
+}
+
+BOOST_AUTO_TEST_CASE(a_new_span_id_is_16_lowercase_hex_digits_not_all_zero_and_fresh) {
+  auto a = new_span_id();
+  auto b = new_span_id();
+  BOOST_TEST(a.size() == 16u);
+  BOOST_TEST(a.find_first_not_of("0123456789abcdef") == std::string::npos);
+  BOOST_TEST(a.find_first_not_of('0') != std::string::npos);
+  BOOST_TEST(a != b);
+}
+
+BOOST_AUTO_TEST_CASE(a_stored_trace_is_checked_like_a_received_one) {
+  BOOST_TEST(valid_trace(trace_parent{trace, "01"}));
+  BOOST_TEST(!valid_trace(trace_parent{std::string(32, '0'), "01"}));
+  BOOST_TEST(!valid_trace(trace_parent{trace.substr(1), "01"}));
+  BOOST_TEST(!valid_trace(trace_parent{trace, "1"}));
+  BOOST_TEST(!valid_trace(trace_parent{trace, "0G"}));
+  BOOST_TEST(!valid_trace(trace_parent{trace + "\r\nX: y", "01"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_later_version_may_append_fields) {

@@ -1,0 +1,68 @@
+#include "schema/webhook_codecs.hpp"
+
+#define BOOST_TEST_MODULE schema_webhook_codecs
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include <boost/json.hpp>
+
+#include "stored_text.hpp"
+
+namespace {
+
+namespace json = boost::json;
+using namespace svc::schema;
+using svc::core::from_unix_ms;
+using svc::core::to_unix_ms;
+using svc::test::through_text;
+
+event_record traced_event() {
+  event_record e;
+  e.id = "evt_01KAK3R5N2W9X7Q4V6B8C0D1EF";
+  e.team_id = "team_01KAK3R5N2W9X7Q4V6B8C0D1EG";
+  e.type = "image.completed";
+  e.api_version = "2026-01-15";
+  e.created_at = from_unix_ms(1763720130123);
+  e.body = R"({"id":"evt_01KAK3R5N2W9X7Q4V6B8C0D1EF"})";
+  e.correlation = {"client-abc", trace_parent{"4bf92f3577b34da6a3ce929d0e0e4736", "01"}};
+  return e;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(an_event_round_trips_with_the_correlation_its_deliveries_send) {
+  event_record r;
+  BOOST_REQUIRE(decode(through_text(encode(traced_event())), r));
+  BOOST_TEST(r.id == traced_event().id);
+  BOOST_TEST(r.type == "image.completed");
+  BOOST_TEST(to_unix_ms(r.created_at) == 1763720130123);
+  BOOST_TEST(r.body == traced_event().body);
+  BOOST_TEST(r.correlation.request_id == "client-abc");
+  BOOST_REQUIRE(r.correlation.trace);
+  BOOST_TEST(r.correlation.trace->trace_id == "4bf92f3577b34da6a3ce929d0e0e4736");
+  BOOST_TEST(r.correlation.trace->flags == "01");
+}
+
+// Events stored before they carried a correlation, and those no request caused, have none.
+BOOST_AUTO_TEST_CASE(an_event_without_a_correlation_still_decodes) {
+  auto stored = encode(traced_event());
+  stored.as_object().erase("correlation");
+  event_record r;
+  BOOST_REQUIRE(decode(through_text(stored), r));
+  BOOST_TEST(r.correlation.request_id.empty());
+  BOOST_TEST(!r.correlation.trace);
+  auto bare = traced_event();
+  bare.correlation = {};
+  BOOST_REQUIRE(decode(through_text(encode(bare)), r));
+  BOOST_TEST(r.correlation.request_id.empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_event_with_a_damaged_correlation_does_not_decode) {
+  auto stored = encode(traced_event());
+  stored.as_object()["correlation"] = json::object{{"request_id", "client abc"}};
+  event_record r;
+  BOOST_TEST(!decode(stored, r));
+  stored.as_object()["correlation"] = json::object{{"request_id", "abc"}, {"trace_id", "x"}, {"trace_flags", "01"}};
+  BOOST_TEST(!decode(stored, r));
+}

@@ -1,14 +1,13 @@
 #include "bench/load/create_poll_scenario.hpp"
 
 #include <boost/asio/steady_timer.hpp>
-#include <boost/json.hpp>
 
 #include <deque>
 #include <memory>
-#include <optional>
 
 #include "bench/load/format.hpp"
 #include "bench/load/http_connection.hpp"
+#include "bench/load/json_member.hpp"
 #include "bench/load/rate_pacer.hpp"
 
 namespace svc::bench {
@@ -26,18 +25,6 @@ constexpr auto answer_margin = std::chrono::seconds{30};
 bool is_terminal(const std::string& status) {
   return status == "succeeded" || status == "failed" || status == "cancelled" || status == "expired"
          || status == "moderation_rejected";
-}
-
-// The string member `name` of the JSON object in `body`, if there is one.
-std::optional<std::string> json_string(const std::string& body, const char* name) {
-  boost::system::error_code ec;
-  auto v = boost::json::parse(body, ec);
-  if (ec || !v.is_object())
-    return std::nullopt;
-  auto* member = v.as_object().if_contains(name);
-  if (!member || !member->is_string())
-    return std::nullopt;
-  return std::string{member->as_string()};
 }
 
 struct job {
@@ -121,7 +108,7 @@ private:
     r_.creates.add(status);
     t.create_pacer.observe(x);
     if (status == 201) {
-      if (auto id = json_string(x.response.body(), "id")) {
+      if (auto id = json_string_member(x.response.body(), "id")) {
         ++t.created;
         ++r_.created;
         last_created_ = x.answered;
@@ -168,10 +155,10 @@ private:
     r_.polls.add(status);
     t.read_pacer.observe(x);
     if (status == 200) {
-      const auto job_status = json_string(x.response.body(), "status").value_or("");
+      const auto job_status = json_string_member(x.response.body(), "status").value_or("");
       if (is_terminal(job_status)) {
         ++r_.terminal[job_status];
-        completions_.push_back(std::chrono::duration_cast<nanoseconds>(x.answered - j.created));
+        completions_.record(std::chrono::duration_cast<nanoseconds>(x.answered - j.created));
       } else {
         j.due = x.answered + repoll_delay();
         t.pending.push_back(std::move(j));
@@ -237,7 +224,7 @@ private:
   net::steady_timer deadline_timer_;
   std::deque<team> teams_; // a deque: handlers hold references to its elements
   create_poll_result r_;
-  std::vector<nanoseconds> completions_;
+  latency_histogram completions_;
   steady::time_point start_, end_, last_created_;
 };
 

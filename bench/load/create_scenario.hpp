@@ -1,44 +1,25 @@
 #pragma once
-// Scenario `create`: sustained POST /v1/images throughput. C keep-alive
-// connections each send a create, wait for its answer and send the next,
-// for a fixed time; connection i sends with key i mod K, so K teams share
-// the load. Only answers completed inside the window count.
+// Scenario `create`: POST /v1/images. Closed loop, C keep-alive connections
+// each send a create, wait for its answer and send the next; connection i
+// sends with key i mod K, so K teams share the load, and each key's
+// `images_post` bucket is mirrored by a rate_pacer so limits left at their
+// defaults are not hammered. Open loop, creates arrive at the rate with the
+// keys in turn. A 201 is the answer wanted.
 
-#include "bench/load/latency_summary.hpp"
-#include "bench/load/requests.hpp"
-#include "bench/load/status_counts.hpp"
-#include "bench/load/target.hpp"
-
-#include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/load/load_engine.hpp"
+#include "bench/load/requests.hpp"
+
 namespace svc::bench {
 
-struct create_options {
-  target server;
-  std::vector<std::string> keys;
-  image_spec image;
-  std::size_t connections = 64;
-  std::chrono::milliseconds duration{10'000};
-  std::size_t threads = 1; ///< io threads, each with its own io_context and share of the connections
-};
+/// The operations of `create`: just "create".
+const std::vector<std::string>& create_operations();
 
-struct create_result {
-  status_counts counts;    ///< every answer (and error) completed inside the window
-  latency_summary created; ///< latencies of the 201s
-  double seconds = 0;      ///< the window
-  double client_cpu_s = 0; ///< CPU this process used meanwhile: near a core, the harness caps the figure
-
-  /// 201s per second of the window.
-  double creates_per_s() const;
-};
-
-/// Runs the scenario; returns when the window closed and every exchange in
-/// flight then has ended.
-create_result run_create(const create_options& o);
-
-/// The human report (a few lines) and the `SUMMARY {...}` JSON line.
-std::string create_report(const create_options& o, const create_result& r);
+/// One io thread's source; `paced` (closed loop) honours the rate-limit headers.
+std::unique_ptr<load_source> make_create_source(const target& server, const std::vector<std::string>& keys,
+                                                const image_spec& image, bool paced);
 
 } // namespace svc::bench

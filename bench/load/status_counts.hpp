@@ -18,6 +18,8 @@ struct status_counts {
   void merge(const status_counts& other);
   /// Answers with `status`.
   uint64_t of(unsigned status) const;
+  /// Answers of any status, plus errors.
+  uint64_t total() const { return other_than(0); }
   /// Answers with any status but `status`, plus errors.
   uint64_t other_than(unsigned status) const;
   /// `201=1234 429=5, socket errors 0`.

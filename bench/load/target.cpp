@@ -1,5 +1,6 @@
 #include "bench/load/target.hpp"
 
+#include <boost/asio/io_context.hpp>
 #include <boost/system/error_code.hpp>
 
 #include <fstream>
@@ -16,20 +17,29 @@ std::string trim(const std::string& s) {
   return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
 }
 
-std::optional<ip::address> loopback_address(const std::string& host) {
+// The address `host` names: a literal (IPv6 in brackets), `localhost`, or
+// with `resolve` any name the resolver knows.
+std::optional<ip::address> address_of(const std::string& host, bool resolve) {
   if (host == "localhost")
     return ip::make_address_v4("127.0.0.1");
   boost::system::error_code ec;
   const auto bare = host.size() > 2 && host.front() == '[' && host.back() == ']' ? host.substr(1, host.size() - 2) : host;
   auto addr = ip::make_address(bare, ec);
-  if (ec || !addr.is_loopback())
+  if (!ec)
+    return addr;
+  if (!resolve)
     return std::nullopt;
-  return addr;
+  boost::asio::io_context io;
+  ip::tcp::resolver resolver(io);
+  auto found = resolver.resolve(bare, "", ec);
+  if (ec || found.empty())
+    return std::nullopt;
+  return found.begin()->endpoint().address();
 }
 
 } // namespace
 
-std::optional<target> parse_loopback_url(const std::string& url, std::string& error) {
+std::optional<target> parse_target_url(const std::string& url, bool allow_remote, std::string& error) {
   const std::string scheme = "http://";
   if (url.compare(0, scheme.size(), scheme) != 0) {
     error = "--url must start with http:// (got '" + url + "')";
@@ -49,9 +59,15 @@ std::optional<target> parse_loopback_url(const std::string& url, std::string& er
     error = "bad port in --url '" + url + "'";
     return std::nullopt;
   }
-  const auto addr = loopback_address(authority.substr(0, colon));
-  if (!addr) {
-    error = "--url must name a loopback address (127.x.x.x, localhost, [::1]); got '" + url + "'";
+  const auto host = authority.substr(0, colon);
+  const auto addr = address_of(host, allow_remote);
+  if (!addr && allow_remote) {
+    error = "cannot resolve the host of --url '" + url + "'";
+    return std::nullopt;
+  }
+  if (!addr || (!allow_remote && !addr->is_loopback())) {
+    error = "--url must name a loopback address (127.x.x.x, localhost, [::1]) unless --allow-remote is given; got '"
+            + url + "'";
     return std::nullopt;
   }
   return target{{*addr, static_cast<unsigned short>(port)}, authority};

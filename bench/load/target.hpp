@@ -1,6 +1,7 @@
 #pragma once
-// What a load run is pointed at: a svcd API listener on a loopback address and
-// the API keys to send, read from the command line's --url and --keys.
+// What a load run is pointed at: a svcd API listener (on a loopback address
+// unless the load-tester allows another) and the API keys to send, read from
+// the command line's --url and --keys.
 
 #include <boost/asio/ip/tcp.hpp>
 
@@ -17,9 +18,11 @@ struct target {
 };
 
 /// Parses `http://HOST:PORT[/]` where HOST is 127.x.x.x, `localhost` or `[::1]`;
-/// anything else (another host, https, a path) is refused with a message in `error`,
-/// so the harness can never load a machine other than this one.
-std::optional<target> parse_loopback_url(const std::string& url, std::string& error);
+/// anything else (another host, https, a path) is refused with a message in
+/// `error`, so the harness loads no machine other than this one by mistake.
+/// With `allow_remote` HOST may also be any address or a name (resolved now,
+/// first address taken).
+std::optional<target> parse_target_url(const std::string& url, bool allow_remote, std::string& error);
 
 /// The non-empty lines of `path`, trimmed. Empty (with `error` set) when the file
 /// cannot be read or holds no key.

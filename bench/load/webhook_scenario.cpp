@@ -2,15 +2,11 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/json.hpp>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
@@ -18,24 +14,21 @@
 #include <fstream>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <sstream>
-#include <thread>
-#include <unordered_set>
 
+#include "bench/load/blocking_client.hpp"
+#include "bench/load/delivery_checker.hpp"
 #include "bench/load/format.hpp"
 #include "bench/load/http_connection.hpp"
+#include "bench/load/json_member.hpp"
+#include "bench/load/process_cpu.hpp"
+#include "bench/load/webhook_endpoints.hpp"
 #include "bench/receiver/https_receiver.hpp"
 #include "bench/receiver/test_ca.hpp"
-#include "core/time_format.hpp"
-#include "schema/webhook_signature.hpp"
 
 namespace svc::bench {
 namespace {
 
-namespace json = boost::json;
-using std::chrono::nanoseconds;
 using wall = std::chrono::system_clock;
 
 constexpr auto exchange_timeout = std::chrono::seconds{30};
@@ -47,14 +40,6 @@ constexpr auto trim_every = std::chrono::milliseconds{200};
 constexpr uint64_t prefill_failure_limit = 20;
 
 double seconds_of(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
-// User + system CPU of this process (every thread) so far.
-double process_cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  const auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
 
 // CPU so far of every thread of `pid`, by thread id (utime + stime from /proc).
 std::map<int, thread_cpu> read_thread_cpu(int pid) {
@@ -83,141 +68,7 @@ std::map<int, thread_cpu> read_thread_cpu(int pid) {
   return out;
 }
 
-std::string request_head(const char* method, const std::string& path, const target& t, const std::string& key) {
-  return std::string{method} + " " + path + " HTTP/1.1\r\nHost: " + t.host_header + "\r\nX-Api-Key: " + key
-         + "\r\nUser-Agent: svc-bench\r\n";
-}
-
-std::string json_request(const std::string& path, const target& t, const std::string& key, const json::object& body) {
-  const auto text = json::serialize(body);
-  return request_head("POST", path, t, key) + "Content-Type: application/json\r\nContent-Length: "
-         + std::to_string(text.size()) + "\r\n\r\n" + text;
-}
-
-// A string member of a JSON answer; empty when absent.
-std::string string_member(const std::string& body, const char* name) {
-  json::error_code ec;
-  auto v = json::parse(body, ec);
-  const auto* s = ec || !v.is_object() ? nullptr : v.as_object().if_contains(name);
-  return s && s->is_string() ? std::string(s->as_string()) : std::string{};
-}
-
-// The endpoint index in a `/hooks/<i>` target; SIZE_MAX for anything else.
-std::size_t endpoint_index(const std::string& path) {
-  constexpr std::string_view prefix = "/hooks/";
-  if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0
-      || path.find_first_not_of("0123456789", prefix.size()) != std::string::npos || path.size() > prefix.size() + 9)
-    return SIZE_MAX;
-  return std::stoul(path.substr(prefix.size()));
-}
-
-// The receiver's half: each endpoint's secret, and what arrived. Called on the
-// receiver's threads; the endpoints are all registered before any event exists.
-class delivery_checker {
-public:
-  explicit delivery_checker(std::size_t endpoints) : secrets_(endpoints) {}
-
-  // Records endpoint `index`'s secret; indexes go up from 0 in order.
-  void set_secret(std::size_t index, std::string secret) {
-    secrets_[index] = {std::move(secret)};
-    known_.store(index + 1, std::memory_order_release);
-  }
-
-  // Deliveries received in [start, end) count for throughput and latency.
-  void set_window(wall::time_point start, wall::time_point end) {
-    std::lock_guard lock(mutex_);
-    window_start_ = start;
-    window_end_ = end;
-  }
-
-  // Called (under the checker's lock) after each first receipt; empty: nobody.
-  void on_progress(std::function<void()> f) {
-    std::lock_guard lock(mutex_);
-    progress_ = std::move(f);
-  }
-
-  receiver::reply check(const receiver::received_request& r) {
-    const auto index = endpoint_index(r.target);
-    const auto signature = r.header("Svc-Webhook-Signature");
-    bool verified = false;
-    if (index < known_.load(std::memory_order_acquire) && signature) {
-      const auto now = std::chrono::duration_cast<std::chrono::seconds>(r.received_at.time_since_epoch()).count();
-      verified = schema::verify_signature_header(*signature, r.body, secrets_[index], now)
-                 == schema::signature_check::ok;
-    }
-    std::string id, type;
-    std::optional<wall::time_point> created;
-    json::error_code ec;
-    auto v = json::parse(r.body, ec);
-    if (!ec && v.is_object()) {
-      auto& o = v.as_object();
-      auto text = [&o](const char* name) {
-        auto* m = o.if_contains(name);
-        return m && m->is_string() ? std::string(m->as_string()) : std::string{};
-      };
-      id = text("id");
-      type = text("type");
-      created = core::parse_iso8601(text("created_at"));
-    }
-    const bool well_formed = index < secrets_.size() && !id.empty() && created && r.header("Svc-Event-Id") == id;
-
-    std::lock_guard lock(mutex_);
-    signature_failures_ += verified ? 0 : 1;
-    if (!well_formed) {
-      ++malformed_;
-      return {};
-    }
-    ++types_[type];
-    if (!seen_.insert(std::to_string(index) + "/" + id).second) {
-      ++duplicates_;
-      return {};
-    }
-    received_.fetch_add(1, std::memory_order_relaxed);
-    if (verified && r.received_at >= window_start_ && r.received_at < window_end_) {
-      ++deliveries_;
-      latencies_.push_back(std::max(nanoseconds{0}, std::chrono::duration_cast<nanoseconds>(r.received_at - *created)));
-    }
-    cv_.notify_all();
-    if (progress_)
-      progress_();
-    return {}; // 200, no body
-  }
-
-  // Distinct (endpoint, event) received so far.
-  uint64_t received() const { return received_.load(std::memory_order_relaxed); }
-
-  // Waits until `n` were received or `deadline` passed; whether they were.
-  bool wait_received(uint64_t n, std::chrono::steady_clock::time_point deadline) {
-    std::unique_lock lock(mutex_);
-    return cv_.wait_until(lock, deadline, [&] { return received() >= n; });
-  }
-
-  void fill(webhook_result& r) {
-    std::lock_guard lock(mutex_);
-    r.deliveries = deliveries_;
-    r.latency = summarize(latencies_);
-    r.signature_failures = signature_failures_;
-    r.malformed = malformed_;
-    r.duplicates = duplicates_;
-    r.received = received();
-    r.types = types_;
-  }
-
-private:
-  std::vector<std::vector<std::string>> secrets_; ///< by endpoint index, one secret each
-  std::atomic<std::size_t> known_{0};           ///< secrets set so far
-  std::mutex mutex_;
-  wall::time_point window_start_ = wall::time_point::max(), window_end_ = wall::time_point::max();
-  std::condition_variable cv_;
-  std::function<void()> progress_;
-  std::unordered_set<std::string> seen_; ///< "index/evt_..."
-  std::vector<nanoseconds> latencies_;
-  std::map<std::string, uint64_t> types_;
-  uint64_t deliveries_ = 0, signature_failures_ = 0, malformed_ = 0, duplicates_ = 0;
-  std::atomic<uint64_t> received_{0};
-};
-
-// The API side, on one io thread: registers endpoints, fills each team's pool
+// The API side, on one io thread: fills each team's pool
 // of queued images, then cancels them paced or closed-loop.
 class event_source {
 public:
@@ -228,15 +79,6 @@ public:
     for (std::size_t i = 0; i < o.connections; ++i)
       slots_.push_back({std::make_shared<http_connection>(io_, o.server.endpoint, exchange_timeout),
                         std::make_unique<net::steady_timer>(io_)});
-  }
-
-  // One request on the first connection, waited for.
-  exchange call(std::string request) {
-    exchange out;
-    slots_[0].connection->send(std::move(request), [&out](exchange& x) { out = std::move(x); });
-    io_.restart();
-    io_.run();
-    return out;
   }
 
   // Creates `per_team` images for each team over every connection; false (with `error`) if svcd refuses.
@@ -318,7 +160,7 @@ private:
   std::string on_created(exchange& x) {
     const auto status = x.error ? 0U : x.response.result_int();
     creates_.add(status);
-    return status == 201 ? string_member(x.response.body(), "id") : std::string{};
+    return status == 201 ? json_string_member(x.response.body(), "id").value_or("") : std::string{};
   }
 
   bool may_start(std::chrono::steady_clock::time_point now) const {
@@ -376,8 +218,7 @@ private:
   }
 
   void cancel(std::size_t s, std::size_t team, const std::string& id) {
-    auto request = request_head("POST", "/v1/images/" + id + "/cancel", o_.server, o_.keys[team])
-                   + "Content-Length: 0\r\n\r\n";
+    auto request = post_empty_request("/v1/images/" + id + "/cancel", o_.server, o_.keys[team]);
     slots_[s].connection->send(std::move(request), [this, s, team, id](exchange& x) {
       const auto status = x.error ? 0U : x.response.result_int();
       cancels_.add(status);
@@ -429,37 +270,6 @@ private:
   status_counts cancels_, creates_;
 };
 
-// Registers `o.endpoints_per_team` endpoints per team at `receiver`'s `/hooks/<i>`; the error, if any.
-std::string register_endpoints(const webhook_options& o, event_source& source, const receiver::https_receiver& receiver,
-                               delivery_checker& checker) {
-  std::size_t index = 0;
-  for (const auto& key : o.keys)
-    for (std::size_t j = 0; j < o.endpoints_per_team; ++j, ++index) {
-      const bool star = o.subscribe == "all" || (o.subscribe == "mixed" && index % 2 == 0);
-      const json::object body{{"url", receiver.url("/hooks/" + std::to_string(index))},
-                              {"events", json::array{star ? "*" : "image.cancelled"}}};
-      for (int attempt = 0;; ++attempt) {
-        auto x = source.call(json_request("/v1/webhook_endpoints", o.server, key, body));
-        const auto status = x.error ? 0U : x.response.result_int();
-        if (status == 201) {
-          auto secret = string_member(x.response.body(), "secret");
-          if (secret.rfind("whsec_", 0) != 0)
-            return "POST /v1/webhook_endpoints answered 201 without a whsec_ secret";
-          checker.set_secret(index, std::move(secret));
-          break;
-        }
-        if (status == 429 && attempt < 20) { // the default bucket is 10 a minute: honour Retry-After
-          const auto wait = x.response[http::field::retry_after];
-          std::this_thread::sleep_for(std::chrono::seconds{std::max(1, std::atoi(std::string(wait).c_str()))});
-          continue;
-        }
-        return format("POST /v1/webhook_endpoints answered %u: %s", status,
-                      x.error ? x.error.message().c_str() : x.response.body().substr(0, 300).c_str());
-      }
-    }
-  return {};
-}
-
 // Images each team needs before the run: enough for the paced rate (or,
 // closed loop, for 10,000 deliveries/s) over warm-up and window, plus 10%.
 std::size_t pool_per_team(const webhook_options& o) {
@@ -495,7 +305,8 @@ webhook_result run_webhook(const webhook_options& o) {
   receiver.set_handler([&checker](const receiver::received_request& req) { return checker.check(req); });
   event_source source(o, checker);
 
-  r.setup_error = register_endpoints(o, source, receiver, checker);
+  blocking_client api(o.server);
+  r.setup_error = register_endpoints(api, o.server, o.keys, o.endpoints_per_team, o.subscribe, receiver, checker);
   if (r.setup_error.empty())
     source.prefill(pool_per_team(o), r.setup_error);
   r.creates = source.creates();
@@ -533,7 +344,14 @@ webhook_result run_webhook(const webhook_options& o) {
   checker.wait_received(r.expected, closed + o.drain);
   r.drain_seconds = seconds_of(std::chrono::steady_clock::now() - closed);
   // A duplicate would come from a retry, 5 s later at the earliest: the drain does not wait for one.
-  checker.fill(r);
+  auto seen = checker.counts();
+  r.deliveries = seen.deliveries;
+  r.latency = summarize(seen.latency);
+  r.signature_failures = seen.signature_failures;
+  r.malformed = seen.malformed;
+  r.duplicates = seen.duplicates;
+  r.received = seen.received;
+  r.types = seen.types;
   r.cancels = source.cancels();
   r.creates = source.creates();
   r.creates_in_window = source.creates_in_window();

@@ -18,7 +18,8 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
-// ` --name value` for one option; "" for a switch that is off.
+// ` --name value` for one option; "" for a switch that is off or an empty
+// text (both mean the option was not given).
 std::string option_text(const std::string& name, const boost::any& v) {
   if (auto* b = boost::any_cast<bool>(&v))
     return *b ? " --" + name : std::string{};
@@ -31,7 +32,7 @@ std::string option_text(const std::string& name, const boost::any& v) {
     value = std::to_string(*z);
   else if (auto* d = boost::any_cast<double>(&v))
     value = format("%g", *d);
-  return " --" + name + " " + quoted(value);
+  return value.empty() ? std::string{} : " --" + name + " " + quoted(value);
 }
 
 } // namespace

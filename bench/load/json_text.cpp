@@ -14,9 +14,9 @@ std::string json_text(const boost::json::value& v) {
     return std::isfinite(v.get_double()) ? format("%.3f", v.get_double()) : "null";
   case boost::json::kind::object: {
     std::string out = "{";
-    for (auto& [name, member] : v.get_object())
-      out += (out.size() > 1 ? "," : "") + boost::json::serialize(boost::json::string_view{name}) + ":"
-             + json_text(member);
+    for (auto& member : v.get_object())
+      out += (out.size() > 1 ? "," : "") + boost::json::serialize(boost::json::value(member.key())) + ":"
+             + json_text(member.value());
     return out + "}";
   }
   case boost::json::kind::array: {

@@ -47,6 +47,8 @@ std::pair<double, double> axis_bounds(double lo, double hi, bool log) {
 // between them when the axis spans few decades (log).
 std::vector<double> ticks(double lo, double hi, bool log) {
   std::vector<double> out;
+  if (!(lo < hi) || !std::isfinite(lo) || !std::isfinite(hi) || (log && lo <= 0))
+    return out;
   if (log) {
     const bool fine = std::log10(hi / lo) <= 3;
     for (auto d = std::pow(10, std::floor(std::log10(lo))); d <= hi * 1.0001; d *= 10)
@@ -123,11 +125,13 @@ std::string line_chart(const std::string& title, const chart_axis& x, const char
         y_hi = std::max(y_hi, py);
       }
     }
+  if (!x.log) // a time axis starts at 0
+    x_lo = std::min(x_lo, 0.0);
   if (!(x_lo < x_hi)) { // no point, or one x
     x_lo = std::isfinite(x_lo) ? x_lo : 0;
     x_hi = x_lo + 1;
   }
-  if (y.log && !(y_lo > 0))
+  if (y.log && !(y_lo > 0 && y_lo <= y_hi)) // nothing a log axis can show
     y_lo = y_hi = 1;
   const auto [ylo, yhi] = axis_bounds(y_lo, y_hi, y.log);
   const scale xs{x_lo, x_hi, x.log, pad_left, width - pad_right};

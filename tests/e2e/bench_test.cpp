@@ -3,9 +3,6 @@
 // timeseries.csv and report.html checked), and the refusal of a target that
 // is not this machine. Brief runs: what is checked is the harness and its
 // files, not the figures.
-#include "support/process.hpp"
-#include "support/server_fixture.hpp"
-
 #define BOOST_TEST_MODULE e2e_bench
 #include <boost/test/unit_test.hpp>
 
@@ -15,11 +12,15 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "bench/receiver/test_ca.hpp"
+#include "support/process.hpp"
+#include "support/server_fixture.hpp"
 
 using namespace std::chrono_literals;
 
@@ -51,11 +52,13 @@ struct ca_dir {
   ~ca_dir() { std::filesystem::remove_all(path); }
 };
 
-// svcd rendering at once and trusting the receiver; two teams whose write
-// keys are in a keys file, their buckets raised so a brief run meets no 429.
+// svcd rendering at once, trusting the receiver and taking 32 uploads per
+// team at once; two teams whose write keys are in a keys file, their buckets
+// raised so a brief run meets no 429.
 struct bench_fixture : ca_dir, server_fixture {
   bench_fixture()
-    : server_fixture({"--webhook-ca-file", ca_dir::path + "/ca.pem", "--webhook-allow-private", "--render-delay", "0ms"}),
+    : server_fixture({"--webhook-ca-file", ca_dir::path + "/ca.pem", "--webhook-allow-private", "--render-delay", "0ms",
+                      "--max-uploads", "64"}),
       dir(make_temp_dir("svc-e2e-bench-")) {
     std::ofstream keys(keys_file());
     for (int t = 0; t < 2; ++t) {
@@ -110,8 +113,13 @@ void check_files(const std::string& out, const std::string& scenario, const std:
   BOOST_TEST(summary.contains("webhooks") == webhooks);
   const auto requests = summary.at("requests").to_number<uint64_t>();
   BOOST_TEST(requests > 0U);
-  BOOST_TEST(summary.at("ok").to_number<uint64_t>() == requests);
-  BOOST_TEST(summary.at("clean").as_bool());
+  BOOST_TEST(summary.at("ok").to_number<uint64_t>() == requests); // every answer the one wanted
+  if (mode == "open") { // every request due in the window was answered, or is counted as not
+    const auto& open = summary.at("open_loop").as_object();
+    const auto due = summary.at("rate").to_number<double>() * summary.at("seconds").to_number<double>();
+    BOOST_TEST(requests + open.at("unsent").to_number<uint64_t>() + open.at("unfinished").to_number<uint64_t>()
+               == static_cast<uint64_t>(due));
+  }
   BOOST_TEST(!summary.at("histogram").as_array().empty());
 
   const auto lines = split(read_file(out + "/timeseries.csv"), '\n');
@@ -136,11 +144,14 @@ void check_files(const std::string& out, const std::string& scenario, const std:
     BOOST_TEST(html.find(outside) == std::string::npos, outside);
 }
 
-// A run that must be clean, and the lines its stdout must hold.
-void run_clean(bench_fixture& f, const std::string& scenario, const std::vector<std::string>& args) {
+// A run and the lines its stdout must hold. Closed loop it must be clean
+// (exit 0); open loop a svcd slower than the rate (a busy machine) leaves
+// requests unsent, which exit 1 reports and the files must account for.
+void run_bench(bench_fixture& f, const std::string& scenario, const std::vector<std::string>& args) {
   std::string output;
   const auto code = f.bench(scenario, args, output);
-  BOOST_TEST_REQUIRE(code == 0, scenario << " exited " << code << ":\n" << output);
+  const bool open = std::find(args.begin(), args.end(), "--rate") != args.end();
+  BOOST_TEST_REQUIRE((code == 0 || (open && code == 1)), scenario << " exited " << code << ":\n" << output);
   BOOST_TEST(output.find("\nSUMMARY {") != std::string::npos, output);
   BOOST_TEST(output.find("\nreproduce: ") != std::string::npos, output);
 }
@@ -149,29 +160,27 @@ void run_clean(bench_fixture& f, const std::string& scenario, const std::vector<
 
 BOOST_FIXTURE_TEST_CASE(create_open_loop_writes_its_files, bench_fixture) {
   const auto out = dir + "/create-open";
-  run_clean(*this, "create", {"--rate", "200", "--duration", "2s", "--connections", "8", "--out", out});
+  run_bench(*this, "create", {"--rate", "100", "--duration", "2s", "--connections", "32", "--out", out});
   check_files(out, "create", "open", {"create"}, false);
-  const auto summary = json::parse(read_file(out + "/summary.json")).as_object();
-  BOOST_TEST(summary.at("requests").to_number<uint64_t>() == 400U); // 200/s for 2 s, every one sent and answered
-  BOOST_TEST(summary.at("open_loop").as_object().at("unsent").to_number<uint64_t>() == 0U);
 }
 
 BOOST_FIXTURE_TEST_CASE(read_closed_and_open_loop_write_their_files, bench_fixture) {
   const auto closed = dir + "/read-closed", open = dir + "/read-open";
-  run_clean(*this, "read", {"--duration", "2s", "--connections", "4", "--jobs-per-key", "3", "--out", closed});
+  run_bench(*this, "read", {"--duration", "2s", "--connections", "4", "--jobs-per-key", "3", "--out", closed});
   check_files(closed, "read", "closed", {"image", "team"}, false);
-  run_clean(*this, "read", {"--rate", "300", "--duration", "2s", "--connections", "8", "--jobs-per-key", "3",
+  run_bench(*this, "read", {"--rate", "300", "--duration", "2s", "--connections", "16", "--jobs-per-key", "3",
                             "--mix", "image=1,team=1", "--out", open});
   check_files(open, "read", "open", {"image", "team"}, false);
-  const auto ops = json::parse(read_file(open + "/summary.json")).as_object().at("operations").as_object();
-  BOOST_TEST(ops.at("image").as_object().at("requests").to_number<uint64_t>() == 300U);
-  BOOST_TEST(ops.at("team").as_object().at("requests").to_number<uint64_t>() == 300U);
+  const auto summary = json::parse(read_file(open + "/summary.json")).as_object();
+  const auto& ops = summary.at("operations").as_object();
+  const auto images = ops.at("image").as_object().at("requests").to_number<int64_t>();
+  const auto teams = ops.at("team").as_object().at("requests").to_number<int64_t>();
+  BOOST_TEST(std::abs(images - teams) <= 16, images << " vs " << teams); // the mix, give or take what was unsent
 }
 
-// Four connections: svcd holds at most half its 8 uploads at once for one team (429 past that).
 BOOST_FIXTURE_TEST_CASE(mixed_closed_and_open_loop_with_webhooks_write_their_files, bench_fixture) {
   const auto closed = dir + "/mixed-closed", open = dir + "/mixed-open";
-  run_clean(*this, "mixed", {"--duration", "2s", "--connections", "4", "--ca-dir", ca_dir::path, "--out", closed});
+  run_bench(*this, "mixed", {"--duration", "2s", "--connections", "4", "--ca-dir", ca_dir::path, "--out", closed});
   check_files(closed, "mixed", "closed", {"create", "poll", "download", "upload"}, true);
   const auto summary = json::parse(read_file(closed + "/summary.json")).as_object();
   const auto& ops = summary.at("operations").as_object();
@@ -181,7 +190,7 @@ BOOST_FIXTURE_TEST_CASE(mixed_closed_and_open_loop_with_webhooks_write_their_fil
   BOOST_TEST(hooks.at("deliveries").to_number<uint64_t>() > 0U);
   BOOST_TEST(hooks.at("signature_failures").to_number<uint64_t>() == 0U);
 
-  run_clean(*this, "mixed", {"--rate", "150", "--duration", "2s", "--connections", "4", "--ca-dir", ca_dir::path,
+  run_bench(*this, "mixed", {"--rate", "60", "--duration", "2s", "--connections", "16", "--ca-dir", ca_dir::path,
                              "--out", open});
   check_files(open, "mixed", "open", {"create", "poll", "download", "upload"}, true);
 }

@@ -62,7 +62,8 @@ bool parse(int argc, char** argv, const po::options_description& d, po::variable
     po::notify(vm);
     return true;
   } catch (const po::error& e) {
-    std::cerr << "svc-bench " << argv[0] << ": " << e.what() << " (svc-bench " << argv[0] << " --help lists the options)\n";
+    std::cerr << "svc-bench " << argv[0] << ": " << e.what() << " (svc-bench " << argv[0]
+              << " --help lists the options)\n";
     status = 2;
     return false;
   }

@@ -142,7 +142,8 @@ private:
     const auto t = static_cast<double>(thread_);
     if (arrivals < t)
       return 0;
-    return std::min(in_window_, static_cast<uint64_t>(std::floor((arrivals - t) / static_cast<double>(o_.threads))) + 1);
+    const auto j = static_cast<uint64_t>(std::floor((arrivals - t) / static_cast<double>(o_.threads)));
+    return std::min(in_window_, j + 1);
   }
 
   // Open loop: every due request an idle connection can take goes; if a

@@ -31,7 +31,7 @@ struct planned_request {
   std::string request;              ///< the full HTTP/1.1 message
   std::size_t key = 0;              ///< the key it was sent with (its team)
   std::string subject;              ///< what the source needs to judge the answer: a job id, ...
-  steady::time_point not_before{};  ///< closed loop: the connection waits until then and asks again (a rate-limit pacer)
+  steady::time_point not_before{};  ///< closed loop: wait until then and ask again (a rate-limit pacer)
 };
 
 /// What a scenario sends and how it judges the answers. One per io thread,
@@ -52,7 +52,7 @@ struct load_options {
   std::size_t threads = 1;                    ///< io threads, each with its own source and share of the connections
   double rate = 0;                            ///< requests/s in all; 0: closed loop
   std::chrono::milliseconds duration{10'000}; ///< requests are sent (due) inside this window only
-  std::chrono::milliseconds drain{5'000};     ///< open loop: how long answers still in flight after the window are awaited
+  std::chrono::milliseconds drain{5'000};     ///< open loop: how long answers in flight after the window are awaited
 };
 
 /// Answers to one kind of operation.

@@ -91,7 +91,8 @@ private:
 // GET / on every connection; a 200 is what it wants.
 class get_source : public load_source {
 public:
-  explicit get_source(const svc::bench::target& t) : request_("GET / HTTP/1.1\r\nHost: " + t.host_header + "\r\n\r\n") {}
+  explicit get_source(const svc::bench::target& t)
+    : request_("GET / HTTP/1.1\r\nHost: " + t.host_header + "\r\n\r\n") {}
   planned_request next(std::size_t, steady::time_point) override { return {0, request_, 0, {}, {}}; }
   bool judge(const planned_request&, const exchange& x) override { return !x.error && x.response.result_int() == 200; }
 

@@ -177,7 +177,8 @@ std::string make_upload_png(int side) {
   const auto s = static_cast<float>(side);
   for (int y = 0; y < side; ++y)
     for (int x = 0; x < side; ++x)
-      img.at(x, y) = {static_cast<float>(x) / s, static_cast<float>(y) / s, static_cast<float>((x * 7 + y * 13) % 32) / 32};
+      img.at(x, y) = {static_cast<float>(x) / s, static_cast<float>(y) / s,
+                      static_cast<float>((x * 7 + y * 13) % 32) / 32};
   std::string png, error;
   if (!providers::encode_png(img, {}, png, error))
     throw std::runtime_error("cannot make the upload PNG: " + error);

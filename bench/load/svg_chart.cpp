@@ -114,7 +114,8 @@ std::string legend(const std::vector<std::pair<std::string, std::string>>& entri
 } // namespace
 
 std::string line_chart(const std::string& title, const chart_axis& x, const chart_axis& y,
-                       const std::vector<chart_series>& series, int width, int height) {
+                       const std::vector<chart_series>& series, double shade_from, const std::string& shade_label,
+                       int width, int height) {
   double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = 0;
   for (auto& s : series)
     for (auto& [px, py] : s.points) {
@@ -137,6 +138,12 @@ std::string line_chart(const std::string& title, const chart_axis& x, const char
   const scale xs{x_lo, x_hi, x.log, pad_left, width - pad_right};
   const scale ys{ylo, yhi, y.log, height - pad_bottom, pad_top};
   auto out = frame(title, width, height, xs, ys, x, y);
+  if (shade_from >= x_lo && shade_from < x_hi) {
+    const auto from = xs.at(shade_from);
+    out += format("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#000000\" "
+                  "fill-opacity=\"0.06\"/>\n<text x=\"%.1f\" y=\"%.1f\" fill=\"#666666\">%s</text>\n",
+                  from, ys.to, xs.to - from, ys.from - ys.to, from + 4, ys.to + 14, esc(shade_label).c_str());
+  }
   std::vector<std::pair<std::string, std::string>> names;
   for (auto& s : series) {
     names.emplace_back(s.name, s.color);

@@ -24,9 +24,12 @@ struct chart_axis {
   bool log = false;
 };
 
-/// A line chart of `series`, `width` x `height` pixels; the value axis starts at 0 unless logarithmic.
+/// A line chart of `series`, `width` x `height` pixels; the value axis starts
+/// at 0 unless logarithmic. From x = `shade_from` on (when >= 0) the plot is
+/// shaded and labelled `shade_label` (a run's drain after its window).
 std::string line_chart(const std::string& title, const chart_axis& x, const chart_axis& y,
-                       const std::vector<chart_series>& series, int width = 960, int height = 300);
+                       const std::vector<chart_series>& series, double shade_from = -1,
+                       const std::string& shade_label = "", int width = 960, int height = 300);
 
 /// A bar of a histogram: samples with values in [low, high).
 struct histogram_bar {

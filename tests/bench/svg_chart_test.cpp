@@ -35,6 +35,15 @@ BOOST_AUTO_TEST_CASE(a_line_chart_draws_each_series_and_escapes_its_text) {
   self_contained(svg);
 }
 
+BOOST_AUTO_TEST_CASE(the_part_after_the_window_is_shaded_and_named) {
+  const std::vector<chart_series> lines{{"requests/s", "#4e79a7", {{0.5, 10}, {1.5, 20}, {2.5, 3}}}};
+  const auto shaded = line_chart("t", {"s", false}, {"n", false}, lines, 2.0, "drain");
+  BOOST_TEST(shaded.find(">drain</text>") != std::string::npos);
+  BOOST_TEST(shaded.find("fill-opacity") != std::string::npos);
+  const auto plain = line_chart("t", {"s", false}, {"n", false}, lines);
+  BOOST_TEST(plain.find("fill-opacity") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(a_log_axis_breaks_the_line_where_a_value_is_zero) {
   const auto svg = line_chart("p99", {"seconds", false}, {"ms", true},
                               {{"p99", "#f28e2b", {{0.5, 1.5}, {1.5, 0}, {2.5, 120}, {3.5, 2}}}});

@@ -132,9 +132,9 @@ std::string notes(const run_record& r) {
 std::string report_html(const run_record& r) {
   const auto mode = r.rate > 0 ? format("open loop at %g requests/s", r.rate) : std::string{"closed loop"};
   auto out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>svc-bench " + esc(r.scenario)
-             + "</title>\n<style>body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}"
+             + "</title>\n<style>body{font-family:sans-serif;margin:24px;max-width:1100px;color:#222}"
                "table{border-collapse:collapse;margin:12px 0}th,td{padding:3px 8px;border-bottom:1px solid #ddd;"
-               "text-align:right;font-size:13px}th:first-child,td:first-child{text-align:left}"
+               "text-align:right;font-size:13px;white-space:nowrap}th:first-child,td:first-child{text-align:left}"
                "code{background:#f3f3f3;padding:1px 4px;word-break:break-all}svg{display:block;margin:16px 0}"
                "</style></head><body>\n";
   out += "<h1>svc-bench " + esc(r.scenario) + ": " + esc(mode) + "</h1>\n";

@@ -6,6 +6,10 @@
 namespace svc::bench {
 namespace {
 
+// A bucket this far from full has its refill rate known to within a tenth
+// (Reset counts whole seconds), so the estimate can be trusted over an answer.
+constexpr std::chrono::seconds rate_sure_after{10};
+
 // The numeric value of header `name`, or -1 when it is missing or not a number.
 double header_number(const http::response<http::string_body>& res, const char* name) {
   auto it = res.find(name);
@@ -73,10 +77,19 @@ void rate_pacer::observe(const exchange& x) {
   const auto to_full = reset - unix_seconds_now();
   if (remaining < limit && to_full > 0)
     per_second_ = (limit - remaining) / to_full;
+  // Whole seconds of Reset are a small error on a long way to full only.
+  const bool rate_sure = remaining < limit && to_full >= rate_sure_after.count();
   known_ = true;
   capacity_ = limit;
   // Requests still in flight will take tokens this answer has not counted yet.
-  tokens_ = remaining - static_cast<double>(in_flight_);
+  auto tokens = remaining - static_cast<double>(in_flight_);
+  // Answers on different connections can arrive in another order than svcd
+  // took their tokens: an answer older than the last one shows tokens since
+  // spent. With the refill rate sure, the estimate (every send counted, the
+  // refill added) is the better guide, and an answer only ever lowers it.
+  if (rate_sure)
+    tokens = std::min(tokens, tokens_at(x.answered));
+  tokens_ = tokens;
   at_ = x.answered;
 }
 

@@ -1,0 +1,62 @@
+// What svcd maps only when it needs it: FFmpeg's libraries (and their ~130
+// dependencies) wait for the first video or uploaded picture, so a server
+// that only renders images never carries them (bench/run-idle-bench shows
+// the resident set this saves).
+#define BOOST_TEST_MODULE e2e_lazy_libraries
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <string>
+
+#include <boost/json.hpp>
+
+#include "support/image_jobs.hpp"
+#include "support/json_util.hpp"
+#include "support/server_fixture.hpp"
+
+using namespace svc::e2e;
+using namespace std::chrono_literals;
+namespace json = boost::json;
+
+namespace {
+
+// Whether a file whose name contains `library` is mapped into `pid`.
+bool maps_library(pid_t pid, const std::string& library) {
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  BOOST_REQUIRE(maps);
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find(library) != std::string::npos)
+      return true;
+  return false;
+}
+
+json::value wait_video(http_client& c, const std::string& key, const std::string& id) {
+  c.set_timeout(90s);
+  auto r = c.get("/v1/videos/" + id, with_key(key, {{"Prefer", "wait=60"}}));
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  return r.json();
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_CASE(ffmpeg_is_loaded_by_the_first_video_not_at_start_nor_by_images, server_fixture) {
+  auto t = create_team_with_keys(10000);
+  auto c = api();
+  BOOST_TEST(!maps_library(svcd.pid(), "libavcodec"), "FFmpeg is loaded at start");
+
+  auto image = wait_terminal(c, t.read.key, json_str(create_image_ok(c, t.write.key, image_body()), "id"));
+  BOOST_REQUIRE_MESSAGE(json_str(image, "status") == "succeeded", json::serialize(image));
+  BOOST_TEST(!maps_library(svcd.pid(), "libavcodec"), "an image render loaded FFmpeg");
+
+  json::object body{{"prompt", "a lighthouse on a cliff"}, {"duration_seconds", 1}, {"fps", 8},
+                    {"width", 256}, {"height", 256}, {"seed", 7}};
+  auto created = c.request("POST", "/v1/videos", with_key(t.write.key, {{"Content-Type", "application/json"}}),
+                           json::serialize(body));
+  BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
+  auto video = wait_video(c, t.read.key, json_str(created.json(), "id"));
+  BOOST_REQUIRE_MESSAGE(json_str(video, "status") == "succeeded", json::serialize(video));
+  BOOST_TEST(json_str(video, "outputs.0.content_type") == "video/mp4");
+  BOOST_TEST(maps_library(svcd.pid(), "libavcodec"), "the video was encoded without FFmpeg mapped");
+}

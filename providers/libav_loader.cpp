@@ -1,9 +1,6 @@
 #include "providers/libav_loader.hpp"
 
-#include <array>
-#include <cstdlib>
-
-#include <dlfcn.h>
+#include <mutex>
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -13,79 +10,41 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
-#include "core/log.hpp"
+#include "core/lazy_library.hpp"
 
 namespace svc::providers {
 namespace {
 
-enum library { avutil, avcodec, avformat, swscale, library_count };
-
-// The sonames of the versions whose headers we compiled against.
-constexpr std::array<const char*, library_count> sonames{
-  "libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR), "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
-  "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), "libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR)};
-
-struct libraries {
-  std::array<void*, library_count> handles{};
-  std::string error; ///< empty when all are loaded
-};
-
-// Loaded once and never closed: libavcodec and x264 keep process-wide state,
-// and a render may still hold their objects. RTLD_LOCAL keeps their symbols
-// out of the global scope, so nothing else binds to them by accident.
-const libraries& loaded() {
-  static const libraries libs = [] {
-    libraries l;
-    for (int i = 0; i < library_count && l.error.empty(); ++i) {
-      l.handles[i] = ::dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
-      if (l.handles[i] == nullptr)
-        l.error = ::dlerror();
-    }
-    // Every failure reaches our callers as a value with av_error_text;
-    // libav's chatter (x264's statistics per video, a decoder's complaint
-    // per bad upload, some of it at "fatal" level) would otherwise go
-    // straight to the server's stderr. Set through the library itself: the
-    // forwarder below would wait for this very initialisation.
-    if (l.error.empty())
-      if (auto* set_level = reinterpret_cast<decltype(&av_log_set_level)>(::dlsym(l.handles[avutil], "av_log_set_level")))
-        set_level(AV_LOG_QUIET);
-    return l;
-  }();
-  return libs;
-}
-
-// The library's own definition of `name`. Reaching here without a loaded
-// library means a caller skipped load_libav, a bug that must not limp on.
-template <class Fn> Fn* symbol(library lib, const char* name) {
-  const auto& libs = loaded();
-  void* found = libs.error.empty() ? ::dlsym(libs.handles[lib], name) : nullptr;
-  if (found == nullptr) {
-    core::log_error("libav", std::string{name} + " is not available: "
-                               + (libs.error.empty() ? std::string{sonames[lib]} : libs.error));
-    std::abort();
-  }
-  return reinterpret_cast<Fn*>(found);
-}
+// The major versions whose headers we compiled against, loaded in
+// dependency order.
+core::lazy_library avutil{"libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR)};
+core::lazy_library avcodec{"libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR)};
+core::lazy_library avformat{"libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR)};
+core::lazy_library swscale{"libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR)};
 
 } // namespace
 
 bool load_libav(std::string& error) {
-  const auto& libs = loaded();
-  if (!libs.error.empty())
-    error = "loading FFmpeg: " + libs.error;
-  return libs.error.empty();
+  std::string why;
+  if (!avutil.load(why) || !avcodec.load(why) || !avformat.load(why) || !swscale.load(why)) {
+    error = "loading FFmpeg: " + why;
+    return false;
+  }
+  // Every failure reaches our callers as a value with av_error_text; libav's
+  // chatter (x264's statistics per video, a decoder's complaint per bad
+  // upload, some of it at "fatal" level) would otherwise go straight to the
+  // server's stderr.
+  static std::once_flag quiet;
+  std::call_once(quiet, [] { av_log_set_level(AV_LOG_QUIET); });
+  return true;
 }
 
 } // namespace svc::providers
 
-// One definition per libav function svc_providers calls, with the signature
-// its header declares (a mismatch does not compile), resolved on its first
-// call. A libav call added elsewhere fails to link until it is listed here.
-#define SVC_LIBAV_FORWARD(lib, ret, name, params, args)                                            \
-  extern "C" ret name params {                                                                     \
-    static auto* const real = svc::providers::symbol<decltype(name)>(svc::providers::lib, #name); \
-    return real args;                                                                              \
-  }
+// The libav functions svc_providers calls. One added elsewhere fails to link
+// until it is listed here.
+#define SVC_LIBAV_FORWARD(lib, ret, name, params, args) \
+  SVC_LAZY_FORWARD(svc::providers::lib, ret, name, params, args)
 
 SVC_LIBAV_FORWARD(avutil, void, av_log_set_level, (int level), (level))
 SVC_LIBAV_FORWARD(avutil, int, av_strerror, (int code, char* buf, size_t size), (code, buf, size))

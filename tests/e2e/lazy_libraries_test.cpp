@@ -1,7 +1,8 @@
 // What svcd maps only when it needs it: FFmpeg's libraries (and their ~130
-// dependencies) wait for the first video or uploaded picture, so a server
-// that only renders images never carries them (bench/run-idle-bench shows
-// the resident set this saves).
+// dependencies) wait for the first video or uploaded picture, libcurl (and
+// its ~25) for the first mail over SMTP, so a server that only renders
+// images never carries them (bench/run-idle-bench shows the resident set
+// this saves).
 #define BOOST_TEST_MODULE e2e_lazy_libraries
 #include <boost/test/unit_test.hpp>
 
@@ -14,6 +15,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+#include "support/smtp_relay.hpp"
+#include "support/webhook_receiver_fixture.hpp"
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -39,6 +42,16 @@ json::value wait_video(http_client& c, const std::string& key, const std::string
   return r.json();
 }
 
+// Started before svcd, which needs its address.
+struct with_relay {
+  smtp_relay relay{relay_behaviour::takes_mail};
+};
+
+// One failed delivery disables an endpoint, which mails the team's owner.
+struct mail_fixture : with_relay, webhook_fixture {
+  mail_fixture() : webhook_fixture({"--smtp", relay.address(), "--disable-failures", "1"}) {}
+};
+
 } // namespace
 
 BOOST_FIXTURE_TEST_CASE(ffmpeg_is_loaded_by_the_first_video_not_at_start_nor_by_images, server_fixture) {
@@ -59,4 +72,17 @@ BOOST_FIXTURE_TEST_CASE(ffmpeg_is_loaded_by_the_first_video_not_at_start_nor_by_
   BOOST_REQUIRE_MESSAGE(json_str(video, "status") == "succeeded", json::serialize(video));
   BOOST_TEST(json_str(video, "outputs.0.content_type") == "video/mp4");
   BOOST_TEST(maps_library(svcd.pid(), "libavcodec"), "the video was encoded without FFmpeg mapped");
+}
+
+BOOST_FIXTURE_TEST_CASE(libcurl_is_loaded_by_the_first_mail_not_at_start, mail_fixture) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  BOOST_TEST(!maps_library(svcd.pid(), "libcurl"), "libcurl is loaded at start");
+
+  auto url = "https://127.0.0.1:" + std::to_string(closed_local_port()) + "/gone";
+  auto id = json_str(create_endpoint_ok(c, t.write.key, url), "id");
+  test_fire_ok(c, t.write.key, id);
+  BOOST_REQUIRE_MESSAGE(relay.wait_for_messages(1, 15s), "no mail reached the relay:\n" << svcd.log_tail());
+  BOOST_TEST(relay.messages().front().find(id) != std::string::npos);
+  BOOST_TEST(maps_library(svcd.pid(), "libcurl"), "the mail was sent without libcurl mapped");
 }

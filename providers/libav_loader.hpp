@@ -1,9 +1,10 @@
 #pragma once
 // FFmpeg's libraries are loaded on first use, not at start: with their
-// ~130 dependencies (x264, x265, dav1d, libvpx, ...) they add ~25 MB to
-// svcd's resident set and svcctl's start-up, yet only videos and uploaded
-// init images need them. svc_providers defines the libav functions it calls
-// (libav_loader.cpp) as forwarders into the libraries dlopen'd here.
+// ~110 dependencies (x264, x265, dav1d, libvpx, ...) they added ~17 MiB to
+// svcd's idle resident set (bench/run-idle-bench) and to svcctl's start-up,
+// yet only videos and init images need them. svc_providers defines the libav
+// functions it calls (libav_loader.cpp) as forwarders into the libraries
+// opened here (core/lazy_library.hpp).
 
 #include <string>
 

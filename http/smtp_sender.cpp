@@ -9,18 +9,13 @@
 #include <curl/curl.h>
 
 #include "core/ids.hpp"
+#include "http/libcurl_loader.hpp"
 
 namespace svc::http {
 namespace {
 
 // What of the relay's replies goes into an error string.
 constexpr std::size_t max_reported_reply = 300;
-
-// libcurl's global state, set up once before the first handle (any thread).
-void init_curl_once() {
-  static const bool done = [] { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; }();
-  (void)done;
-}
 
 // One send's state shared with libcurl's callbacks.
 struct transfer {
@@ -161,9 +156,7 @@ std::string mail_address(std::string_view field) {
 }
 
 smtp_sender::smtp_sender(smtp_options options, std::shared_ptr<const core::clock> clock)
-  : options_(std::move(options)), clock_(std::move(clock)) {
-  init_curl_once();
-}
+  : options_(std::move(options)), clock_(std::move(clock)) {}
 
 std::string smtp_sender::send(const core::mail_message& m) {
   auto from = mail_address(m.from);
@@ -172,6 +165,8 @@ std::string smtp_sender::send(const core::mail_message& m) {
     return "smtp: no usable sender address in '" + m.from + "'";
   if (to.empty())
     return "smtp: no usable recipient address in '" + m.to + "'";
+  if (std::string error; !load_libcurl(error))
+    return "smtp: " + error;
   auto now = clock_->now();
   transfer t;
   t.text = core::format_rfc5322(m, now, core::make_ulid(now));

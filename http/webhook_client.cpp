@@ -137,17 +137,12 @@ delivery_error status_error(int status) {
 
 struct webhook_client::impl {
   explicit impl(webhook_client_options o)
-      : options(std::move(o)), tls(ssl::context::tls_client), work(net::make_work_guard(ioc)), sweep_timer(ioc) {
-    tls.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                    ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-    error_code ec;
-    tls.set_default_verify_paths(ec); // a missing system store still lets ca_file work
-    if (!options.ca_file.empty()) {
-      tls.load_verify_file(options.ca_file, ec);
-      if (ec)
-        throw std::runtime_error("cannot load CA file " + options.ca_file + ": " + ec.message());
-    }
-    tls.set_verify_mode(ssl::verify_peer);
+      : options(std::move(o)), work(net::make_work_guard(ioc)), sweep_timer(ioc) {
+    // The system store (~140 parsed certificates, ~1 MB) is read by the
+    // first delivery, so a server whose teams register no endpoint never
+    // holds it; an operator's CA file is still checked at start.
+    if (!options.ca_file.empty())
+      make_tls();
     arm_sweep();
     thread = std::thread([this] { ioc.run(); });
   }
@@ -206,6 +201,23 @@ struct webhook_client::impl {
     dispatch(att, pool);
   }
 
+  // The context every connection verifies with: the system store plus the
+  // operator's CA file. Throws when the CA file cannot be loaded.
+  void make_tls() {
+    ssl::context ctx{ssl::context::tls_client};
+    ctx.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                    ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+    error_code ec;
+    ctx.set_default_verify_paths(ec); // a missing system store still lets ca_file work
+    if (!options.ca_file.empty()) {
+      ctx.load_verify_file(options.ca_file, ec);
+      if (ec)
+        throw std::runtime_error("cannot load CA file " + options.ca_file + ": " + ec.message());
+    }
+    ctx.set_verify_mode(ssl::verify_peer);
+    tls.emplace(std::move(ctx));
+  }
+
   void arm_timer(const attempt_ptr& att, std::chrono::milliseconds after) {
     att->timer.expires_after(after); // cancels the wait armed before, if any
     att->timer.async_wait([this, att](error_code ec) {
@@ -250,7 +262,14 @@ struct webhook_client::impl {
   }
 
   void open(const attempt_ptr& att, host_pool& pool) {
-    auto conn = std::make_shared<connection>(ioc, tls);
+    if (!tls) {
+      try {
+        make_tls();
+      } catch (const std::exception& e) {
+        return complete(att, delivery_error::tls_error, e.what());
+      }
+    }
+    auto conn = std::make_shared<connection>(ioc, *tls);
     conn->pool = &pool;
     ++pool.open;
     att->conn = conn;
@@ -502,7 +521,7 @@ struct webhook_client::impl {
   }
 
   webhook_client_options options;
-  ssl::context tls;       // before ioc: streams in queued handlers refer to it
+  std::optional<ssl::context> tls; // before ioc: streams in queued handlers refer to it; built by make_tls
   net::io_context ioc{1};
   net::executor_work_guard<net::io_context::executor_type> work;
   net::steady_timer sweep_timer;

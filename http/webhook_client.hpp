@@ -32,7 +32,8 @@ struct webhook_client_options {
 
 class webhook_client final : public actors::webhook_transport {
 public:
-  /// Starts the client's thread. Throws std::runtime_error if `ca_file` cannot be loaded.
+  /// Starts the client's thread. Throws std::runtime_error if `ca_file`
+  /// cannot be loaded; the system store is read by the first connection.
   explicit webhook_client(webhook_client_options options);
   /// Stops (see `stop()`).
   ~webhook_client() override;

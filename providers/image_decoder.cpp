@@ -166,7 +166,8 @@ bool decode(std::string_view bytes, int tw, int th, image& out, std::string& err
     error = "not a PNG, JPEG or WebP file";
     return false;
   }
-  quiet_libav_logs();
+  if (!load_libav(error))
+    return false;
   try {
     av_frame_ptr frame(av_frame_alloc());
     if (!frame) {

@@ -1,10 +1,12 @@
 #pragma once
 // Owning handles for the FFmpeg objects the MP4 encoder and the image decoder
 // share, so every early return frees what was allocated, and one place that
-// turns libav's error codes into text.
+// turns libav's error codes into text. Call load_libav first.
 
 #include <memory>
 #include <string>
+
+#include "providers/libav_loader.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -37,11 +39,5 @@ using sws_context_ptr = std::unique_ptr<SwsContext, av_deleter>;
 
 /// `what` followed by libav's description of `code` (a negative AVERROR).
 std::string av_error_text(const std::string& what, int code);
-
-/// Silences libav's own logging, once per process. Every failure reaches our
-/// callers as a value with av_error_text; libav's chatter (x264's statistics
-/// per video, a decoder's complaint per bad upload, some of it at "fatal"
-/// level) would otherwise go straight to the server's stderr.
-void quiet_libav_logs();
 
 } // namespace svc::providers

@@ -203,7 +203,8 @@ bool mp4_encoder::open(int width, int height, int fps, std::string& error) {
     error = std::move(why);
     return false;
   }
-  quiet_libav_logs();
+  if (!load_libav(error))
+    return false;
   const AVCodec* x264 = avcodec_find_encoder_by_name("libx264");
   if (x264 == nullptr) {
     error = "libavcodec was built without libx264";

@@ -25,12 +25,13 @@ struct load_args {
 void add_load_options(po::options_description& d, load_args& a) {
   d.add_options()("connections", po::value(&a.connections)->default_value(64), "keep-alive connections")(
     "threads", po::value(&a.threads)->default_value(1), "io threads (connections are spread over them)")(
-    "duration", po::value(&a.duration)->default_value("10s"), "the window: requests are sent inside it")(
+    "duration", po::value(&a.duration)->default_value("10s"),
+    "the window: closed loop, requests go and answers count inside it; open loop, requests fall due inside it")(
     "rate", po::value(&a.rate)->default_value(0),
     "open loop: requests/s, each due at a fixed time and timed from it whether or not a connection was free; "
     "0: closed loop (each connection sends when its last answer came)")(
     "drain", po::value(&a.drain)->default_value("5s"),
-    "open loop: how long answers in flight at the window's end are awaited")(
+    "open loop: after the window, requests that fell due in it still go and answers still count, this long")(
     "out", po::value(&a.out)->default_value(""),
     "write summary.json, timeseries.csv and report.html into this directory (made if absent)");
 }

@@ -95,9 +95,8 @@ private:
     }
     account(sl, x, sl.from);
     idle_.push_back(s);
-    if (!window_closed_)
-      return dispatch();
-    if (busy_ == 0)
+    dispatch();
+    if (window_closed_ && busy_ == 0 && next_ == in_window_) // all that fell due was sent and answered
       drain_.cancel();
   }
 
@@ -169,17 +168,21 @@ private:
     });
   }
 
+  // Nothing falls due after the window, but what fell due inside it and still
+  // waits for a connection goes on through the drain; what is left when the
+  // drain ends was never sent.
   void close_window() {
     window_closed_ = true;
     pace_.cancel();
-    unsent_ = in_window_ - next_;
-    if (busy_ == 0)
+    dispatch(); // a thread that woke late sends what fell due meanwhile
+    if (busy_ == 0 && next_ == in_window_)
       return;
     drain_.expires_at(end_at_ + o_.drain);
     drain_.async_wait([this](beast::error_code ec) {
-      if (ec) // every answer came
+      if (ec) // everything came
         return;
       drained_ = true;
+      unsent_ = in_window_ - next_;
       for (auto& sl : slots_)
         sl.connection->close();
     });

@@ -7,7 +7,8 @@
 //    the answers, and its latency runs from that intended time. A request due
 //    while every connection is busy waits for one, and the wait counts: a
 //    stalled server shows as the requests it made late, not as fewer samples
-//    (no coordinated omission).
+//    (no coordinated omission). Requests still waiting when the window closes
+//    go on in the drain; what is left when it ends is counted as unsent.
 
 #include <chrono>
 #include <cstddef>
@@ -51,8 +52,8 @@ struct load_options {
   std::size_t connections = 64;
   std::size_t threads = 1;                    ///< io threads, each with its own source and share of the connections
   double rate = 0;                            ///< requests/s in all; 0: closed loop
-  std::chrono::milliseconds duration{10'000}; ///< requests are sent (due) inside this window only
-  std::chrono::milliseconds drain{5'000};     ///< open loop: how long answers in flight after the window are awaited
+  std::chrono::milliseconds duration{10'000}; ///< closed loop: requests go inside it; open loop: they fall due in it
+  std::chrono::milliseconds drain{5'000};     ///< open loop: after the window, requests due still go and answers come
 };
 
 /// Answers to one kind of operation.
@@ -68,7 +69,7 @@ struct load_result {
   std::vector<time_series_row> series;  ///< per second from the start
   double seconds = 0;                   ///< the window
   double client_cpu_s = 0;              ///< this process meanwhile: near a core, the harness capped the figures
-  uint64_t unsent = 0;                  ///< open loop: due inside the window, never sent (every connection busy)
+  uint64_t unsent = 0;                  ///< open loop: due in the window, not sent by the drain's end (connections busy)
   uint64_t max_backlog = 0;             ///< open loop: most requests due at once and waiting for a connection
   uint64_t unfinished = 0;              ///< open loop: sent, no answer by the end of the drain
 
@@ -82,7 +83,7 @@ struct load_result {
 using source_factory = std::function<std::unique_ptr<load_source>(std::size_t thread)>;
 
 /// Runs the window (closed loop: answers completed inside it count; open
-/// loop: requests due inside it, answers awaited up to the drain) and returns
+/// loop: requests due inside it, sent and answered up to the drain's end) and returns
 /// when every exchange has ended.
 load_result run_load(const load_options& o, const source_factory& make);
 

@@ -108,10 +108,10 @@ std::string notes(const run_record& r) {
   const auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::string out;
   if (r.rate > 0)
-    out += format("<p>Open loop: %llu requests due but never sent (every connection busy until the window closed), "
-                  "at most %llu waiting for a connection at once, %llu unanswered after the %.1f s drain. Latency "
-                  "runs from each request's intended send time, so waiting for a connection counts.</p>\n",
-                  u(res.unsent), u(res.max_backlog), u(res.unfinished), r.drain_seconds);
+    out += format("<p>Open loop: %llu requests due but not sent by the end of the %.1f s drain (every connection "
+                  "busy), at most %llu waiting for a connection at once, %llu unanswered. Latency runs from each "
+                  "request's intended send time, so waiting for a connection counts.</p>\n",
+                  u(res.unsent), r.drain_seconds, u(res.max_backlog), u(res.unfinished));
   if (r.webhooks) {
     const auto& w = r.webhooks->seen;
     const auto s = summarize(w.latency);

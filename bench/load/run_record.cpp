@@ -136,9 +136,9 @@ std::string summary_text(const run_record& r) {
   if (r.operations.size() > 1)
     line("all", res.requests(), res.ok(), all_statuses(res).to_text(), res.latency);
   if (r.rate > 0)
-    out += format("  open loop: %llu due but never sent (every connection busy), max backlog %llu, %llu unanswered "
-                  "after the %.1f s drain\n",
-                  u(res.unsent), u(res.max_backlog), u(res.unfinished), r.drain_seconds);
+    out += format("  open loop: %llu due but not sent by the end of the %.1f s drain (every connection busy), max "
+                  "backlog %llu, %llu unanswered\n",
+                  u(res.unsent), r.drain_seconds, u(res.max_backlog), u(res.unfinished));
   if (r.webhooks) {
     const auto& w = r.webhooks->seen;
     out += format("  webhooks: %zu endpoints, %llu verified deliveries (%.1f/s) in the window; latency (receipt - "

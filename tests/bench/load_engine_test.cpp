@@ -156,6 +156,20 @@ BOOST_AUTO_TEST_CASE(open_loop_threads_share_the_rate) {
   BOOST_TEST(r.kinds[0].counts.of(200) == 200U);
 }
 
+// Request 10 of 50 is held 1.5 s, past the 1 s window: the 40 due after it
+// wait for the one connection and go in the drain, late, and count.
+BOOST_AUTO_TEST_CASE(requests_due_in_the_window_still_go_in_the_drain) {
+  stalling_server server(10, 1500ms);
+  const auto r = run(server, 50, 1000ms);
+  BOOST_TEST(r.requests() == 50U);
+  BOOST_TEST(r.ok() == 50U);
+  BOOST_TEST(r.unsent == 0U);
+  BOOST_TEST(r.unfinished == 0U);
+  BOOST_TEST(r.max_backlog >= 39U);
+  BOOST_TEST(r.latency.max_ns() >= 1'400'000'000U);
+  BOOST_TEST(r.series.size() >= 2U);
+}
+
 // Request 10 of 50 is held 3 s, past the 1 s window and its 0.5 s drain: it
 // ends unanswered, and the 40 due after it were never sent.
 BOOST_AUTO_TEST_CASE(a_request_still_unanswered_after_the_drain_is_counted_so) {

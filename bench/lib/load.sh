@@ -17,7 +17,7 @@ bench_team() {
   done
 }
 
-# POSTs BODY to the API path PATH COUNT times with key KEY, PARALLEL (32)
+# POSTs BODY to the API path PATH COUNT times with key KEY, PARALLEL (64)
 # requests at a time over keep-alive connections (one curl process), and
 # prints how many answers had each status, one "STATUS COUNT" line each.
 post_many() {
@@ -25,8 +25,8 @@ post_many() {
   ((count > 0)) || return 0
   awk -v n="$count" -v u="$api_url$path" \
     'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = /dev/null\n", u }' >"$cfg"
-  curl -s --parallel --parallel-max "${PARALLEL:-32}" --max-time 60 -H "X-Api-Key: $key" \
-    -H 'Content-Type: application/json' -d "$body" -w '%{http_code}\n' -K "$cfg" |
+  curl -s --parallel --parallel-max "${PARALLEL:-64}" --max-time 60 -H "X-Api-Key: $key" \
+    -H 'Content-Type: application/json' -d "$body" -w '%{http_code}\n' -K "$cfg" 2>"$cfg.err" |
     sort | uniq -c | awk '{ print $2, $1 }'
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "actors/mailbox_depth.hpp"
+#include "actors/recovery_batch.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "core/metric_catalogue.hpp"
@@ -175,15 +176,11 @@ void fail_dead_job(self_ptr self, const context& ctx, const job_services& servic
 // at once, which stores it re-queued, and goes first: it had left the queue.
 void recover_batch(self_ptr self, const context& ctx, const job_services& services, const std::string& after) {
   auto& st = self->state;
-  persistence::scan_range range;
-  range.start_after = after;
   bool more = false;
-  auto ids = ctx.tables->live_jobs.keys(range, job_recovery_batch, more);
-  if (ids.failed()) {
-    core::log_error("job_directory", "unfinished jobs not all resumed yet, the store failed: " + ids.why());
-    self->delayed_send(self, std::chrono::seconds{1}, recover_atom::value, after);
+  auto ids = recovery_batch(self, ctx.tables->live_jobs, after, job_recovery_batch, more, "job_directory",
+                            "unfinished jobs");
+  if (!ids)
     return;
-  }
   std::vector<std::string> interrupted;
   for (auto& id : *ids) {
     if (st.jobs.count(id) || st.queue.contains(id)) // created, cancelled or waited for meanwhile
@@ -209,10 +206,8 @@ void recover_batch(self_ptr self, const context& ctx, const job_services& servic
   for (auto it = interrupted.rbegin(); it != interrupted.rend(); ++it)
     st.queue.push_front(*it);
   dispatch(self, ctx, services);
-  if (more && !ids->empty()) {
-    self->send(self, recover_atom::value, ids->back());
+  if (continue_recovery(self, *ids, more))
     return;
-  }
   st.recovering = false;
   if (st.recovered > 0) {
     auto took = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.clock->now() - st.recovery_began);

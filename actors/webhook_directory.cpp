@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "actors/mailbox_depth.hpp"
+#include "actors/recovery_batch.hpp"
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -208,15 +209,11 @@ void check_recovered(self_ptr self, const context& ctx) {
 // then asks for the next batch.
 void fan_out_pending(self_ptr self, const context& ctx, const std::string& after) {
   auto& st = self->state;
-  persistence::scan_range range;
-  range.start_after = after;
   bool more = false;
-  auto ids = ctx.tables->pending_events.keys(range, event_recovery_batch, more);
-  if (ids.failed()) {
-    core::log_error("webhook_directory", "events not all fanned out yet, the store failed: " + ids.why());
-    self->delayed_send(self, std::chrono::seconds{1}, recover_atom::value, after);
+  auto ids = recovery_batch(self, ctx.tables->pending_events, after, event_recovery_batch, more, "webhook_directory",
+                            "pending events");
+  if (!ids)
     return;
-  }
   for (auto& id : *ids) {
     auto event = ctx.tables->events.get(id);
     if (event.failed()) { // its pending row stays: the next start fans it out
@@ -234,10 +231,8 @@ void fan_out_pending(self_ptr self, const context& ctx, const std::string& after
               });
     }
   }
-  if (more && !ids->empty()) {
-    self->send(self, recover_atom::value, ids->back());
+  if (continue_recovery(self, *ids, more))
     return;
-  }
   st.fanning_out = false;
   check_recovered(self, ctx);
 }

@@ -25,16 +25,18 @@ post_many() {
   ((count > 0)) || return 0
   awk -v n="$count" -v u="$api_url$path" \
     'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = /dev/null\n", u }' >"$cfg"
-  curl -s --parallel --parallel-max "${PARALLEL:-64}" --max-time 60 -H "X-Api-Key: $key" \
-    -H 'Content-Type: application/json' -d "$body" -w '%{http_code}\n' -K "$cfg" 2>"$cfg.err" |
+  # A request curl could not complete counts as status 000 (its reason in $cfg.err), never ends the script.
+  { curl -sS --no-progress-meter --parallel --parallel-max "${PARALLEL:-64}" --max-time 60 -H "X-Api-Key: $key" \
+    -H 'Content-Type: application/json' -d "$body" -w '%{http_code}\n' -K "$cfg" 2>"$cfg.err" || true; } |
     sort | uniq -c | awk '{ print $2, $1 }'
 }
 
-# post_many, then dies unless every answer had status WANT.
+# post_many, then dies unless every answer had status WANT (curl's errors shown).
 post_all() {
   local want=$1 answers; shift
   answers=$(post_many "$@")
-  [[ -z $answers || $answers == "$want $1" ]] || die "POST $2: $1 requests answered: $(tr '\n' ' ' <<<"$answers")"
+  [[ -z $answers || $answers == "$want $1" ]] ||
+    die "POST $2: $1 requests answered: $(tr '\n' ' ' <<<"$answers"); $(grep '^curl:' "$tmp/post-many.cfg.err" | sort | uniq -c | head -3)"
 }
 
 # svc-bench create's default image: what a queued job is measured with.

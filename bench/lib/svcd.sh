@@ -80,12 +80,25 @@ peak_rss_mib() { awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$svcd_pid/s
 # A field of svcd's /proc status (VmRSS, RssAnon, RssFile, VmHWM...), in MiB with one decimal.
 proc_mib() { awk -v f="$1:" '$1 == f { printf "%.1f", $2 / 1024 }' "/proc/$svcd_pid/status"; }
 
-# GET PATH on the admin listener with the admin token; the body on stdout.
-admin_get() { curl -s --max-time 10 -H "Authorization: Bearer $admin_token" "$admin_url$1"; }
+# GET PATH on the admin listener with the admin token; the body on stdout. Dies when it does not answer 200.
+admin_get() {
+  curl -sf --max-time 60 -H "Authorization: Bearer $admin_token" "$admin_url$1" || die "GET $1 on the admin listener failed"
+}
 
 # The sum of every sample of metric NAME on /metrics (0 when it has none).
+# /metrics asks every live actor to describe itself: slow with many actors.
 metric() {
-  admin_get /metrics | awk -v m="$1" '$1 == m || index($1, m "{") == 1 { s += $NF } END { printf "%.0f\n", s }'
+  local body
+  body=$(admin_get /metrics) || exit 2
+  awk -v m="$1" '$1 == m || index($1, m "{") == 1 { s += $NF } END { printf "%.0f\n", s }' <<<"$body"
+}
+
+# Jobs waiting for a worker or rendering, from /admin/overview (cheap with any number of jobs).
+renders_queued_or_running() {
+  local body renders
+  body=$(admin_get /admin/overview) || exit 2
+  renders=$(grep -o '"renders":{[^}]*}' <<<"$body")
+  echo $(($(json_number queued <<<"$renders") + $(json_number running <<<"$renders")))
 }
 
 # Milliseconds since the epoch.

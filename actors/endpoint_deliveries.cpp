@@ -170,14 +170,18 @@ void load_tasks(endpoint_self self, const context& ctx, const endpoint_services&
   range.prefix = self->state.record.id + "/";
   bool more = false;
   auto tasks = ctx.tables->delivery_tasks.page(range, std::numeric_limits<std::size_t>::max(), more);
-  if (tasks.failed()) {
+  int64_t loaded = 0;
+  if (tasks.failed()) { // they stay in LMDB for the next start
     core::log_error(endpoint_component(self), "pending deliveries not loaded, the store failed: " + tasks.why());
-    return;
+  } else {
+    for (auto& t : *tasks)
+      self->state.tasks.emplace(t.id, t);
+    for (auto& t : *tasks)
+      schedule(self, ctx, services, t);
+    loaded = static_cast<int64_t>(tasks->size());
   }
-  for (auto& t : *tasks)
-    self->state.tasks.emplace(t.id, t);
-  for (auto& t : *tasks)
-    schedule(self, ctx, services, t);
+  if (services.directory)
+    self->send(services.directory, loaded_atom::value, self->state.record.id, loaded);
 }
 
 void schedule(endpoint_self self, const context& ctx, const endpoint_services& services, const delivery_task& task) {

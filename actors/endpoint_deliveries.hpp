@@ -11,7 +11,8 @@ namespace svc::actors {
 /// The log component of an endpoint.
 std::string endpoint_component(endpoint_self self);
 
-/// Loads the endpoint's pending tasks from LMDB and schedules them.
+/// Loads the endpoint's pending tasks from LMDB and schedules them, then
+/// tells the directory how many (`loaded`).
 void load_tasks(endpoint_self self, const context& ctx, const endpoint_services& services);
 
 /// Attempts `task` now if due, else when its stored deadline comes.

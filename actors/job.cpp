@@ -213,32 +213,45 @@ void submit(self_ptr self, const job_services& services) {
   services.pool->submit(std::move(task));
 }
 
-// Moderates the prompts, then queues the render.
-void start(self_ptr self, const context& ctx, const job_services& services) {
+// A job found `processing` after a restart: its render died with the
+// process, so it is queued again. The write also stores the re-queue
+// deadline the directory gave it.
+void requeue_if_processing(self_ptr self, const context& ctx) {
   auto& r = self->state.record;
-  if (r.status == job_status::processing) {
-    // Found processing after a restart: its render died with the process.
-    // The write also stores the re-queue deadline the directory gave it.
-    r.status = job_status::queued;
-    r.progress = 0;
-    r.started_at.reset();
-    self->state.persisted_progress = 0;
-    persist(self, ctx);
-  }
-  // The negative prompt too: a back end may weigh it either way, and it must not carry what the prompt may not.
-  auto rule = services.moderation->check(r.prompt);
-  auto negative_rule = rule ? std::nullopt : services.moderation->check(r.negative_prompt);
-  if (rule || negative_rule) {
-    end(self, ctx, services, job_status::moderation_rejected,
-        schema::job_failure{"moderation_rejected", std::string{rule ? "the prompt" : "the negative_prompt"}
-                                                     + " breaks the content rules (\"" + (rule ? rule : negative_rule)->rule
-                                                     + "\")"});
-  } else {
+  if (r.status != job_status::processing)
+    return;
+  r.status = job_status::queued;
+  r.progress = 0;
+  r.started_at.reset();
+  self->state.persisted_progress = 0;
+  persist(self, ctx);
+}
+
+// Moderates the prompts (the rules may have changed since the create), then queues the render.
+void dispatch(self_ptr self, const context& ctx, const job_services& services) {
+  auto& st = self->state;
+  if (st.ending || st.dispatched)
+    return;
+  st.dispatched = true;
+  if (auto rejected = moderation_failure(*services.moderation, st.record))
+    end(self, ctx, services, job_status::moderation_rejected, std::move(rejected));
+  else
     submit(self, services);
-  }
 }
 
 } // namespace
+
+std::optional<schema::job_failure> moderation_failure(const providers::moderation_rules& rules,
+                                                      const schema::job_record& r) {
+  // The negative prompt too: a back end may weigh it either way, and it must not carry what the prompt may not.
+  auto rule = rules.check(r.prompt);
+  auto negative_rule = rule ? std::nullopt : rules.check(r.negative_prompt);
+  if (!rule && !negative_rule)
+    return std::nullopt;
+  return schema::job_failure{"moderation_rejected", std::string{rule ? "the prompt" : "the negative_prompt"}
+                                                      + " breaks the content rules (\"" + (rule ? rule : negative_rule)->rule
+                                                      + "\")"};
+}
 
 caf::error not_cancellable(const schema::job_record& r) {
   return make_domain_error(schema::error_code::invalid_state, "id",
@@ -249,17 +262,20 @@ caf::error not_cancellable(const schema::job_record& r) {
 }
 
 job_actor::behavior_type job(self_ptr self, context ctx, job_services services, job_record record,
-                             std::optional<schema::job_failure> died) {
+                             job_begin begin, std::optional<schema::job_failure> died) {
   auto& st = self->state;
   register_actor(self, ctx, "job", record.id, record.team_id);
   log_exceptions(self, "job");
   st.record = std::move(record);
   auto& r = st.record;
   st.persisted_progress = r.progress;
-  if (died)
+  if (died) {
     end(self, ctx, services, job_status::failed, std::move(died));
-  else
-    start(self, ctx, services);
+  } else {
+    requeue_if_processing(self, ctx);
+    if (begin == job_begin::render)
+      dispatch(self, ctx, services);
+  }
 
   return {
     [=](cancel_atom) -> caf::result<job_record> {
@@ -279,6 +295,7 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
       st.waiters.push_back(promise);
       return promise;
     },
+    [=](dispatch_atom) { dispatch(self, ctx, services); },
     [=](started_atom) {
       auto& st = self->state;
       if (st.ending || st.record.status != job_status::queued)
@@ -335,7 +352,8 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
       auto& r = self->state.record;
       char progress[16];
       std::snprintf(progress, sizeof progress, "%.2f", r.progress);
-      return {std::string{to_string(r.status)} + " progress=" + progress + (self->state.ending ? " ending" : ""),
+      return {std::string{to_string(r.status)} + " progress=" + progress
+                + (self->state.dispatched ? "" : " waiting_for_dispatch") + (self->state.ending ? " ending" : ""),
               mailbox_depth(self)};
     },
   };

@@ -1,8 +1,10 @@
 #include "actors/job_directory.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "actors/mailbox_depth.hpp"
+#include "actors/recovery_batch.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "core/metric_catalogue.hpp"
@@ -18,6 +20,12 @@ caf::error not_found(const std::string& id) {
   auto kind = schema::job_kind_of_id(id);
   return make_domain_error(schema::error_code::resource_not_found, "id",
                            {{"kind", kind ? std::string{to_string(*kind)} : "job"}, {"id", id}});
+}
+
+// The gauge of renders waiting for a worker reads it (with the pool's own queue).
+void publish_queue_length(self_ptr self, const job_services& services) {
+  if (services.waiting_jobs)
+    services.waiting_jobs->store(self->state.queue.size());
 }
 
 void arm_queue_deadline(self_ptr self, const context& ctx) {
@@ -39,28 +47,108 @@ void add_queue_deadline(self_ptr self, const context& ctx, core::time_point dead
   arm_queue_deadline(self, ctx);
 }
 
-void track(self_ptr self, const job_actor& handle, const std::string& id, const std::string& team) {
-  adopt(self, handle);
-  self->state.job_ids[handle.address()] = id;
-  self->state.jobs[id] = {handle, team};
-}
-
-void start_job(self_ptr self, const context& ctx, const job_services& services, job_record record) {
-  auto id = record.id;
-  auto team = record.team_id;
-  auto deadline = record.created_at + ctx.cfg->queue_ttl;
-  // A worker had taken it before the restart: it goes back to the queue with
-  // a full TTL from now, not expired for time the server was down. That
-  // deadline is given once: the job actor stores it with the re-queued
-  // record, and later restarts keep it, so a crash loop cannot keep a job
-  // alive forever.
+// The job's queue deadline: creation + TTL. A worker had taken it before the
+// restart: it goes back to the queue with a full TTL from now, not expired
+// for time the server was down. That deadline is given once: the job actor
+// stores it with the re-queued record, and later restarts keep it, so a
+// crash loop cannot keep a job alive forever.
+core::time_point queue_deadline(const context& ctx, job_record& record) {
   if (record.requeue_deadline)
-    deadline = *record.requeue_deadline;
-  else if (record.status == schema::job_status::processing) // in whole ms, as it is stored
+    return *record.requeue_deadline;
+  auto deadline = record.created_at + ctx.cfg->queue_ttl;
+  if (record.status == schema::job_status::processing) // in whole ms, as it is stored
     deadline = *(record.requeue_deadline = core::from_unix_ms(
                    core::to_unix_ms(std::max(deadline, ctx.clock->now() + ctx.cfg->queue_ttl))));
-  add_queue_deadline(self, ctx, deadline, id);
-  track(self, self->spawn(job, ctx, services, std::move(record), std::optional<schema::job_failure>{}), id, team);
+  return deadline;
+}
+
+job_actor spawn_job(self_ptr self, const context& ctx, const job_services& services, job_record record,
+                    job_begin begin, std::optional<schema::job_failure> died = std::nullopt) {
+  auto id = record.id;
+  auto team = record.team_id;
+  auto handle = self->spawn(job, ctx, services, std::move(record), begin, std::move(died));
+  adopt(self, handle);
+  self->state.job_ids[handle.address()] = id;
+  self->state.jobs[id] = {handle, std::move(team), begin == job_begin::render};
+  if (begin == job_begin::render)
+    ++self->state.dispatched;
+  return handle;
+}
+
+// Queues a job that is not terminal (its stored record) behind the others.
+void enqueue(self_ptr self, const context& ctx, const job_services& services, job_record& record) {
+  auto deadline = queue_deadline(ctx, record);
+  if (!self->state.queue.push(record.id))
+    return;
+  add_queue_deadline(self, ctx, deadline, record.id);
+  publish_queue_length(self, services);
+}
+
+// Hands queued jobs to the free worker slots: a job woken earlier is told to
+// go, any other gets its actor, from its stored record.
+void dispatch(self_ptr self, const context& ctx, const job_services& services) {
+  auto& st = self->state;
+  while (st.dispatched < job_dispatch_slots(services) && !st.dispatch_armed) {
+    auto id = st.queue.pop();
+    if (!id)
+      break;
+    if (auto it = st.jobs.find(*id); it != st.jobs.end()) {
+      if (!it->second.dispatched) {
+        it->second.dispatched = true;
+        ++st.dispatched;
+        self->send(it->second.handle, dispatch_atom::value);
+      }
+      continue;
+    }
+    auto record = ctx.tables->jobs.get(*id);
+    if (record.failed()) { // it keeps its place; the queue waits a second
+      core::log_error("job_directory", "job " + *id + " not started yet, the store failed: " + record.why());
+      st.queue.push_front(*id);
+      st.dispatch_armed = true;
+      self->delayed_send(self, std::chrono::seconds{1}, dispatch_atom::value);
+      break;
+    }
+    if (record.absent() || schema::is_terminal(record->status)) {
+      core::log_warn("job_directory", "queued job " + *id + " is missing or terminal in the store");
+      continue;
+    }
+    spawn_job(self, ctx, services, std::move(*record), job_begin::render);
+  }
+  publish_queue_length(self, services);
+}
+
+// The actor of a live job, or, for a job with none, its stored record: the
+// actor is spawned for a job that waits in the queue (or that no one knew:
+// not resumed yet at start, or not resumed for a failed read), which keeps
+// its place in the queue; a terminal job's record is the answer.
+struct found_job {
+  job_actor handle;
+  std::optional<job_record> terminal;
+  caf::error error;
+};
+
+found_job find_job(self_ptr self, const context& ctx, const job_services& services, const std::string& team,
+                   const std::string& id) {
+  found_job out;
+  if (auto it = self->state.jobs.find(id); it != self->state.jobs.end()) {
+    if (it->second.team_id != team)
+      out.error = not_found(id);
+    else
+      out.handle = it->second.handle;
+    return out;
+  }
+  auto record = ctx.tables->jobs.get(id);
+  if (record.failed())
+    out.error = storage_failure("job_directory", record.why());
+  else if (record.absent() || record->team_id != team)
+    out.error = not_found(id);
+  else if (schema::is_terminal(record->status))
+    out.terminal = std::move(*record);
+  else {
+    enqueue(self, ctx, services, *record);
+    out.handle = spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch);
+  }
+  return out;
 }
 
 // The actor of job `id` died: only that job fails (`internal`, its hold
@@ -77,20 +165,26 @@ void fail_dead_job(self_ptr self, const context& ctx, const job_services& servic
   if (record.absent() || schema::is_terminal(record->status))
     return;
   core::log_error("job_directory", "the actor of job " + id + " died; the job fails");
-  auto team = record->team_id;
   schema::job_failure failure{"internal", "the job failed inside Svc; its credits were refunded"};
-  track(self, self->spawn(job, ctx, services, std::move(*record), std::optional{std::move(failure)}), id, team);
+  spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch, std::move(failure));
 }
 
-void recover(self_ptr self, const context& ctx, const job_services& services) {
-  std::vector<std::string> ids;
-  auto scanned = ctx.tables->live_jobs.for_each_key([&](std::string_view id) {
-    ids.emplace_back(id);
-    return true;
-  });
-  if (!scanned.ok())
-    core::log_error("job_directory", "unfinished jobs not all resumed, the store failed: " + scanned.message);
-  for (auto& id : ids) {
+// Resumes the `live_jobs` rows after `after` (one read transaction), then
+// asks for the next batch, so creates, cancels and reads are answered
+// between two batches. The queued jobs wait in the queue without an actor.
+// A job found `processing` (its render died with the process) gets its actor
+// at once, which stores it re-queued, and goes first: it had left the queue.
+void recover_batch(self_ptr self, const context& ctx, const job_services& services, const std::string& after) {
+  auto& st = self->state;
+  bool more = false;
+  auto ids = recovery_batch(self, ctx.tables->live_jobs, after, job_recovery_batch, more, "job_directory",
+                            "unfinished jobs");
+  if (!ids)
+    return;
+  std::vector<std::string> interrupted;
+  for (auto& id : *ids) {
+    if (st.jobs.count(id) || st.queue.contains(id)) // created, cancelled or waited for meanwhile
+      continue;
     auto record = ctx.tables->jobs.get(id);
     if (record.failed()) {
       core::log_error("job_directory", "job " + id + " not resumed, the store failed: " + record.why());
@@ -100,14 +194,30 @@ void recover(self_ptr self, const context& ctx, const job_services& services) {
       core::log_warn("job_directory", "live_jobs lists " + id + " but its record is missing or terminal");
       continue;
     }
-    start_job(self, ctx, services, std::move(*record));
-    ++self->state.recovered;
+    ++st.recovered;
+    if (record->status != schema::job_status::processing) {
+      enqueue(self, ctx, services, *record);
+      continue;
+    }
+    add_queue_deadline(self, ctx, queue_deadline(ctx, *record), id);
+    interrupted.push_back(id);
+    spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch);
   }
-  if (!ids.empty())
-    core::log_info("job_directory", "resumed " + std::to_string(self->state.recovered) + " unfinished jobs");
+  for (auto it = interrupted.rbegin(); it != interrupted.rend(); ++it)
+    st.queue.push_front(*it);
+  dispatch(self, ctx, services);
+  if (continue_recovery(self, *ids, more))
+    return;
+  st.recovering = false;
+  if (st.recovered > 0) {
+    auto took = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.clock->now() - st.recovery_began);
+    core::log_info("job_directory", "resumed " + std::to_string(st.recovered) + " unfinished jobs in "
+                                      + std::to_string(took.count()) + " ms");
+  }
 }
 
-// Admits through the team's ledger, then starts the job.
+// Admits through the team's ledger, then queues the job (a prompt that
+// breaks a moderation rule is rejected at once, not after the queue).
 void admit(self_ptr self, const context& ctx, const job_services& services, const ledger_actor& ledger,
            job_admission& a, caf::typed_response_promise<admission_result> promise) {
   admission adm;
@@ -128,7 +238,12 @@ void admit(self_ptr self, const context& ctx, const job_services& services, cons
           auto& m = core::metrics::svc();
           m.jobs_created.with({std::string{schema::to_string(job.kind)}}).inc();
           m.credits_held.get().inc(static_cast<double>(job.credits));
-          start_job(self, ctx, services, std::move(job));
+          if (moderation_failure(*services.moderation, job)) {
+            spawn_job(self, ctx, services, std::move(job), job_begin::render);
+          } else {
+            enqueue(self, ctx, services, job);
+            dispatch(self, ctx, services);
+          }
         }
         promise.deliver(std::move(r));
       },
@@ -136,6 +251,8 @@ void admit(self_ptr self, const context& ctx, const job_services& services, cons
 }
 
 } // namespace
+
+std::size_t job_dispatch_slots(const job_services& services) { return 2 * services.pool->threads(); }
 
 job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job_services services) {
   register_actor(self, ctx, "job_directory", "job_directory", "");
@@ -147,13 +264,21 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
     release(self, dm.source);
     if (auto it = st.job_ids.find(dm.source); it != st.job_ids.end()) {
       auto id = std::move(it->second);
-      st.jobs.erase(id);
       st.job_ids.erase(it);
+      if (auto job = st.jobs.find(id); job != st.jobs.end()) {
+        if (job->second.dispatched)
+          --st.dispatched;
+        st.jobs.erase(job);
+      }
+      st.queue.erase(id); // it ended while queued
       if (died(dm.reason))
         fail_dead_job(self, ctx, services, id);
+      dispatch(self, ctx, services);
     }
   });
-  recover(self, ctx, services);
+  self->state.recovery_began = ctx.clock->now();
+  publish_queue_length(self, services);
+  self->send(self, recover_atom::value, std::string{});
   return {
     [=](create_atom, job_admission& a) -> caf::result<admission_result> {
       auto promise = self->make_response_promise<admission_result>();
@@ -173,51 +298,69 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
       return promise;
     },
     [=](cancel_atom, const std::string& team, const std::string& id) -> caf::result<job_record> {
-      if (auto it = self->state.jobs.find(id); it != self->state.jobs.end()) {
-        if (it->second.team_id != team)
-          return not_found(id);
-        return self->delegate(it->second.handle, cancel_atom::value);
-      }
-      auto record = ctx.tables->jobs.get(id);
-      if (record.failed())
-        return storage_failure("job_directory", record.why());
-      if (record.absent() || record->team_id != team)
-        return not_found(id);
-      return not_cancellable(*record);
+      auto found = find_job(self, ctx, services, team, id);
+      if (found.handle)
+        return self->delegate(found.handle, cancel_atom::value);
+      if (found.terminal)
+        return not_cancellable(*found.terminal);
+      return std::move(found.error);
     },
     [=](wait_atom, const std::string& team, const std::string& id) -> caf::result<job_record> {
-      if (auto it = self->state.jobs.find(id); it != self->state.jobs.end()) {
-        if (it->second.team_id != team)
-          return not_found(id);
-        return self->delegate(it->second.handle, wait_atom::value);
-      }
-      auto record = ctx.tables->jobs.get(id);
-      if (record.failed())
-        return storage_failure("job_directory", record.why());
-      if (record.absent() || record->team_id != team)
-        return not_found(id);
-      return std::move(*record);
+      auto found = find_job(self, ctx, services, team, id);
+      if (found.handle)
+        return self->delegate(found.handle, wait_atom::value);
+      if (found.terminal)
+        return std::move(*found.terminal);
+      return std::move(found.error);
     },
     [=](expire_atom) {
       auto& st = self->state;
       st.deadline_armed = false;
       auto now = ctx.clock->now();
       while (!st.queue_deadlines.empty() && st.queue_deadlines.front().first <= now) {
-        if (auto it = st.jobs.find(st.queue_deadlines.front().second); it != st.jobs.end())
-          self->send(it->second.handle, expire_atom::value);
+        auto id = std::move(st.queue_deadlines.front().second);
         st.queue_deadlines.pop_front();
+        if (auto it = st.jobs.find(id); it != st.jobs.end()) {
+          self->send(it->second.handle, expire_atom::value);
+          continue;
+        }
+        if (!st.queue.contains(id))
+          continue; // ended meanwhile
+        auto record = ctx.tables->jobs.get(id);
+        if (record.failed()) { // expired a second late rather than never
+          core::log_error("job_directory", "job " + id + " not expired yet, the store failed: " + record.why());
+          add_queue_deadline(self, ctx, now + std::chrono::seconds{1}, id);
+          continue;
+        }
+        if (record.absent() || schema::is_terminal(record->status)) {
+          st.queue.erase(id);
+          continue;
+        }
+        self->send(spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch),
+                   expire_atom::value);
       }
+      publish_queue_length(self, services);
       arm_queue_deadline(self, ctx);
     },
     [=](respawn_atom, const std::string& id) {
       if (!self->state.jobs.count(id))
         fail_dead_job(self, ctx, services, id);
     },
+    [=](ready_atom) -> recovery_status {
+      auto& st = self->state;
+      return {!st.recovering, static_cast<int64_t>(st.recovered)};
+    },
+    [=](dispatch_atom) {
+      self->state.dispatch_armed = false;
+      dispatch(self, ctx, services);
+    },
+    [=](recover_atom, const std::string& after) { recover_batch(self, ctx, services, after); },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
-      return {"live=" + std::to_string(st.jobs.size()) + " admitted=" + std::to_string(st.admitted)
-                + " recovered=" + std::to_string(st.recovered),
+      return {"actors=" + std::to_string(st.jobs.size()) + " queued=" + std::to_string(st.queue.size())
+                + " dispatched=" + std::to_string(st.dispatched) + " admitted=" + std::to_string(st.admitted)
+                + " recovered=" + std::to_string(st.recovered) + (st.recovering ? " recovering" : ""),
               mailbox_depth(self)};
     },
   };

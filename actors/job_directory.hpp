@@ -1,34 +1,52 @@
 #pragma once
 // The job directory: the one actor that knows every live job. It admits
 // creates through the team's ledger (the hold and the job's rows commit
-// together) and then spawns the job actor; at start it respawns every job
-// the `live_jobs` index lists, so a restart resumes all non-terminal work.
-// It also keeps the jobs' queue deadlines (creation + `--queue-ttl`, so
-// nearly always in creation order) behind one timer, instead of one timer
-// per job, and tells a job when its deadline passes.
+// together) and queues the job. A queued job has no actor: the directory
+// keeps its id in the queue and spawns its actor (which reads nothing else
+// from memory: its record comes from LMDB) when a worker slot is free for
+// it, or earlier when someone needs it (a cancel, a `Prefer: wait` caller,
+// its queue deadline). At start it resumes every job `live_jobs` lists, in
+// batches, answering meanwhile; `ready` says when it is done. It also keeps
+// the jobs' queue deadlines (creation + `--queue-ttl`, so nearly always in
+// creation order) behind one timer, instead of one timer per job.
 
 #include <deque>
 #include <string>
 #include <unordered_map>
 
 #include "actors/job.hpp"
+#include "actors/job_queue.hpp"
 
 namespace svc::actors {
+
+/// `live_jobs` rows read per read transaction at start; other messages are
+/// handled between two batches.
+inline constexpr std::size_t job_recovery_batch = 2000;
 
 struct job_directory_state {
   struct live_job {
     job_actor handle;
     std::string team_id;
+    bool dispatched = false; ///< holds a worker slot (its render is queued or running)
   };
-  std::unordered_map<std::string, live_job> jobs;            ///< by job id
+  std::unordered_map<std::string, live_job> jobs;            ///< jobs with an actor, by id
   std::unordered_map<caf::actor_addr, std::string> job_ids;  ///< job id by actor, for down messages
   std::unordered_map<std::string, ledger_actor> ledgers;     ///< by team id, resolved once
+  job_queue queue;           ///< jobs waiting for a worker slot (some woken, with an actor)
+  std::size_t dispatched = 0; ///< jobs holding a worker slot
   /// Queue deadlines of live jobs, earliest first.
   std::deque<std::pair<core::time_point, std::string>> queue_deadlines;
   bool deadline_armed = false; ///< a timer for the front deadline is pending
+  bool recovering = true;      ///< `live_jobs` not all read yet
+  bool dispatch_armed = false; ///< a dispatch retry (after a failed read) is pending
+  core::time_point recovery_began;
   uint64_t admitted = 0, recovered = 0;
   static inline const char* name = "job_directory";
 };
+
+/// Worker slots the directory fills: two per pool thread, so a worker
+/// whose job is settling has the next render waiting.
+std::size_t job_dispatch_slots(const job_services& services);
 
 job_directory_actor::behavior_type job_directory(job_directory_actor::stateful_pointer<job_directory_state> self,
                                                  context ctx, job_services services);

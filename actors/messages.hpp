@@ -67,6 +67,10 @@ using fault_atom = caf::atom_constant<caf::atom("fault")>;
 using respawn_atom = caf::atom_constant<caf::atom("respawn")>;
 using disable_atom = caf::atom_constant<caf::atom("disable")>;
 using enable_atom = caf::atom_constant<caf::atom("enable")>;
+using dispatch_atom = caf::atom_constant<caf::atom("dispatch")>;
+using ready_atom = caf::atom_constant<caf::atom("ready")>;
+using recover_atom = caf::atom_constant<caf::atom("recover")>;
+using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
 
 // --- message types
 
@@ -200,6 +204,12 @@ struct file_upload {
   std::shared_ptr<const std::string> bytes;
 };
 
+/// How far a directory's recovery at start has come (`/readyz`).
+struct recovery_status {
+  bool done = false;      ///< everything found at start is back in memory
+  int64_t recovered = 0;  ///< what it brought back so far (jobs, or delivery tasks and events)
+};
+
 /// The answer to a test fire.
 struct test_fire {
   std::string endpoint_id;
@@ -329,6 +339,8 @@ using job_actor = introspectable_actor::extend<
   caf::replies_to<cancel_atom>::with<schema::job_record>,
   /// Answers with the record once it is terminal (the caller's timeout bounds the wait).
   caf::replies_to<wait_atom>::with<schema::job_record>,
+  /// From the job directory: a worker slot is free; moderate and queue the render.
+  caf::reacts_to<dispatch_atom>,
   /// From the worker: it took the job (`processing`).
   caf::reacts_to<started_atom>,
   /// From the worker: progress 0..1.
@@ -344,8 +356,9 @@ using job_actor = introspectable_actor::extend<
   /// Internal: writes the record again after a write that failed.
   caf::reacts_to<flush_atom>>;
 
-/// Owns every live job: admits creates through the team's ledger and spawns
-/// their actors, respawns non-terminal jobs at start, routes cancels and waits.
+/// Owns every live job: admits creates through the team's ledger, keeps the
+/// queue (a queued job has no actor until a worker slot is free for it),
+/// spawns the actors, resumes non-terminal jobs at start, routes cancels and waits.
 using job_directory_actor = introspectable_actor::extend<
   /// Admits a create and starts its job; the admission result.
   caf::replies_to<create_atom, job_admission>::with<admission_result>,
@@ -356,7 +369,13 @@ using job_directory_actor = introspectable_actor::extend<
   /// Internal: the earliest queue deadline passed.
   caf::reacts_to<expire_atom>,
   /// Internal: fails the job whose actor died (retried while the store cannot read it).
-  caf::reacts_to<respawn_atom, std::string>>;
+  caf::reacts_to<respawn_atom, std::string>,
+  /// Whether the jobs found at start are all back (`/readyz`).
+  caf::replies_to<ready_atom>::with<recovery_status>,
+  /// Internal: hands queued jobs to free worker slots (again after a read that failed).
+  caf::reacts_to<dispatch_atom>,
+  /// Internal: resumes the next batch of `live_jobs` after this key.
+  caf::reacts_to<recover_atom, std::string>>;
 
 /// Deletes what outlives its owner when its stored deadline passes: output
 /// bytes, idempotency records, events, delivery rows, uploaded files.
@@ -397,7 +416,8 @@ using endpoint_actor = introspectable_actor::extend<
 /// Owns every webhook endpoint actor and fans events out to them: an event
 /// committed with a `pending_events` row becomes one delivery task per active
 /// subscribed endpoint of its team, committed in one batch, then handed over.
-/// At start it spawns every endpoint and fans out what a crash left pending.
+/// At start it spawns every endpoint and fans out what a crash left pending
+/// (in batches, answering meanwhile).
 /// The endpoint-addressed messages check the team, then delegate.
 using webhook_directory_actor = introspectable_actor::extend<
   /// Commits a new endpoint (and its idempotency record) and spawns its actor.
@@ -417,7 +437,13 @@ using webhook_directory_actor = introspectable_actor::extend<
   /// From an endpoint: its committed record changed (`true`: it was deleted).
   caf::reacts_to<changed_atom, schema::webhook_endpoint_record, bool>,
   /// Internal: respawns an endpoint whose actor died, from LMDB.
-  caf::reacts_to<respawn_atom, std::string>>;
+  caf::reacts_to<respawn_atom, std::string>,
+  /// From an endpoint: its pending tasks (this many) are loaded and scheduled.
+  caf::reacts_to<loaded_atom, std::string, int64_t>,
+  /// Whether the pending tasks and events found at start are all back (`/readyz`).
+  caf::replies_to<ready_atom>::with<recovery_status>,
+  /// Internal: fans out the next batch of `pending_events` after this key.
+  caf::reacts_to<recover_atom, std::string>>;
 
 /// Stores uploaded files on its own thread (it runs detached, since hashing
 /// and fsync block): the bytes into the blob store, then the record and its
@@ -495,6 +521,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_creation)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_created)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_patch)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::test_fire)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::recovery_status)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::webhook_answer)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::webhook_endpoint_record)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::event_record)

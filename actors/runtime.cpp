@@ -129,7 +129,8 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   h.files = supervise<file_writer_actor>(sys, "file_writer", [ctx, blobs = rt->blobs_.get()](caf::actor_system& s) {
     return s.spawn<caf::detached>(file_writer, ctx, blobs);
   });
-  job_services services{rt->backend_.get(), rt->pool_.get(), rt->blobs_.get(), rt->moderation_.get(), h.ledgers};
+  job_services services{rt->backend_.get(), rt->pool_.get(), rt->blobs_.get(), rt->moderation_.get(), h.ledgers,
+                        &rt->waiting_jobs_};
   h.jobs = supervise<job_directory_actor>(sys, "job_directory", [ctx, services](caf::actor_system& s) {
     return s.spawn(job_directory, ctx, services);
   });

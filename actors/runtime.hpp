@@ -61,8 +61,10 @@ public:
   const persistence::blob_store& blobs() const { return *blobs_; }
   /// Bytes and number of the stored blobs (for /metrics).
   persistence::blob_usage stored_blobs() const { return blobs_->usage(); }
-  /// The render workers (queue depth and renders in flight for the console and /metrics).
+  /// The render workers (renders in flight and worker count for the console and /metrics).
   const providers::worker_pool& workers() const { return *pool_; }
+  /// Jobs waiting for a worker: those in the job directory's queue and the renders the pool has not started.
+  std::size_t queued_renders() const { return waiting_jobs_.load() + pool_->queued(); }
 
 private:
   runtime(caf::actor_system& sys, persistence::environment& env);
@@ -74,6 +76,7 @@ private:
   std::unique_ptr<providers::worker_pool> pool_;
   std::unique_ptr<persistence::counted_blob_store> blobs_;
   std::unique_ptr<providers::moderation_rules> moderation_;
+  std::atomic<std::size_t> waiting_jobs_{0}; ///< published by the job directory
   context ctx_;
   runtime_handles handles_;
   bool stopped_ = false;

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "actors/mailbox_depth.hpp"
+#include "actors/recovery_batch.hpp"
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -43,6 +44,7 @@ void remember(self_ptr self, const webhook_endpoint_record& e, endpoint_actor ha
 }
 
 void forget(self_ptr self, const std::string& id) {
+  self->state.loading.erase(id);
   auto it = self->state.endpoints.find(id);
   if (it == self->state.endpoints.end())
     return;
@@ -190,30 +192,35 @@ caf::result<endpoint_created> create(self_ptr self, const context& ctx, const en
   return promise;
 }
 
-void recover(self_ptr self, const context& ctx, const endpoint_services& services) {
-  std::vector<webhook_endpoint_record> stored;
-  auto endpoints_read = ctx.tables->webhook_endpoints.for_each([&](const webhook_endpoint_record& e) {
-    stored.push_back(e);
-    return true;
-  });
-  if (!endpoints_read.ok())
-    core::log_error("webhook_directory", "endpoints not all started, the store failed: " + endpoints_read.message);
-  for (auto& e : stored)
-    spawn_endpoint(self, ctx, services, e);
-  show_disabled(self); // this start's count, none included (not the last incarnation's)
-  std::vector<std::string> pending;
-  auto pending_read = ctx.tables->pending_events.for_each_key([&](std::string_view id) {
-    pending.emplace_back(id);
-    return true;
-  });
-  if (!pending_read.ok())
-    core::log_error("webhook_directory", "events not all fanned out, the store failed: " + pending_read.message);
-  for (auto& id : pending) {
+// Recovery is over once every endpoint loaded its tasks and every pending event is fanned out.
+void check_recovered(self_ptr self, const context& ctx) {
+  auto& st = self->state;
+  if (!st.loading.empty() || st.fanning_out || st.recovery_began == core::time_point{})
+    return;
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.clock->now() - st.recovery_began);
+  st.recovery_began = {};
+  if (st.recovered > 0)
+    core::log_info("webhook_directory", "recovered " + std::to_string(st.recovered)
+                                          + " pending deliveries and events in " + std::to_string(took.count())
+                                          + " ms");
+}
+
+// Fans out the `pending_events` rows after `after` (one read transaction),
+// then asks for the next batch.
+void fan_out_pending(self_ptr self, const context& ctx, const std::string& after) {
+  auto& st = self->state;
+  bool more = false;
+  auto ids = recovery_batch(self, ctx.tables->pending_events, after, event_recovery_batch, more, "webhook_directory",
+                            "pending events");
+  if (!ids)
+    return;
+  for (auto& id : *ids) {
     auto event = ctx.tables->events.get(id);
     if (event.failed()) { // its pending row stays: the next start fans it out
       core::log_error("webhook_directory", "event " + id + " not fanned out, the store failed: " + event.why());
     } else if (event.has_value()) {
       fan_out(self, ctx, *event);
+      ++st.recovered;
     } else {
       persistence::write_batch batch;
       ctx.tables->pending_events.erase(batch, id);
@@ -224,9 +231,29 @@ void recover(self_ptr self, const context& ctx, const endpoint_services& service
               });
     }
   }
-  if (!stored.empty() || !pending.empty())
-    core::log_info("webhook_directory", std::to_string(stored.size()) + " endpoints, "
-                                          + std::to_string(pending.size()) + " events to fan out after restart");
+  if (continue_recovery(self, *ids, more))
+    return;
+  st.fanning_out = false;
+  check_recovered(self, ctx);
+}
+
+void recover(self_ptr self, const context& ctx, const endpoint_services& services) {
+  self->state.recovery_began = ctx.clock->now();
+  std::vector<webhook_endpoint_record> stored;
+  auto endpoints_read = ctx.tables->webhook_endpoints.for_each([&](const webhook_endpoint_record& e) {
+    stored.push_back(e);
+    return true;
+  });
+  if (!endpoints_read.ok())
+    core::log_error("webhook_directory", "endpoints not all started, the store failed: " + endpoints_read.message);
+  for (auto& e : stored) {
+    self->state.loading.insert(e.id);
+    spawn_endpoint(self, ctx, services, e);
+  }
+  show_disabled(self); // this start's count, none included (not the last incarnation's)
+  if (!stored.empty())
+    core::log_info("webhook_directory", std::to_string(stored.size()) + " endpoints started");
+  self->send(self, recover_atom::value, std::string{});
 }
 
 } // namespace
@@ -294,6 +321,17 @@ webhook_directory_actor::behavior_type webhook_directory(self_ptr self, context 
       auto it = self->state.endpoints.find(id);
       if (it != self->state.endpoints.end() && !it->second.handle)
         respawn_endpoint(self, ctx, services, id);
+    },
+    [=](loaded_atom, const std::string& id, int64_t tasks) {
+      if (self->state.loading.erase(id) == 0)
+        return; // a new endpoint, or a respawned one after the start
+      self->state.recovered += tasks;
+      check_recovered(self, ctx);
+    },
+    [=](recover_atom, const std::string& after) { fan_out_pending(self, ctx, after); },
+    [=](ready_atom) -> recovery_status {
+      auto& st = self->state;
+      return {st.loading.empty() && !st.fanning_out, st.recovered};
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {

@@ -25,10 +25,22 @@ struct webhook_directory_state {
   std::unordered_map<std::string, std::size_t> committing; ///< team id -> its creates being committed (counted against the cap)
   std::size_t disabled = 0; ///< endpoints not active (`svc_webhook_disabled_endpoints`)
   uint64_t published = 0, tasks = 0;
+  // Recovery at start (`ready`): the endpoints still loading their pending
+  // tasks, whether the events a crash left pending are all fanned out, and
+  // how many tasks and events came back.
+  std::set<std::string> loading;
+  bool fanning_out = true;
+  int64_t recovered = 0;
+  core::time_point recovery_began;
   static inline const char* name = "webhook_directory";
 };
 
-/// Spawns every stored endpoint and fans out the events a crash left pending.
+/// `pending_events` rows read per read transaction at start; other messages
+/// are handled between two batches.
+inline constexpr std::size_t event_recovery_batch = 2000;
+
+/// Spawns every stored endpoint (each loads its pending tasks and reports
+/// `loaded`) and fans out the events a crash left pending, in batches.
 /// `services.directory` is filled in with the directory itself.
 webhook_directory_actor::behavior_type webhook_directory(
   webhook_directory_actor::stateful_pointer<webhook_directory_state> self, context ctx, endpoint_services services);

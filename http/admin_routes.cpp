@@ -10,7 +10,7 @@ std::vector<route> admin_routes() {
   using b = schema::bucket_class;
   return {
     {v::get, "/healthz", s::none, b::anonymous, get_healthz, "liveness"},
-    {v::get, "/readyz", s::none, b::anonymous, get_readyz, "readiness (503 while draining or while the store fails reads)"},
+    {v::get, "/readyz", s::none, b::anonymous, get_readyz, "readiness (503 while recovering at start, draining or while the store fails reads)"},
     {v::post, "/admin/faults", s::full, b::anonymous, set_faults, "fault switch for tests (--fault-injection)"},
     {v::get, "/metrics", s::full, b::anonymous, get_metrics, "Prometheus metrics"},
     {v::get, "/admin/actors", s::full, b::anonymous, list_actors, "live actors"},

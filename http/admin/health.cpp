@@ -10,6 +10,10 @@ namespace svc::http {
 
 void get_healthz(const context_ptr& ctx) { reply_json(ctx, 200, {{"status", "ok"}}); }
 
+// Ready once the store answers reads and the job and webhook directories
+// have brought back what they found at start (queued jobs, pending
+// deliveries): until then 503 `recovering`, with how far they got. The API
+// answers meanwhile; this is for a load balancer that should wait.
 void get_readyz(const context_ptr& ctx) {
   if (ctx->svc.draining)
     return reply_json(ctx, 503, {{"status", "draining"}});
@@ -17,7 +21,21 @@ void get_readyz(const context_ptr& ctx) {
     core::log_error("readyz", "store read failed: " + probe.message);
     return reply_json(ctx, 503, {{"status", "storage_unavailable"}});
   }
-  reply_json(ctx, 200, {{"status", "ok"}});
+  using actors::recovery_status;
+  auto& a = ctx->svc.actors();
+  ask<recovery_status>(
+    ctx, a.jobs,
+    [ctx, webhooks = a.webhooks](recovery_status& jobs) {
+      ask<recovery_status>(
+        ctx, webhooks,
+        [ctx, jobs](recovery_status& deliveries) {
+          boost::json::object recovered{{"jobs", jobs.recovered}, {"deliveries", deliveries.recovered}};
+          bool done = jobs.done && deliveries.done;
+          reply_json(ctx, done ? 200 : 503, {{"status", done ? "ok" : "recovering"}, {"recovered", recovered}});
+        },
+        actors::ready_atom::value);
+    },
+    actors::ready_atom::value);
 }
 
 // `{"crash_kind": ..., "crash_id": ...}`: the live actors of that kind and

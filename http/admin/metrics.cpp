@@ -15,7 +15,7 @@ namespace {
 void sample(const services& svc) {
   auto& m = core::metrics::svc();
   auto& pool = svc.runtime.workers();
-  m.jobs_queued.get().set(static_cast<double>(pool.queued()));
+  m.jobs_queued.get().set(static_cast<double>(svc.runtime.queued_renders()));
   m.renders_running.get().set(static_cast<double>(pool.running()));
   m.uploads_in_flight.get().set(static_cast<double>(svc.uploads.in_flight()));
   m.webhook_retry_backlog.get().set(static_cast<double>(svc.env.count(persistence::table::delivery_tasks)));

@@ -117,7 +117,7 @@ void get_overview(const context_ptr& ctx) {
       json::object body{
         {"object", "overview"},
         {"generated_at", core::format_iso8601(ctx->svc.clock->now())},
-        {"renders", {{"queued", workers.queued()}, {"running", workers.running()}, {"workers", workers.threads()}}}};
+        {"renders", {{"queued", ctx->svc.runtime.queued_renders()}, {"running", workers.running()}, {"workers", workers.threads()}}}};
       if (!list_teams(ctx, body) || !list_endpoints(ctx, body))
         return;
       body["recent_5xx"] = recent_5xx(ctx);

@@ -4,19 +4,24 @@
 #include <boost/test/unit_test.hpp>
 
 #include <string>
+#include <vector>
 
 #include "job_fixture.hpp"
 #include "persistence/job_rows.hpp"
 #include "tests/support/read_results.hpp"
 
 // The job directory: routing cancels and waits by team, answering for jobs
-// that are no longer live from LMDB, and resuming live jobs at start.
+// that are no longer live from LMDB, the queue (a queued job has no actor
+// until a worker slot is free for it or someone needs it), and resuming live
+// jobs at start in batches while it answers.
 
 namespace {
 
 using svc::actors::cancel_atom;
 using svc::actors::fault_atom;
 using svc::actors::job_directory_state;
+using svc::actors::ready_atom;
+using svc::actors::recovery_status;
 using svc::actors::wait_atom;
 using svc::schema::balance_record;
 using svc::schema::error_code;
@@ -82,44 +87,52 @@ BOOST_AUTO_TEST_CASE(wait_answers_once_the_job_is_terminal) {
 }
 
 BOOST_AUTO_TEST_CASE(jobs_found_live_at_start_are_resumed) {
-  // As a crash would leave them: one job queued, one processing, both holding
+  // As a crash would leave them: one job queued, two processing, all holding
   // credits, and a live row whose job is already terminal.
-  auto first = make_job("a lighthouse [hold]", 40);
-  auto second = make_job("a harbour", 30);
-  second.status = job_status::processing;
-  second.started_at = clock->now();
-  second.progress = 0.4;
-  auto done = make_job("a bridge", 10);
+  auto queued = make_job("a lighthouse", 40);
+  auto first = make_job("a harbour [hold]", 30);
+  auto second = make_job("a bridge", 20);
+  for (auto* j : {&first, &second}) {
+    j->status = job_status::processing;
+    j->started_at = clock->now();
+    j->progress = 0.4;
+  }
+  auto done = make_job("a pier", 10);
   done.status = job_status::succeeded;
   svc::persistence::write_batch batch;
-  svc::persistence::put_job(tables, batch, first);
-  svc::persistence::put_job(tables, batch, second);
-  svc::persistence::put_job(tables, batch, done);
+  for (auto* j : {&queued, &first, &second, &done})
+    svc::persistence::put_job(tables, batch, *j);
   tables.live_jobs.put(batch, done.id, done.id);
-  for (auto* j : {&first, &second})
+  for (auto* j : {&queued, &first, &second})
     tables.holds.put(batch, svc::actors::hold_key(team, j->id),
                      svc::schema::hold_record{team, j->id, j->credits, hold_status::held, clock->now()});
-  tables.balances.put(batch, team, balance_record{team, opening - 70, 70, {}});
+  tables.balances.put(batch, team, balance_record{team, opening - 90, 90, {}});
   BOOST_REQUIRE(*ask<bool>(store, svc::actors::commit_atom::value, std::move(batch)).value);
 
-  start(scripted, 1); // one worker: the first job holds it, the second waits
-  BOOST_TEST(state_of<job_directory_state>(jobs).recovered == 2u);
+  // One worker, two slots: the interrupted renders left the queue before the
+  // crash, so they go first; the first holds the worker, the second waits in
+  // the pool, the queued job waits in the queue.
+  start(scripted, 1);
+  BOOST_TEST(state_of<job_directory_state>(jobs).recovered == 3u);
   BOOST_REQUIRE(reaches(first.id, job_status::processing));
-  // The processing job's render died with the process: it is queued again.
+  // The second one's render died with the process: it is queued again.
   auto requeued = stored(second.id);
   BOOST_TEST((requeued.status == job_status::queued));
   BOOST_TEST(requeued.progress == 0.0);
   BOOST_TEST(!requeued.started_at);
   BOOST_TEST(svc::test::found(tables.live_jobs.get(second.id)).has_value());
   BOOST_TEST(pool->queued() == 1u);
+  BOOST_TEST(state_of<job_directory_state>(jobs).queue.contains(queued.id));
 
   BOOST_REQUIRE(ask<job_record>(jobs, cancel_atom::value, team, first.id).value);
-  auto r = finish(second.id);
-  BOOST_TEST((r.status == job_status::succeeded));
-  BOOST_TEST((r.cost_status == hold_status::charged));
-  BOOST_TEST(r.outputs.size() == 1u);
-  BOOST_TEST(balance_is(opening - 30, 0));
-  BOOST_TEST(!svc::test::found(tables.live_jobs.get(second.id)));
+  for (auto* j : {&second, &queued}) {
+    auto r = finish(j->id);
+    BOOST_TEST((r.status == job_status::succeeded));
+    BOOST_TEST((r.cost_status == hold_status::charged));
+    BOOST_TEST(r.outputs.size() == 1u);
+    BOOST_TEST(!svc::test::found(tables.live_jobs.get(j->id)));
+  }
+  BOOST_TEST(balance_is(opening - 60, 0));
   BOOST_TEST((stored(done.id).status == job_status::succeeded)); // left as it was
 }
 
@@ -209,6 +222,119 @@ BOOST_AUTO_TEST_CASE(a_job_actor_that_dies_fails_only_its_job) {
   scripted.release();
   BOOST_TEST((finish(other.id).status == job_status::succeeded));
   BOOST_TEST(balance_is(opening - 80, 0));
+}
+
+BOOST_AUTO_TEST_CASE(a_queued_job_has_no_actor_until_a_worker_slot_is_free_for_it) {
+  start(scripted, 1); // two slots: one render running, one waiting in the pool
+  std::vector<job_record> made;
+  for (int i = 0; i < 6; ++i)
+    made.push_back(create(make_job("a lighthouse [hold] " + std::to_string(i), 10)));
+  BOOST_REQUIRE(reaches(made[0].id, job_status::processing));
+  auto& st = state_of<job_directory_state>(jobs);
+  BOOST_TEST(st.jobs.size() == 2u, "only the jobs holding a slot have an actor");
+  BOOST_TEST(st.queue.size() == 4u);
+  BOOST_TEST(pool->queued() == 1u);
+  for (std::size_t i = 1; i < made.size(); ++i)
+    BOOST_TEST((stored(made[i].id).status == job_status::queued));
+
+  // A queued job is cancelled through an actor woken for it; the queue goes on without it.
+  auto c = ask<job_record>(jobs, cancel_atom::value, team, made[4].id);
+  BOOST_REQUIRE(c.value);
+  BOOST_TEST((c.value->status == job_status::cancelled));
+  check_refunded(finish(made[4].id));
+  BOOST_TEST(st.queue.size() == 3u);
+  BOOST_TEST(st.jobs.size() == 2u);
+
+  // Each job gets its actor when a slot frees, in creation order.
+  scripted.release();
+  for (auto i : {0, 1, 2, 3, 5})
+    BOOST_TEST((finish(made[i].id).status == job_status::succeeded));
+  BOOST_TEST(scripted.started() == 5);
+  BOOST_TEST(st.queue.size() == 0u);
+  BOOST_TEST(balance_is(opening - 50, 0));
+}
+
+BOOST_AUTO_TEST_CASE(a_caller_waiting_for_a_queued_job_is_answered_when_it_ends) {
+  start(scripted, 1);
+  create(make_job("a lighthouse [hold]", 10));
+  create(make_job("a harbour [hold]", 10));
+  auto waited = create(make_job("a bridge [hold]", 10));
+  auto& st = state_of<job_directory_state>(jobs);
+  BOOST_TEST(st.jobs.count(waited.id) == 0u);
+  self->send(jobs, wait_atom::value, team, waited.id);
+  run_pending();
+  BOOST_TEST(!receive<job_record>().answered);
+  BOOST_TEST(st.jobs.count(waited.id) == 1u, "woken for the caller");
+  BOOST_TEST(st.queue.contains(waited.id), "and still in its place in the queue");
+  BOOST_TEST(pool->queued() == 1u);
+
+  scripted.release();
+  finish(waited.id);
+  auto w = receive<job_record>();
+  BOOST_REQUIRE(w.value);
+  BOOST_TEST((w.value->status == job_status::succeeded));
+  BOOST_TEST(scripted.started() == 3);
+}
+
+BOOST_AUTO_TEST_CASE(a_queued_job_without_an_actor_expires_at_its_deadline) {
+  start(scripted, 1);
+  auto busy = create(make_job("a lighthouse [hold]", 10));
+  create(make_job("a harbour [hold]", 10));
+  auto waiting = create(make_job("a bridge", 30));
+  BOOST_REQUIRE(reaches(busy.id, job_status::processing));
+  BOOST_TEST(state_of<job_directory_state>(jobs).jobs.count(waiting.id) == 0u);
+
+  advance(std::chrono::duration_cast<std::chrono::milliseconds>(cfg.queue_ttl) - std::chrono::seconds{1});
+  BOOST_TEST((stored(waiting.id).status == job_status::queued));
+  advance(std::chrono::seconds{1});
+  auto r = finish(waiting.id);
+  BOOST_TEST((r.status == job_status::expired));
+  check_refunded(r);
+  BOOST_TEST(state_of<job_directory_state>(jobs).queue.size() == 0u);
+  BOOST_TEST((stored(busy.id).status == job_status::processing), "a job being rendered does not expire");
+}
+
+// More than two batches of `live_jobs`: the directory answers before its
+// first batch (not ready yet), and a job not resumed yet can be cancelled.
+BOOST_AUTO_TEST_CASE(live_jobs_are_resumed_in_batches_while_the_directory_answers) {
+  auto n = static_cast<int64_t>(2 * svc::actors::job_recovery_batch + 3);
+  std::vector<job_record> crashed;
+  svc::persistence::write_batch batch;
+  for (int64_t i = 0; i < n; ++i) {
+    auto j = make_job("a lighthouse [hold]", 1);
+    svc::persistence::put_job(tables, batch, j);
+    tables.holds.put(batch, svc::actors::hold_key(team, j.id),
+                     svc::schema::hold_record{team, j.id, 1, hold_status::held, clock->now()});
+    crashed.push_back(std::move(j));
+  }
+  tables.balances.put(batch, team, balance_record{team, opening, n, {}});
+  BOOST_REQUIRE(*ask<bool>(store, svc::actors::commit_atom::value, std::move(batch)).value);
+
+  pool = std::make_unique<svc::providers::worker_pool>(1);
+  svc::actors::job_services services{&scripted, pool.get(), &faulty, &moderation, ledgers};
+  jobs = track(sys.spawn(svc::actors::job_directory, ctx(), services));
+  auto& last = crashed.back();
+  self->send(jobs, ready_atom::value);
+  self->send(jobs, cancel_atom::value, team, last.id);
+  run_pending();
+  auto early = receive<recovery_status>();
+  BOOST_REQUIRE(early.value);
+  BOOST_TEST(!early.value->done);
+  BOOST_TEST(early.value->recovered == 0);
+  auto cancelled = receive<job_record>();
+  BOOST_REQUIRE(cancelled.value);
+  BOOST_TEST((cancelled.value->status == job_status::cancelled));
+
+  auto ready = ask<recovery_status>(jobs, ready_atom::value);
+  BOOST_REQUIRE(ready.value);
+  BOOST_TEST(ready.value->done);
+  BOOST_TEST(ready.value->recovered == n - 1, "the cancelled job was not resumed again");
+  check_refunded(finish(last.id));
+  auto& st = state_of<job_directory_state>(jobs);
+  BOOST_TEST(st.jobs.size() == 2u);
+  BOOST_TEST(st.queue.size() == static_cast<std::size_t>(n - 3));
+  BOOST_TEST(balance_is(opening + 1, n - 1));
+  BOOST_TEST(reaches(crashed.front().id, job_status::processing), "the first job takes the worker");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

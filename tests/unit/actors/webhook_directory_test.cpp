@@ -283,6 +283,36 @@ BOOST_AUTO_TEST_CASE(events_left_pending_are_fanned_out_at_start) {
   BOOST_TEST(deliveries_of(b.id).size() == 1u);
 }
 
+// What a crash left (pending tasks of two endpoints, an event never fanned
+// out) is back before `ready` says done; asked at once, it says not yet.
+BOOST_AUTO_TEST_CASE(ready_once_every_endpoint_loaded_its_tasks_and_pending_events_are_fanned_out) {
+  auto a = make_endpoint({"image.completed"});
+  auto b = make_endpoint({"image.completed"});
+  store_endpoint(a);
+  store_endpoint(b);
+  auto later = now() + 1h;
+  for (int i = 0; i < 3; ++i) {
+    auto ev = make_event();
+    store_event(ev);
+    store_task(make_task(a, ev, later));
+    store_task(make_task(b, ev, later));
+  }
+  store_event(make_event(), svc::persistence::fan_out::pending);
+
+  auto dir = track(sys.spawn(svc::actors::webhook_directory, ctx(), services()));
+  self->send(dir, svc::actors::ready_atom::value);
+  run_pending();
+  auto early = receive<svc::actors::recovery_status>();
+  BOOST_REQUIRE(early.value);
+  BOOST_TEST(!early.value->done);
+  auto ready = ask<svc::actors::recovery_status>(dir, svc::actors::ready_atom::value);
+  BOOST_REQUIRE(ready.value);
+  BOOST_TEST(ready.value->done);
+  BOOST_TEST(ready.value->recovered == 7, "six tasks loaded, one event fanned out");
+  BOOST_TEST(tasks_of(a.id).size() == 4u);
+  BOOST_TEST(pending_event_ids().empty());
+}
+
 BOOST_AUTO_TEST_CASE(a_patch_that_deactivates_or_unsubscribes_is_seen_by_the_next_publish) {
   auto dir = spawn_directory();
   auto a = make_endpoint({"image.completed"});

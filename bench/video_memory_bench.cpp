@@ -1,29 +1,35 @@
 // Measures the memory one video render adds to a process: the peak resident
-// set (VmHWM) during one render of the built-in back end minus the resident
-// set just before it, each run in a fresh child process (a parent's freed but
-// retained heap would hide the cost). A tiny video first loads the code
-// (libx264's pages count as resident too); then the heap is trimmed and the
-// peak reset (`/proc/self/clear_refs` 5). Prints every run, the median and the
-// command that reproduces it. For where the bytes go, run one render under
-// valgrind's massif (see bench/README.md).
+// set (VmHWM) during one render of the built-in back end, its MP4 streamed
+// into a blob of a temp folder and committed as svcd's job worker does,
+// minus the resident set just before it; each run in a fresh child process
+// (a parent's freed but retained heap would hide the cost). A tiny video
+// first loads the code (libx264's pages count as resident too); then the
+// heap is trimmed and the peak reset (`/proc/self/clear_refs` 5). Prints
+// every run, the median and the command that reproduces it. For where the
+// bytes go, run one render under heaptrack (see bench/README.md).
 //
 //   cmake --build build --target svc-video-memory-bench
 //   build/bench/svc-video-memory-bench [--runs 5] [--video WxH:SECONDS:FPS] [--preset NAME] [--crf N]
-//                                      [--in-process 1]
+//                                      [--bframes N] [--in-process 1]
 //
-// --in-process 1 measures one run in this process, for a heap profiler that
-// does not follow forks: `heaptrack build/bench/svc-video-memory-bench --in-process 1`.
+// --in-process 1 measures one run in this process (--runs is then 1), for a
+// heap profiler that does not follow forks:
+// `heaptrack build/bench/svc-video-memory-bench --in-process 1`.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include <malloc.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/positional_file.hpp"
+#include "persistence/blob_store.hpp"
 #include "providers/procedural_renderer.hpp"
 
 namespace {
@@ -58,12 +64,14 @@ bool parse(int argc, char** argv, options& o) {
     else if (a == "--in-process") o.in_process = v == "1";
     else if (a == "--preset") o.renderer.mp4.preset = v;
     else if (a == "--crf") o.renderer.mp4.crf = std::atoi(v.c_str());
+    else if (a == "--bframes") o.renderer.mp4.bframes = std::atoi(v.c_str());
     else if (a == "--video") {
       if (std::sscanf(v.c_str(), "%dx%d:%d:%d", &o.video.width, &o.video.height, &o.video.duration_seconds,
                       &o.video.fps) != 4 || o.video.duration_seconds < 1)
         return false;
     } else return false;
   }
+  if (o.in_process) o.runs = 1;
   return true;
 }
 
@@ -82,25 +90,41 @@ struct sample {
   long bytes = -1;      ///< size of the MP4
 };
 
-sample measure_once(const options& o) {
-  procedural_renderer renderer(o.renderer);
-  const cancel_token never;
-  render_request warm_up = o.video;
-  warm_up.width = warm_up.height = 64;
-  warm_up.duration_seconds = 1;
-  warm_up.fps = 2;
-  if (!renderer.render(warm_up, {}, never).ok()) return {};
-  malloc_trim(0);
-  if (!(std::ofstream("/proc/self/clear_refs") << "5")) return {};
-  sample s;
-  s.before_kib = status_kib("VmRSS");
-  auto outcome = renderer.render(o.video, {}, never);
-  s.peak_kib = status_kib("VmHWM");
+// Renders `req` into the blob `outputs/video.mp4` of `blobs` and commits it;
+// the MP4's size, or -1.
+long render_into_blob(procedural_renderer& renderer, render_request req, svc::persistence::file_blob_store& blobs) {
+  std::unique_ptr<svc::persistence::blob_writer> file;
+  if (!blobs.create("outputs/video.mp4", file).ok()) return -1;
+  req.video_file = file.get();
+  auto outcome = renderer.render(req, {}, cancel_token{});
   if (!outcome.ok()) {
     std::fprintf(stderr, "render failed: %s\n", outcome.error().message.c_str());
-    return {};
+    return -1;
   }
-  s.bytes = static_cast<long>(outcome.value().outputs.front().size());
+  return svc::core::sha256_of(*file) && file->commit().ok() ? static_cast<long>(file->size()) : -1;
+}
+
+sample measure_once(const options& o) {
+  procedural_renderer renderer(o.renderer);
+  char dir[] = "/tmp/svc-video-memory-XXXXXX";
+  if (mkdtemp(dir) == nullptr) return {};
+  sample s;
+  {
+    svc::persistence::file_blob_store blobs(dir);
+    render_request warm_up = o.video;
+    warm_up.width = warm_up.height = 64;
+    warm_up.duration_seconds = 1;
+    warm_up.fps = 2;
+    if (render_into_blob(renderer, warm_up, blobs) > 0) {
+      malloc_trim(0);
+      if (std::ofstream("/proc/self/clear_refs") << "5") {
+        s.before_kib = status_kib("VmRSS");
+        s.bytes = render_into_blob(renderer, o.video, blobs);
+        s.peak_kib = status_kib("VmHWM");
+      }
+    }
+  }
+  std::filesystem::remove_all(dir);
   return s;
 }
 
@@ -135,7 +159,7 @@ double mib(long kib) { return static_cast<double>(kib) / 1024.0; }
 int main(int argc, char** argv) {
   options o;
   if (!parse(argc, argv, o)) {
-    std::fprintf(stderr, "usage: %s [--runs N] [--video WxH:SECONDS:FPS] [--preset NAME] [--crf N] [--in-process 1]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--runs N] [--video WxH:SECONDS:FPS] [--preset NAME] [--crf N] [--bframes N] [--in-process 1]\n", argv[0]);
     return 2;
   }
   std::vector<double> added;
@@ -150,9 +174,9 @@ int main(int argc, char** argv) {
                 mib(s.before_kib), added.back(), s.bytes);
   }
   std::sort(added.begin(), added.end());
-  std::printf("median of %d: one %dx%d %d s video at %d fps (%s, crf %d) adds %.1f MiB of resident memory\n", o.runs,
-              o.video.width, o.video.height, o.video.duration_seconds, o.video.fps, o.renderer.mp4.preset.c_str(),
-              o.renderer.mp4.crf, added[added.size() / 2]);
+  std::printf("median of %d: one %dx%d %d s video at %d fps (%s, crf %d, bframes %d) adds %.1f MiB of resident memory\n",
+              o.runs, o.video.width, o.video.height, o.video.duration_seconds, o.video.fps, o.renderer.mp4.preset.c_str(),
+              o.renderer.mp4.crf, o.renderer.mp4.bframes, added[added.size() / 2]);
   std::printf("reproduce: %s\n", o.command.c_str());
   return 0;
 }

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/memory_file.hpp"
 #include "providers/image_ops.hpp"
@@ -62,6 +66,19 @@ shot plan_shot(uint32_t seed) {
   return s;
 }
 
+// Frees `img` with its pages given back to the system at once: allocators
+// keep freed pages resident for a while (jemalloc, svcd's, about ten
+// seconds), so a float keyframe would still count while the encoder fills
+// its own frames. The pages stay mapped (only their contents go), so the
+// allocator may hand them out again as zeros.
+void release(image& img) {
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto first = (reinterpret_cast<uintptr_t>(img.px.data()) + page - 1) & ~(page - 1);
+  const auto last = reinterpret_cast<uintptr_t>(img.px.data() + img.px.size()) & ~(page - 1);
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  img = image{};
+}
+
 // Ease half-way between linear and smoothstep: the move starts and ends
 // softly without seeming to stand still at either end.
 float ease(float t) { return 0.5f * (t + t * t * (3.f - 2.f * t)); }
@@ -98,7 +115,7 @@ render_outcome animate_still(image keyframe, const animation_spec& spec, const c
   // Packed for the frames, at half the memory; the float one goes before the
   // encoder's own frames arrive.
   const packed_image still(keyframe);
-  keyframe = image{};
+  release(keyframe);
 
   core::memory_file in_memory;
   mp4_encoder encoder(spec.mp4);

@@ -5,6 +5,7 @@
 // made to fail, and two teams with an opening balance. Worker messages reach
 // the actors through `run_until`; the queue TTL runs on virtual time.
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -59,8 +60,10 @@ public:
   explicit faulty_blobs(persistence::blob_store& disk) : disk_(disk) {}
   std::string fail_on; ///< set before the job is created; read on pool threads
   uint64_t room = UINT64_MAX; ///< likewise
+  std::atomic<int> puts{0}; ///< puts made, failed or not
 
   persistence::status put(std::string_view key, std::string_view bytes) override {
+    ++puts;
     if (!fail_on.empty() && key.find(fail_on) != std::string_view::npos)
       return {"No space left on device"};
     return disk_.put(key, bytes);

@@ -148,6 +148,7 @@ BOOST_AUTO_TEST_CASE(a_video_is_streamed_into_its_blob_and_committed) {
   auto in_memory = procedural.render(same, {}, svc::providers::cancel_token{});
   BOOST_REQUIRE(in_memory.ok());
   BOOST_TEST((in_memory.value().outputs.front() == *bytes));
+  BOOST_TEST(faulty.puts == 0, "streamed in, never held whole for a put");
   BOOST_TEST(files_in(dir.path + "/blobs/outputs") == 1u, "no temp file left");
   BOOST_TEST(balance_is(opening - 25, 0));
 }

@@ -7,6 +7,7 @@
 #include "core/crypto.hpp"
 #include "core/log.hpp"
 #include "core/metric_catalogue.hpp"
+#include "core/positional_file.hpp"
 #include "persistence/job_rows.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "schema/event_types.hpp"
@@ -174,6 +175,18 @@ void submit(self_ptr self, const job_services& services) {
       }
       request.init_image = std::move(*bytes);
     }
+    auto storing_failed = [&](const std::string& what, const persistence::status& st) {
+      core::log_error("job", job.id + ": storing " + what + " failed: " + st.message);
+      caf::anon_send(me, failed_atom::value, std::string{"provider_error"}, std::string{"storing the output failed"});
+    };
+    // A video goes into its blob's temp file as it is encoded, so no worker
+    // holds a whole MP4; dropped uncommitted, the temp file goes with it.
+    std::unique_ptr<persistence::blob_writer> video;
+    if (job.kind == schema::job_kind::video) {
+      if (auto st = services.blobs->create(schema::output_blob_key(job, 0), video); !st.ok())
+        return storing_failed("the video", st);
+      request.video_file = video.get();
+    }
     caf::anon_send(me, started_atom::value);
     auto began = std::chrono::steady_clock::now();
     auto outcome = services.backend->render(
@@ -181,6 +194,8 @@ void submit(self_ptr self, const job_services& services) {
     core::metrics::svc()
       .render_seconds.with({std::string{schema::to_string(job.kind)}})
       .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+    if (video && !video->failure().ok()) // the disk refused the MP4, not the back end
+      return storing_failed("the video", video->failure());
     if (!outcome.ok()) {
       if (outcome.error().code != "cancelled") // a shutdown's doing, not the back end's
         core::metrics::svc().backend_errors.with({outcome.error().code}).inc();
@@ -193,13 +208,19 @@ void submit(self_ptr self, const job_services& services) {
     if (token.cancelled())
       return;
     rendered_outputs stored;
+    if (result.in_video_file) {
+      // Hashed before the commit closes the file; read back from the page cache.
+      auto hash = core::sha256_of(*video);
+      auto st = hash ? video->commit() : persistence::status{"reading it back failed"};
+      if (!st.ok())
+        return storing_failed("the video", st);
+      stored.outputs.push_back({result.content_type, video->size(), result.width, result.height, core::to_hex(*hash)});
+    }
     for (std::size_t i = 0; i < result.outputs.size(); ++i) {
       auto& bytes = result.outputs[i];
       if (auto st = services.blobs->put(schema::output_blob_key(job, i), bytes); !st.ok()) {
-        core::log_error("job", job.id + ": storing output " + std::to_string(i) + " failed: " + st.message);
         persistence::remove_job_outputs(*services.blobs, job, i, "job");
-        caf::anon_send(me, failed_atom::value, std::string{"provider_error"}, std::string{"storing the output failed"});
-        return;
+        return storing_failed("output " + std::to_string(i), st);
       }
       stored.outputs.push_back({result.content_type, bytes.size(), result.width, result.height,
                                 core::to_hex(core::sha256(bytes))});

@@ -7,10 +7,10 @@
 //   cmake --build build --target svc-render-bench
 //   build/bench/svc-render-bench [--runs 5] [--prompt TEXT] [--seed N] [--steps N]
 //                                [--lora SLUG[:WEIGHT]]... [--init FILE]
-//                                [--video WxH:SECONDS:FPS] [--preset NAME] [--crf N] [--out DIR]
+//                                [--video WxH:SECONDS:FPS] [--preset NAME] [--crf N] [--bframes N] [--out DIR]
 //
-// --init uses FILE (PNG, JPEG or WebP) as the init image; --preset and --crf
-// set the x264 encoder (defaults: the renderer's); --video 0 skips the video;
+// --init uses FILE (PNG, JPEG or WebP) as the init image; --preset, --crf and
+// --bframes set the x264 encoder (defaults: the renderer's); --video 0 skips the video;
 // --out writes each case's last output to DIR (to look at); --lora may repeat.
 #include <algorithm>
 #include <chrono>
@@ -77,6 +77,7 @@ bool parse(int argc, char** argv, options& o) {
     else if (a == "--out") o.out_dir = v;
     else if (a == "--preset") o.renderer.mp4.preset = v;
     else if (a == "--crf") o.renderer.mp4.crf = std::atoi(v.c_str());
+    else if (a == "--bframes") o.renderer.mp4.bframes = std::atoi(v.c_str());
     else if (a == "--video") {
       if (!parse_video(v, o.video)) return false;
     } else if (a == "--init") {
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: %s [--runs N] [--prompt TEXT] [--seed N] [--steps N] [--lora SLUG[:W]]... [--init FILE]\n"
-                 "       [--video WxH:SECONDS:FPS | --video 0] [--preset NAME] [--crf N] [--out DIR]\n",
+                 "       [--video WxH:SECONDS:FPS | --video 0] [--preset NAME] [--crf N] [--bframes N] [--out DIR]\n",
                  argv[0]);
     return 2;
   }
@@ -150,7 +151,8 @@ int main(int argc, char** argv) {
     req.fps = o.video.fps;
     const std::string label = "video " + std::to_string(req.width) + "x" + std::to_string(req.height) + " " +
                               std::to_string(req.duration_seconds) + " s at " + std::to_string(req.fps) + " fps (" +
-                              o.renderer.mp4.preset + ", crf " + std::to_string(o.renderer.mp4.crf) + ")";
+                              o.renderer.mp4.preset + ", crf " + std::to_string(o.renderer.mp4.crf) + ", bframes " +
+                              std::to_string(o.renderer.mp4.bframes) + ")";
     if (!measure(renderer, req, o, label, "render-video.mp4")) return 1;
   }
   std::printf("reproduce: %s\n", o.command.c_str());

@@ -16,6 +16,25 @@ digest sha256(std::string_view data) {
   return out;
 }
 
+sha256_stream::sha256_stream() : ctx_{EVP_MD_CTX_new()} {
+  if (ctx_ == nullptr || EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("OpenSSL could not start a SHA-256");
+}
+
+sha256_stream::~sha256_stream() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
+
+void sha256_stream::add(std::string_view data) {
+  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), data.data(), data.size());
+}
+
+digest sha256_stream::finish() {
+  digest out{};
+  auto* ctx = static_cast<EVP_MD_CTX*>(ctx_);
+  EVP_DigestFinal_ex(ctx, out.data(), nullptr);
+  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  return out;
+}
+
 digest hmac_sha256(std::string_view key, std::string_view data) {
   digest out{};
   unsigned int len = 0;

@@ -14,6 +14,22 @@ using digest = std::array<uint8_t, 32>;
 /// SHA-256 of `data`.
 digest sha256(std::string_view data);
 
+/// SHA-256 of data that arrives in pieces (a file read in chunks).
+class sha256_stream {
+public:
+  sha256_stream();
+  ~sha256_stream();
+  sha256_stream(const sha256_stream&) = delete;
+  sha256_stream& operator=(const sha256_stream&) = delete;
+  /// Adds the next piece.
+  void add(std::string_view data);
+  /// The digest of every piece added; the stream starts over afterwards.
+  digest finish();
+
+private:
+  void* ctx_; // an EVP_MD_CTX, kept out of this header with OpenSSL's
+};
+
 /// HMAC-SHA256 of `data` keyed with `key` (any length).
 digest hmac_sha256(std::string_view key, std::string_view data);
 

@@ -74,6 +74,93 @@ private:
   uint64_t size_;
 };
 
+// A blob's temp file open for writing; see blob_writer. Positional I/O
+// (pwrite/pread), so a muxer's seeks cost no system call.
+class file_blob_writer final : public blob_writer {
+public:
+  file_blob_writer(int fd, std::string tmp, std::string path) : fd_{fd}, tmp_{std::move(tmp)}, path_{std::move(path)} {}
+
+  ~file_blob_writer() override {
+    if (fd_ >= 0)
+      ::close(fd_);
+    if (!committed_)
+      ::unlink(tmp_.c_str());
+  }
+
+  bool write_at(uint64_t offset, const char* data, std::size_t size, std::string& error) override {
+    if (fd_ < 0 && failure_.ok())
+      failure_ = {"write " + tmp_ + ": the blob writer is spent"};
+    std::size_t done = 0;
+    while (failure_.ok() && done < size) {
+      auto n = ::pwrite(fd_, data + done, size - done, static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n == 0)
+        errno = ENOSPC; // no progress and no error: the disk took nothing
+      if (n <= 0)
+        failure_ = write_failure("write " + tmp_);
+      else
+        done += static_cast<std::size_t>(n);
+    }
+    if (!failure_.ok()) {
+      error = failure_.message;
+      return false;
+    }
+    size_ = std::max(size_, offset + size);
+    return true;
+  }
+
+  int64_t read_at(uint64_t offset, char* data, std::size_t size) const override {
+    std::size_t done = 0;
+    while (fd_ >= 0 && done < size) {
+      auto n = ::pread(fd_, data + done, size - done, static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        break;
+      done += static_cast<std::size_t>(n);
+    }
+    return fd_ >= 0 ? static_cast<int64_t>(done) : -1;
+  }
+
+  uint64_t size() const override { return size_; }
+  const status& failure() const override { return failure_; }
+
+  // Every failure removes the temp file (the destructor does), so a full disk
+  // leaves no partial blob.
+  status commit() override {
+    if (!failure_.ok() || fd_ < 0)
+      return failure_.ok() ? status{"commit " + tmp_ + ": the blob writer is spent"} : failure_;
+    // A disk that delays allocation reports a full disk at fsync (or close).
+    auto err = ::fsync(fd_) == 0 ? status{} : write_failure("fsync " + tmp_);
+    if (::close(fd_) != 0 && err.ok())
+      err = write_failure("close " + tmp_);
+    fd_ = -1;
+    if (!err.ok())
+      return err;
+    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+      return write_failure("rename " + tmp_);
+    committed_ = true;
+    // The rename is durable only once its folder is; a blob whose name may not
+    // survive a crash is no stored blob, so it goes again.
+    if (!fsync_path(path_.substr(0, path_.rfind('/')), O_RDONLY | O_DIRECTORY)) {
+      auto err = write_failure("fsync folder of " + path_);
+      ::unlink(path_.c_str());
+      return err;
+    }
+    return {};
+  }
+
+private:
+  int fd_;
+  std::string tmp_, path_;
+  uint64_t size_ = 0;
+  status failure_;
+  bool committed_ = false;
+};
+
 } // namespace
 
 bool valid_blob_key(std::string_view key) {
@@ -113,51 +200,27 @@ void file_blob_store::remove_abandoned_temp_files() {
 }
 
 status file_blob_store::put(std::string_view key, std::string_view bytes) {
+  std::unique_ptr<blob_writer> writer;
+  if (auto st = create(key, writer); !st.ok())
+    return st;
+  std::string ignored; // the writer keeps the failure with its out_of_room
+  if (!writer->write_at(0, bytes.data(), bytes.size(), ignored))
+    return writer->failure();
+  return writer->commit();
+}
+
+status file_blob_store::create(std::string_view key, std::unique_ptr<blob_writer>& out) {
   if (!valid_blob_key(key))
     return {"invalid blob key"};
   auto path = path_of(key);
   if (!make_parents(path))
     return write_failure("mkdir for " + path);
   // A unique temp name: concurrent writers of one key never share a temp file.
-  // Every failure below removes it, so a full disk leaves no partial blob.
   auto tmp = path + ".tmp-" + core::make_ulid();
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0)
     return write_failure("open " + tmp);
-  auto fail = [&](const std::string& what) {
-    auto err = write_failure(what + " " + tmp);
-    if (fd >= 0)
-      ::close(fd);
-    ::unlink(tmp.c_str());
-    return err;
-  };
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    auto n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n == 0)
-      errno = ENOSPC; // no progress and no error: the disk took nothing
-    if (n <= 0)
-      return fail("write");
-    done += static_cast<std::size_t>(n);
-  }
-  // A disk that delays allocation reports a full disk at fsync (or close).
-  if (::fsync(fd) != 0)
-    return fail("fsync");
-  int closed = ::close(fd);
-  fd = -1;
-  if (closed != 0)
-    return fail("close");
-  if (::rename(tmp.c_str(), path.c_str()) != 0)
-    return fail("rename");
-  // The rename is durable only once its folder is; a blob whose name may not
-  // survive a crash is no stored blob, so it goes again.
-  if (!fsync_path(path.substr(0, path.rfind('/')), O_RDONLY | O_DIRECTORY)) {
-    auto err = write_failure("fsync folder of " + path);
-    ::unlink(path.c_str());
-    return err;
-  }
+  out = std::make_unique<file_blob_writer>(fd, std::move(tmp), std::move(path));
   return {};
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Output and upload bytes, outside LMDB. `blob_store` is the seam tests use to
 // inject faults; `file_blob_store` keeps one file per blob under a folder,
-// written to a temp file, fsynced and renamed into place (and the folder
-// fsynced), so a blob either exists whole or not at all after a crash.
+// written to a temp file (whole, or streamed in through a `blob_writer`),
+// fsynced and renamed into place (and the folder fsynced), so a blob either
+// exists whole or not at all after a crash.
 
 #include <cstdint>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/positional_file.hpp"
 #include "persistence/environment.hpp"
 
 namespace svc::persistence {
@@ -28,6 +30,22 @@ public:
   virtual std::optional<std::string> read(uint64_t offset, uint64_t length) const = 0;
 };
 
+/// A blob being written at any offset (a muxer patches what it wrote): the
+/// bytes go to a temp file beside the blob's name, and `commit` makes them the
+/// blob durably, replacing any previous one. Dropped uncommitted (a failed or
+/// cancelled render), it deletes the temp file: the blob exists whole or not
+/// at all, also after a crash (the store removes temp files when opened).
+class blob_writer : public core::positional_file {
+public:
+  /// Makes the bytes written the blob (fsync, rename, folder fsync); the
+  /// writer is spent afterwards. A failed commit leaves nothing of the new
+  /// bytes; after a failed write it returns that failure.
+  virtual status commit() = 0;
+  /// The first failed write (`out_of_room` on a full disk, as for put), or
+  /// ok. Every write after a failed one fails too.
+  virtual const status& failure() const = 0;
+};
+
 class blob_store {
 public:
   virtual ~blob_store() = default;
@@ -35,6 +53,9 @@ public:
   /// failed put leaves nothing of the new bytes behind; `out_of_room` when
   /// the disk is full (ENOSPC, EDQUOT, or EFBIG past a file size limit).
   virtual status put(std::string_view key, std::string_view bytes) = 0;
+  /// Starts writing the blob `key` into `out` (see blob_writer), for bytes
+  /// too many to hold in memory; fails when its temp file cannot be made.
+  virtual status create(std::string_view key, std::unique_ptr<blob_writer>& out) = 0;
   /// The whole blob, or nullopt if absent.
   virtual std::optional<std::string> get(std::string_view key) const = 0;
   /// Size in bytes, or nullopt if absent.
@@ -75,6 +96,7 @@ public:
   /// Every blob under the root, counted by walking its folders (temp files are no blobs).
   blob_usage usage() const;
   status put(std::string_view key, std::string_view bytes) override;
+  status create(std::string_view key, std::unique_ptr<blob_writer>& out) override;
   std::optional<std::string> get(std::string_view key) const override;
   std::optional<uint64_t> size(std::string_view key) const override;
   std::optional<std::string> read_range(std::string_view key, uint64_t offset, uint64_t length) const override;

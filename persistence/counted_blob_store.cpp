@@ -20,6 +20,41 @@ status counted_blob_store::put(std::string_view key, std::string_view bytes) {
   return st;
 }
 
+// Passes everything to the store's writer and counts its commit.
+class counted_blob_store::counted_writer final : public blob_writer {
+public:
+  counted_writer(counted_blob_store& store, std::string key, std::unique_ptr<blob_writer> inner)
+    : store_{store}, key_{std::move(key)}, inner_{std::move(inner)} {}
+  bool write_at(uint64_t offset, const char* data, std::size_t size, std::string& error) override {
+    return inner_->write_at(offset, data, size, error);
+  }
+  int64_t read_at(uint64_t offset, char* data, std::size_t size) const override {
+    return inner_->read_at(offset, data, size);
+  }
+  uint64_t size() const override { return inner_->size(); }
+  const status& failure() const override { return inner_->failure(); }
+
+  status commit() override {
+    auto before = store_.inner_->size(key_);
+    auto st = inner_->commit();
+    store_.recount(before, st.ok() ? std::optional<uint64_t>{inner_->size()} : store_.inner_->size(key_));
+    return st;
+  }
+
+private:
+  counted_blob_store& store_;
+  std::string key_;
+  std::unique_ptr<blob_writer> inner_;
+};
+
+status counted_blob_store::create(std::string_view key, std::unique_ptr<blob_writer>& out) {
+  std::unique_ptr<blob_writer> inner;
+  auto st = inner_->create(key, inner);
+  if (st.ok())
+    out = std::make_unique<counted_writer>(*this, std::string{key}, std::move(inner));
+  return st;
+}
+
 status counted_blob_store::remove(std::string_view key) {
   auto before = inner_->size(key);
   auto st = inner_->remove(key);

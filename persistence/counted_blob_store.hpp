@@ -1,7 +1,7 @@
 #pragma once
 // A blob store that keeps the bytes and number of the blobs it holds, for
 // `/metrics` (`svc_blob_bytes`, `svc_blobs`): it starts from what the folder
-// held when counted, then follows every put and remove made through it.
+// held when counted, then follows every put, committed write and remove made through it.
 
 #include <atomic>
 #include <memory>
@@ -19,6 +19,8 @@ public:
 
   /// A replacement counts the difference of the sizes; a failed put counts what it left.
   status put(std::string_view key, std::string_view bytes) override;
+  /// The blob counts once its writer commits, like a put of what it wrote.
+  status create(std::string_view key, std::unique_ptr<blob_writer>& out) override;
   std::optional<std::string> get(std::string_view key) const override { return inner_->get(key); }
   std::optional<uint64_t> size(std::string_view key) const override { return inner_->size(key); }
   std::optional<std::string> read_range(std::string_view key, uint64_t offset, uint64_t length) const override {
@@ -29,6 +31,7 @@ public:
   status remove(std::string_view key) override;
 
 private:
+  class counted_writer;
   /// Moves the tally from a key's size `before` a write to its size `after` (nullopt: absent).
   void recount(std::optional<uint64_t> before, std::optional<uint64_t> after);
 

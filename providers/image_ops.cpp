@@ -136,34 +136,53 @@ image half_size(const image& img) {
   return out;
 }
 
-void resample(const image& img, float x, float y, float w, float h, image& out) {
-  const float sx = w / static_cast<float>(out.width);
-  const float sy = h / static_cast<float>(out.height);
-  std::vector<int> x0s(static_cast<std::size_t>(out.width)), x1s(static_cast<std::size_t>(out.width));
-  std::vector<float> txs(static_cast<std::size_t>(out.width));
-  for (int i = 0; i < out.width; ++i) {
-    const float fx = std::clamp(x + (static_cast<float>(i) + 0.5f) * sx - 0.5f, 0.f, static_cast<float>(img.width - 1));
-    x0s[i] = static_cast<int>(fx);
-    x1s[i] = std::min(x0s[i] + 1, img.width - 1);
-    txs[i] = fx - static_cast<float>(x0s[i]);
-  }
-  for (int j = 0; j < out.height; ++j) {
-    const float fy = std::clamp(y + (static_cast<float>(j) + 0.5f) * sy - 0.5f, 0.f, static_cast<float>(img.height - 1));
-    const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, img.height - 1);
-    const float ty = fy - static_cast<float>(y0);
-    const rgb* r0 = img.row(y0);
-    const rgb* r1 = img.row(y1);
-    rgb* dst = out.row(j);
-    for (int i = 0; i < out.width; ++i) {
-      const rgb a = mix(r0[x0s[i]], r0[x1s[i]], txs[i]), b = mix(r1[x0s[i]], r1[x1s[i]], txs[i]);
-      dst[i] = mix(a, b, ty);
-    }
+namespace {
+
+// The colour of a pixel, whichever way it is stored (see packed_image.hpp).
+rgb to_rgb(rgb c) { return c; }
+
+} // namespace
+
+template <class Pixels>
+region_sampler<Pixels>::region_sampler(const Pixels& img, int out_width, int out_height)
+  : img_(img), out_width_(out_width), out_height_(out_height), x0s_(static_cast<std::size_t>(out_width)),
+    x1s_(static_cast<std::size_t>(out_width)), txs_(static_cast<std::size_t>(out_width)) {}
+
+template <class Pixels>
+void region_sampler<Pixels>::frame(float x, float y, float w, float h) {
+  const float sx = w / static_cast<float>(out_width_);
+  sy_ = h / static_cast<float>(out_height_);
+  y_ = y;
+  for (int i = 0; i < out_width_; ++i) {
+    const float fx = std::clamp(x + (static_cast<float>(i) + 0.5f) * sx - 0.5f, 0.f, static_cast<float>(img_.width - 1));
+    x0s_[i] = static_cast<int>(fx);
+    x1s_[i] = std::min(x0s_[i] + 1, img_.width - 1);
+    txs_[i] = fx - static_cast<float>(x0s_[i]);
   }
 }
 
+template <class Pixels>
+void region_sampler<Pixels>::row(int j, rgb* dst) const {
+  const float fy = std::clamp(y_ + (static_cast<float>(j) + 0.5f) * sy_ - 0.5f, 0.f, static_cast<float>(img_.height - 1));
+  const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, img_.height - 1);
+  const float ty = fy - static_cast<float>(y0);
+  const auto* r0 = img_.row(y0);
+  const auto* r1 = img_.row(y1);
+  for (int i = 0; i < out_width_; ++i) {
+    const rgb a = mix(to_rgb(r0[x0s_[i]]), to_rgb(r0[x1s_[i]]), txs_[i]);
+    const rgb b = mix(to_rgb(r1[x0s_[i]]), to_rgb(r1[x1s_[i]]), txs_[i]);
+    dst[i] = mix(a, b, ty);
+  }
+}
+
+template class region_sampler<image>;
+template class region_sampler<packed_image>;
+
 image resize(const image& img, int w, int h) {
   image out(w, h);
-  resample(img, 0.f, 0.f, static_cast<float>(img.width), static_cast<float>(img.height), out);
+  region_sampler<image> sampler(img, w, h);
+  sampler.frame(0.f, 0.f, static_cast<float>(img.width), static_cast<float>(img.height));
+  for (int j = 0; j < h; ++j) sampler.row(j, out.row(j));
   return out;
 }
 

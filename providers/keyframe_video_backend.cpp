@@ -36,6 +36,7 @@ render_outcome keyframe_video_backend::render(const render_request& req, const p
   still.duration_seconds = 0;
   still.fps = 0;
   still.num_outputs = 1;
+  still.video_file = nullptr; // the still comes back as bytes
   auto [w, h] = keyframe_size(req.width, req.height);
   still.width = rounded_up(w, size_multiple_);
   still.height = rounded_up(h, size_multiple_);
@@ -46,17 +47,19 @@ render_outcome keyframe_video_backend::render(const render_request& req, const p
       progress(std::min(p, 0.999));
     }
   };
-  auto rendered = stills_->render(still, [&](double p) { report(p * still_share); }, cancel);
-  if (!rendered.ok())
-    return rendered;
-  if (rendered.value().outputs.empty())
-    return provider_error::failed("the back end returned no keyframe");
   image keyframe;
-  std::string error;
-  if (!decode_image(rendered.value().outputs.front(), keyframe, error))
-    return provider_error::failed("the keyframe could not be decoded: " + error);
-  auto video = animate_still(keyframe, spec, cancel,
-                             [&](float f) { report(still_share + (1.0 - still_share) * f); });
+  { // the still's encoded bytes go before the frames are made
+    auto rendered = stills_->render(still, [&](double p) { report(p * still_share); }, cancel);
+    if (!rendered.ok())
+      return rendered;
+    if (rendered.value().outputs.empty())
+      return provider_error::failed("the back end returned no keyframe");
+    std::string error;
+    if (!decode_image(rendered.value().outputs.front(), keyframe, error))
+      return provider_error::failed("the keyframe could not be decoded: " + error);
+  }
+  auto video = animate_still(
+    std::move(keyframe), spec, cancel, [&](float f) { report(still_share + (1.0 - still_share) * f); }, req.video_file);
   if (video.ok() && progress)
     progress(1.0);
   return video;

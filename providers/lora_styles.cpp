@@ -51,7 +51,8 @@ std::vector<style_weight> resolve_styles(const std::vector<lora_weight>& loras) 
 
 bool apply_styles(image& img, const std::vector<style_weight>& styles, uint64_t seed,
                   const cancel_token& cancel, const std::function<void(float)>& progress) {
-  image styled(img.width, img.height);
+  // Only a canvas with styles needs a second one (a video's keyframe often has none).
+  image styled = styles.empty() ? image{} : image(img.width, img.height);
   for (std::size_t i = 0; i < styles.size(); ++i) {
     if (cancel.cancelled()) return false;
     const auto& s = styles[i];

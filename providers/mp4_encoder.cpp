@@ -1,9 +1,8 @@
 #include "providers/mp4_encoder.hpp"
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <new>
+#include <vector>
 
 extern "C" {
 #include <libavformat/avformat.h>
@@ -16,28 +15,23 @@ namespace svc::providers {
 
 namespace {
 
-// The MP4 file as it grows. The muxer seeks back to patch box sizes and, for
-// `+faststart`, rewrites the whole file once more with the index in front.
-struct memory_file {
-  std::string bytes;
+// Where libavformat is in the MP4 file. The muxer seeks back to patch box
+// sizes, and for `+faststart` reads the file again through a second cursor
+// while it shifts the media data forward to make room for the index.
+struct file_cursor {
+  core::positional_file* file = nullptr;
   int64_t pos = 0;
-};
-
-// A second, read-only view of the same file: the muxer's faststart pass opens
-// its output again for reading while it shifts the media data forward.
-struct memory_reader {
-  const std::string* bytes = nullptr;
-  int64_t pos = 0;
+  std::string error; ///< why the file refused a write; libav only hears EIO
 };
 
 // Callbacks run inside libavformat's C code: no exception may leave them.
 int write_bytes(void* opaque, uint8_t* buf, int size) {
-  auto& f = *static_cast<memory_file*>(opaque);
+  auto& c = *static_cast<file_cursor*>(opaque);
   try {
-    const auto end = static_cast<std::size_t>(f.pos) + static_cast<std::size_t>(size);
-    if (end > f.bytes.size()) f.bytes.resize(end);
-    std::memcpy(f.bytes.data() + f.pos, buf, static_cast<std::size_t>(size));
-    f.pos = static_cast<int64_t>(end);
+    if (!c.file->write_at(static_cast<uint64_t>(c.pos), reinterpret_cast<const char*>(buf),
+                          static_cast<std::size_t>(size), c.error))
+      return AVERROR(EIO);
+    c.pos += size;
     return size;
   } catch (const std::bad_alloc&) {
     return AVERROR(ENOMEM);
@@ -45,42 +39,33 @@ int write_bytes(void* opaque, uint8_t* buf, int size) {
 }
 
 int read_bytes(void* opaque, uint8_t* buf, int size) {
-  auto& r = *static_cast<memory_reader*>(opaque);
-  const auto left = static_cast<int64_t>(r.bytes->size()) - r.pos;
-  if (left <= 0) return AVERROR_EOF;
-  const auto n = static_cast<int>(std::min<int64_t>(left, size));
-  std::memcpy(buf, r.bytes->data() + r.pos, static_cast<std::size_t>(n));
-  r.pos += n;
-  return n;
+  auto& c = *static_cast<file_cursor*>(opaque);
+  const auto n = c.file->read_at(static_cast<uint64_t>(c.pos), reinterpret_cast<char*>(buf), static_cast<std::size_t>(size));
+  if (n < 0) return AVERROR(EIO);
+  if (n == 0) return AVERROR_EOF;
+  c.pos += n;
+  return static_cast<int>(n);
 }
 
 // New position after a seek, or a negative AVERROR; AVSEEK_SIZE asks for the size.
-int64_t seek_to(int64_t& pos, int64_t size, int64_t offset, int whence) {
+int64_t seek_cursor(void* opaque, int64_t offset, int whence) {
+  auto& c = *static_cast<file_cursor*>(opaque);
+  const auto size = static_cast<int64_t>(c.file->size());
   whence &= ~AVSEEK_FORCE;
   if (whence == AVSEEK_SIZE) return size;
-  const int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? pos : whence == SEEK_END ? size : -1;
+  const int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? c.pos : whence == SEEK_END ? size : -1;
   if (base < 0 || base + offset < 0) return AVERROR(EINVAL);
-  return pos = base + offset;
-}
-
-int64_t seek_file(void* opaque, int64_t offset, int whence) {
-  auto& f = *static_cast<memory_file*>(opaque);
-  return seek_to(f.pos, static_cast<int64_t>(f.bytes.size()), offset, whence);
-}
-
-int64_t seek_reader(void* opaque, int64_t offset, int whence) {
-  auto& r = *static_cast<memory_reader*>(opaque);
-  return seek_to(r.pos, static_cast<int64_t>(r.bytes->size()), offset, whence);
+  return c.pos = base + offset;
 }
 
 constexpr int io_buffer_size = 64 * 1024;
 
-// An AVIOContext over `opaque` with its own buffer, or null.
-AVIOContext* make_io(void* opaque, bool writable, int (*read)(void*, uint8_t*, int),
-                     int (*write)(void*, uint8_t*, int), int64_t (*seek)(void*, int64_t, int)) {
+// An AVIOContext over `cursor` with its own buffer, or null.
+AVIOContext* make_io(file_cursor& cursor, bool writable) {
   auto* buffer = static_cast<unsigned char*>(av_malloc(io_buffer_size));
   if (buffer == nullptr) return nullptr;
-  AVIOContext* io = avio_alloc_context(buffer, io_buffer_size, writable ? 1 : 0, opaque, read, write, seek);
+  AVIOContext* io = avio_alloc_context(buffer, io_buffer_size, writable ? 1 : 0, &cursor, writable ? nullptr : read_bytes,
+                                       writable ? write_bytes : nullptr, seek_cursor);
   if (io == nullptr) av_free(buffer);
   return io;
 }
@@ -110,41 +95,38 @@ inline uint8_t to_byte(float v) { return static_cast<uint8_t>(static_cast<int>(v
 // BT.709 limited range: what players assume for HD H.264 and what the stream
 // is tagged with. Done here rather than by libswscale so every CPU computes
 // the same bytes (swscale's SIMD paths round differently from its C code).
-// Chroma is taken from the mean of each 2x2 block; sizes are even.
-void to_yuv420(const image& img, AVFrame& f) {
-  for (int y = 0; y < img.height; y += 2) {
-    const rgb* top = img.row(y);
-    const rgb* bottom = img.row(y + 1);
-    uint8_t* y0 = f.data[0] + static_cast<std::ptrdiff_t>(y) * f.linesize[0];
-    uint8_t* y1 = y0 + f.linesize[0];
-    uint8_t* u = f.data[1] + static_cast<std::ptrdiff_t>(y / 2) * f.linesize[1];
-    uint8_t* v = f.data[2] + static_cast<std::ptrdiff_t>(y / 2) * f.linesize[2];
-    for (int x = 0; x < img.width; x += 2) {
-      const rgb a = clamp01(top[x]), b = clamp01(top[x + 1]), c = clamp01(bottom[x]), d = clamp01(bottom[x + 1]);
-      y0[x] = to_byte(16.f + 219.f * luma(a));
-      y0[x + 1] = to_byte(16.f + 219.f * luma(b));
-      y1[x] = to_byte(16.f + 219.f * luma(c));
-      y1[x + 1] = to_byte(16.f + 219.f * luma(d));
-      const rgb m = (a + b + c + d) * 0.25f;
-      const float l = luma(m);
-      u[x / 2] = to_byte(128.f + 224.f * (m.b - l) * (1.f / 1.8556f));
-      v[x / 2] = to_byte(128.f + 224.f * (m.r - l) * (1.f / 1.5748f));
-    }
+// Chroma is taken from the mean of each 2x2 block; sizes are even. Converts
+// rows y and y + 1 of `f`.
+void to_yuv420(const rgb* top, const rgb* bottom, int width, int y, AVFrame& f) {
+  uint8_t* y0 = f.data[0] + static_cast<std::ptrdiff_t>(y) * f.linesize[0];
+  uint8_t* y1 = y0 + f.linesize[0];
+  uint8_t* u = f.data[1] + static_cast<std::ptrdiff_t>(y / 2) * f.linesize[1];
+  uint8_t* v = f.data[2] + static_cast<std::ptrdiff_t>(y / 2) * f.linesize[2];
+  for (int x = 0; x < width; x += 2) {
+    const rgb a = clamp01(top[x]), b = clamp01(top[x + 1]), c = clamp01(bottom[x]), d = clamp01(bottom[x + 1]);
+    y0[x] = to_byte(16.f + 219.f * luma(a));
+    y0[x + 1] = to_byte(16.f + 219.f * luma(b));
+    y1[x] = to_byte(16.f + 219.f * luma(c));
+    y1[x + 1] = to_byte(16.f + 219.f * luma(d));
+    const rgb m = (a + b + c + d) * 0.25f;
+    const float l = luma(m);
+    u[x / 2] = to_byte(128.f + 224.f * (m.b - l) * (1.f / 1.8556f));
+    v[x / 2] = to_byte(128.f + 224.f * (m.r - l) * (1.f / 1.5748f));
   }
 }
 
 } // namespace
 
 // Declared in destruction order's reverse: the muxer goes before the I/O
-// contexts it writes through, and those before the file they point at.
+// contexts it writes through, and those before the cursors they point at.
 struct mp4_encoder::state {
-  memory_file file;
-  memory_reader reader;
+  file_cursor writer, reader;
   std::unique_ptr<AVIOContext, io_deleter> out_io;
   std::unique_ptr<AVFormatContext, format_deleter> muxer;
   av_codec_context_ptr codec;
   AVStream* stream = nullptr; // owned by muxer
   av_frame_ptr frame;
+  std::vector<rgb> rows; // two rows of floats: the frame is converted to YUV a row pair at a time
   av_packet_ptr packet;
   int64_t next_pts = 0;
 
@@ -152,14 +134,19 @@ struct mp4_encoder::state {
   static int open_again(AVFormatContext* s, AVIOContext** pb, const char*, int flags, AVDictionary**) {
     auto& st = *static_cast<state*>(s->opaque);
     if ((flags & AVIO_FLAG_WRITE) != 0) return AVERROR(EPERM);
-    st.reader = memory_reader{&st.file.bytes, 0};
-    *pb = make_io(&st.reader, false, read_bytes, nullptr, seek_reader);
+    st.reader = file_cursor{st.writer.file, 0, {}};
+    *pb = make_io(st.reader, false);
     return *pb == nullptr ? AVERROR(ENOMEM) : 0;
   }
 
   static int close_again(AVFormatContext*, AVIOContext* pb) {
     free_io(pb);
     return 0;
+  }
+
+  // Why `what` failed with `rc`: the file's own words when it refused a write.
+  std::string failure(const std::string& what, int rc) const {
+    return writer.error.empty() ? av_error_text(what, rc) : "writing the MP4: " + writer.error;
   }
 
   // Moves every packet the encoder has ready into the muxer; AVERROR(EAGAIN)
@@ -193,7 +180,7 @@ mp4_encoder::mp4_encoder(mp4_options opts) : opts_(std::move(opts)) {}
 
 mp4_encoder::~mp4_encoder() = default;
 
-bool mp4_encoder::open(int width, int height, int fps, std::string& error) {
+bool mp4_encoder::open(int width, int height, int fps, core::positional_file& out, std::string& error) {
   if (opened_) {
     error = "encoder already opened";
     return false;
@@ -218,7 +205,8 @@ bool mp4_encoder::open(int width, int height, int fps, std::string& error) {
     return false;
   }
   st->muxer.reset(muxer);
-  st->out_io.reset(make_io(&st->file, true, nullptr, write_bytes, seek_file));
+  st->writer.file = &out;
+  st->out_io.reset(make_io(st->writer, true));
   st->codec.reset(avcodec_alloc_context3(x264));
   st->frame.reset(av_frame_alloc());
   st->packet.reset(av_packet_alloc());
@@ -255,10 +243,13 @@ bool mp4_encoder::open(int width, int height, int fps, std::string& error) {
   // costs over the lookahead (widths that are not a multiple of 64), so its
   // bits would depend on what the process allocated before, and on the CPU's
   // code paths that shape the heap. Equal frames must give equal bytes.
-  av_dict_set(&codec_opts.d, "x264-params", "mbtree=0", 0);
+  // Without a macroblock tree or VBV, x264's lookahead is only as long as its
+  // B-frames, so `bframes` bounds the frames it holds in memory.
+  av_dict_set(&codec_opts.d, "x264-params", ("mbtree=0:bframes=" + std::to_string(opts_.bframes)).c_str(), 0);
   rc = avcodec_open2(&c, x264, &codec_opts.d);
   if (rc < 0) {
-    error = av_error_text("opening libx264 (preset " + opts_.preset + ", crf " + std::to_string(opts_.crf) + ")", rc);
+    error = av_error_text("opening libx264 (preset " + opts_.preset + ", crf " + std::to_string(opts_.crf) +
+                            ", bframes " + std::to_string(opts_.bframes) + ")", rc);
     return false;
   }
   rc = avcodec_parameters_from_context(st->stream->codecpar, &c);
@@ -275,45 +266,48 @@ bool mp4_encoder::open(int width, int height, int fps, std::string& error) {
     error = av_error_text("frame buffer", rc);
     return false;
   }
+  st->rows.resize(2 * static_cast<std::size_t>(width));
   options_dict mux_opts;
   av_dict_set(&mux_opts.d, "movflags", "+faststart", 0);
   rc = avformat_write_header(muxer, &mux_opts.d);
   if (rc < 0) {
-    error = av_error_text("MP4 header", rc);
+    error = st->failure("MP4 header", rc);
     return false;
   }
   state_ = std::move(st);
   return true;
 }
 
-bool mp4_encoder::push(const image& frame, std::string& error) {
+bool mp4_encoder::push(const row_painter& paint, std::string& error) {
   if (!state_) {
     error = "encoder is not open";
     return false;
   }
   state& st = *state_;
-  if (frame.width != st.codec->width || frame.height != st.codec->height) {
-    error = "frame size " + std::to_string(frame.width) + "x" + std::to_string(frame.height) + " differs from the video's " +
-            std::to_string(st.codec->width) + "x" + std::to_string(st.codec->height);
-    state_.reset();
-    return false;
-  }
+  // The encoder copies each frame into its own pictures, so this one buffer is never shared.
   int rc = av_frame_make_writable(st.frame.get());
   if (rc >= 0) {
-    to_yuv420(frame, *st.frame);
+    const int width = st.codec->width;
+    rgb* top = st.rows.data();
+    rgb* bottom = top + width;
+    for (int y = 0; y < st.codec->height; y += 2) {
+      paint(y, top);
+      paint(y + 1, bottom);
+      to_yuv420(top, bottom, width, y, *st.frame);
+    }
     st.frame->pts = st.next_pts++;
     rc = avcodec_send_frame(st.codec.get(), st.frame.get());
   }
   if (rc >= 0) rc = st.drain();
   if (rc < 0) {
-    error = av_error_text("encoding frame " + std::to_string(st.next_pts), rc);
+    error = st.failure("encoding frame " + std::to_string(st.next_pts), rc);
     state_.reset();
     return false;
   }
   return true;
 }
 
-bool mp4_encoder::finish(std::string& out, std::string& error) {
+bool mp4_encoder::finish(std::string& error) {
   if (!state_) {
     error = "encoder is not open";
     return false;
@@ -326,12 +320,14 @@ bool mp4_encoder::finish(std::string& out, std::string& error) {
   int rc = avcodec_send_frame(st->codec.get(), nullptr);
   if (rc >= 0) rc = st->drain();
   if (rc >= 0) rc = av_write_trailer(st->muxer.get());
+  if (rc >= 0) {
+    avio_flush(st->out_io.get());
+    rc = st->out_io->error;
+  }
   if (rc < 0) {
-    error = av_error_text("finishing the MP4", rc);
+    error = st->failure("finishing the MP4", rc);
     return false;
   }
-  avio_flush(st->out_io.get());
-  out = std::move(st->file.bytes);
   return true;
 }
 

@@ -132,8 +132,9 @@ render_outcome render_video(const render_request& req, const procedural_options&
                              [&](float f) { meter.report(start + span * keyframe_share * f); });
   }
   if (!keyframe) return provider_error::cancelled();
-  return animate_still(*keyframe, spec, cancel,
-                       [&](float f) { meter.report(start + span * (keyframe_share + (1.0 - keyframe_share) * f)); });
+  return animate_still(
+    std::move(*keyframe), spec, cancel, [&](float f) { meter.report(start + span * (keyframe_share + (1.0 - keyframe_share) * f)); },
+    req.video_file);
 }
 
 } // namespace

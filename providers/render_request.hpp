@@ -1,12 +1,13 @@
 #pragma once
 // What a generation back end is asked to render, and what it hands back. Plain
-// values: validation (sizes, weights, known slugs) happens in schema/ before a
-// request reaches a back end.
+// values (but for the file a video may be written to): validation (sizes,
+// weights, known slugs) happens in schema/ before a request reaches a back end.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/positional_file.hpp"
 #include "schema/correlation.hpp"
 
 namespace svc::providers {
@@ -31,6 +32,10 @@ struct render_request {
   int fps = 0;                  ///< frames per second of a video
   std::string init_image;       ///< encoded bytes (PNG, JPEG or WebP) the output derives from; empty: none
   schema::correlation correlation; ///< the request that created the job; remote calls send it on
+  /// Where a back end writes a video as it encodes it, so the MP4 is never
+  /// held whole in memory (a blob's temp file). Not owned: it outlives the
+  /// render. Null: the video comes back in render_result::outputs.
+  core::positional_file* video_file = nullptr;
 
   /// True when a video is asked for.
   bool is_video() const { return duration_seconds > 0; }
@@ -38,7 +43,8 @@ struct render_request {
 
 /// A finished generation.
 struct render_result {
-  std::vector<std::string> outputs;       ///< one file (its bytes) per output, in order
+  std::vector<std::string> outputs;       ///< one file (its bytes) per output, in order; none when in_video_file
+  bool in_video_file = false;             ///< the one output, a video, was written to render_request::video_file
   std::string content_type = "image/png"; ///< of every output: `image/png` or `video/mp4`
   int width = 0;                          ///< pixels of every output
   int height = 0;                         ///< pixels of every output

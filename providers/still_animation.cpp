@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/memory_file.hpp"
 #include "providers/image_ops.hpp"
 #include "providers/rng.hpp"
 
@@ -61,6 +66,19 @@ shot plan_shot(uint32_t seed) {
   return s;
 }
 
+// Frees `img` with its pages given back to the system at once: allocators
+// keep freed pages resident for a while (jemalloc, svcd's, about ten
+// seconds), so a float keyframe would still count while the encoder fills
+// its own frames. The pages stay mapped (only their contents go), so the
+// allocator may hand them out again as zeros.
+void release(image& img) {
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto first = (reinterpret_cast<uintptr_t>(img.px.data()) + page - 1) & ~(page - 1);
+  const auto last = reinterpret_cast<uintptr_t>(img.px.data() + img.px.size()) & ~(page - 1);
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  img = image{};
+}
+
 // Ease half-way between linear and smoothstep: the move starts and ends
 // softly without seeming to stand still at either end.
 float ease(float t) { return 0.5f * (t + t * t * (3.f - 2.f * t)); }
@@ -82,27 +100,29 @@ std::pair<int, int> keyframe_size(int width, int height) {
   return {grow(width), grow(height)};
 }
 
-render_outcome animate_still(const image& keyframe, const animation_spec& spec, const cancel_token& cancel,
-                             const std::function<void(float)>& progress) {
+render_outcome animate_still(image keyframe, const animation_spec& spec, const cancel_token& cancel,
+                             const std::function<void(float)>& progress, core::positional_file* file) {
   if (keyframe.width < 1 || keyframe.height < 1 ||
       keyframe.px.size() != static_cast<std::size_t>(keyframe.width) * static_cast<std::size_t>(keyframe.height))
     return provider_error::failed("the keyframe is empty");
   if (auto error = animation_spec_error(spec); !error.empty()) return provider_error::failed(std::move(error));
   if (cancel.cancelled()) return provider_error::cancelled();
-  mp4_encoder encoder(spec.mp4);
-  std::string error;
-  if (!encoder.open(spec.width, spec.height, spec.fps, error)) return provider_error::failed("MP4 encoding: " + error);
 
   // Bilinear sampling shrinks by less than 2x without visible aliasing; halve
   // a much larger keyframe (a remote back end's big still) until it fits that.
   const auto [room_w, room_h] = keyframe_size(spec.width, spec.height);
-  const image* source = &keyframe;
-  image halved;
-  while (source->width >= 2 * room_w && source->height >= 2 * room_h) {
-    halved = half_size(*source);
-    source = &halved;
-  }
-  const auto kw = static_cast<float>(source->width), kh = static_cast<float>(source->height);
+  while (keyframe.width >= 2 * room_w && keyframe.height >= 2 * room_h) keyframe = half_size(keyframe);
+  // Packed for the frames, at half the memory; the float one goes before the
+  // encoder's own frames arrive.
+  const packed_image still(keyframe);
+  release(keyframe);
+
+  core::memory_file in_memory;
+  mp4_encoder encoder(spec.mp4);
+  std::string error;
+  if (!encoder.open(spec.width, spec.height, spec.fps, file != nullptr ? *file : in_memory, error))
+    return provider_error::failed("MP4 encoding: " + error);
+  const auto kw = static_cast<float>(still.width), kh = static_cast<float>(still.height);
   const auto fw = static_cast<float>(spec.width), fh = static_cast<float>(spec.height);
   // The largest view with the video's shape.
   const float base_w = kw * fh > kh * fw ? kh * fw / fh : kw;
@@ -110,23 +130,29 @@ render_outcome animate_still(const image& keyframe, const animation_spec& spec, 
 
   const shot s = plan_shot(spec.seed);
   const int frames = spec.duration_seconds * spec.fps;
-  image frame(spec.width, spec.height);
+  // Each frame goes to the encoder a row at a time, straight from the keyframe.
+  region_sampler<packed_image> camera_view(still, spec.width, spec.height);
   for (int i = 0; i < frames; ++i) {
     if (cancel.cancelled()) return provider_error::cancelled();
     const float e = ease(frames > 1 ? static_cast<float>(i) / static_cast<float>(frames - 1) : 0.f);
     const float zoom = mix(s.from.zoom, s.to.zoom, e);
     const float view_w = base_w * zoom, view_h = base_h * zoom;
-    const float x = mix(s.from.u, s.to.u, e) * (kw - view_w);
-    const float y = mix(s.from.v, s.to.v, e) * (kh - view_h);
-    resample(*source, x, y, view_w, view_h, frame);
+    camera_view.frame(mix(s.from.u, s.to.u, e) * (kw - view_w), mix(s.from.v, s.to.v, e) * (kh - view_h), view_w, view_h);
     const rgb light = mix(s.light_from, s.light_to, e);
-    for (auto& p : frame.px) p = p * light;
-    if (!encoder.push(frame, error)) return provider_error::failed("MP4 encoding: " + error);
+    const auto paint = [&](int y, rgb* row) {
+      camera_view.row(y, row);
+      for (int x = 0; x < spec.width; ++x) row[x] = row[x] * light;
+    };
+    if (!encoder.push(paint, error)) return provider_error::failed("MP4 encoding: " + error);
     // The encoder's final flush takes the last few percent.
     if (progress) progress(0.97f * static_cast<float>(i + 1) / static_cast<float>(frames));
   }
+  if (!encoder.finish(error)) return provider_error::failed("MP4 encoding: " + error);
   render_result result;
-  if (!encoder.finish(result.outputs.emplace_back(), error)) return provider_error::failed("MP4 encoding: " + error);
+  if (file != nullptr)
+    result.in_video_file = true;
+  else
+    result.outputs.push_back(in_memory.take());
   result.content_type = "video/mp4";
   result.width = spec.width;
   result.height = spec.height;

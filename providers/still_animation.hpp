@@ -39,13 +39,18 @@ std::pair<int, int> keyframe_size(int width, int height);
 /// video_format_error), or empty. Lets a caller refuse before rendering a keyframe.
 std::string animation_spec_error(const animation_spec& spec);
 
-/// Renders `spec.duration_seconds * spec.fps` frames from `keyframe` one at a
-/// time (memory: the keyframe, one frame and the encoder) and encodes them.
-/// Deterministic: equal inputs give byte-identical MP4s. The result has one
-/// output, `video/mp4`. Returns `cancelled` within a frame of `cancel` firing,
-/// `failed` for an empty keyframe or a spec outside the bounds above.
-/// `progress` (may be empty) receives 0..1 as frames are encoded.
-render_outcome animate_still(const image& keyframe, const animation_spec& spec, const cancel_token& cancel,
-                             const std::function<void(float)>& progress);
+/// Renders `spec.duration_seconds * spec.fps` frames from `keyframe` a row at
+/// a time and encodes them into `file` as they are made. Memory: the keyframe
+/// (taken, and kept packed in half its size) and the encoder's; a caller
+/// that keeps its own copy keeps that too. Without a `file`, the MP4 is collected in memory and
+/// returned as the result's one output; with one, the result says
+/// `in_video_file`. Either way the result is `video/mp4`, and equal inputs
+/// give byte-identical MP4s. Returns `cancelled` within a frame of `cancel`
+/// firing, `failed` for an empty keyframe, a spec outside the bounds above or
+/// a write `file` refused (`MP4 encoding: writing the MP4: ...`); `file` then
+/// holds a partial MP4 its owner discards. `progress` (may be empty) receives
+/// 0..1 as frames are encoded.
+render_outcome animate_still(image keyframe, const animation_spec& spec, const cancel_token& cancel,
+                             const std::function<void(float)>& progress, core::positional_file* file = nullptr);
 
 } // namespace svc::providers

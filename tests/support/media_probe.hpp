@@ -117,6 +117,27 @@ inline std::optional<video_probe> probe_video(const std::string& mp4, std::strin
   return std::nullopt;
 }
 
+/// The picture type of every frame of `mp4` in decoding order (`IPPB...`),
+/// as ffprobe reads them; nullopt with the reason in `error`.
+inline std::optional<std::string> frame_types(const std::string& mp4, std::string& error) {
+  const std::string ffprobe = find_on_path("ffprobe");
+  if (ffprobe.empty()) {
+    error = "ffprobe not found on PATH (Debian package ffmpeg; scripts/setup installs it)";
+    return std::nullopt;
+  }
+  const temp_file file(mp4, ".mp4");
+  const auto out =
+    run_command(ffprobe + " -v error -select_streams v:0 -show_entries frame=pict_type -of csv=p=0 '" + file.path() + "'");
+  if (!out) {
+    error = "ffprobe failed on the MP4";
+    return std::nullopt;
+  }
+  std::string types; // one letter a frame; ffprobe adds separators and empty lines for side data
+  for (char c : *out)
+    if (c >= 'A' && c <= 'Z') types += c;
+  return types;
+}
+
 /// What every video output must be: an `ftyp` box first, then (as ffprobe
 /// reads it) an H.264 yuv420p stream of `width` x `height` with `frames`
 /// frames lasting `seconds` (within one frame). Empty when it is; otherwise

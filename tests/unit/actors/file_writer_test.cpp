@@ -28,6 +28,9 @@ struct faulty_blobs final : svc::persistence::blob_store {
   svc::persistence::status put(std::string_view key, std::string_view bytes) override {
     return fail_puts ? svc::persistence::status{"disk full", disk_full} : files.put(key, bytes);
   }
+  svc::persistence::status create(std::string_view key, std::unique_ptr<svc::persistence::blob_writer>& out) override {
+    return fail_puts ? svc::persistence::status{"disk full", disk_full} : files.create(key, out);
+  }
   std::optional<std::string> get(std::string_view key) const override { return files.get(key); }
   std::optional<uint64_t> size(std::string_view key) const override { return files.size(key); }
   std::optional<std::string> read_range(std::string_view key, uint64_t offset, uint64_t length) const override {

@@ -5,6 +5,8 @@
 // made to fail, and two teams with an opening balance. Worker messages reach
 // the actors through `run_until`; the queue TTL runs on virtual time.
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -24,16 +26,55 @@
 
 namespace svc::test {
 
-/// Blobs on disk, except that puts of keys containing `fail_on` fail (a full disk).
+/// A blob being written to a disk with room for `room` bytes: writes past
+/// them fail out of room, as a full disk fails them mid-file.
+class full_disk_writer final : public persistence::blob_writer {
+public:
+  full_disk_writer(std::unique_ptr<persistence::blob_writer> inner, uint64_t room)
+    : inner_(std::move(inner)), room_(room) {}
+  bool write_at(uint64_t offset, const char* data, std::size_t size, std::string& error) override {
+    if (offset + size > room_)
+      full_ = {"No space left on device", true};
+    if (full_.ok())
+      return inner_->write_at(offset, data, size, error);
+    error = full_.message;
+    return false;
+  }
+  int64_t read_at(uint64_t offset, char* data, std::size_t size) const override {
+    return inner_->read_at(offset, data, size);
+  }
+  uint64_t size() const override { return inner_->size(); }
+  const persistence::status& failure() const override { return full_.ok() ? inner_->failure() : full_; }
+  persistence::status commit() override { return full_.ok() ? inner_->commit() : full_; }
+
+private:
+  std::unique_ptr<persistence::blob_writer> inner_;
+  uint64_t room_;
+  persistence::status full_;
+};
+
+/// Blobs on disk, except that puts and creates of keys containing `fail_on`
+/// fail (a full disk), and blobs streamed in fill the disk past `room` bytes.
 class faulty_blobs final : public persistence::blob_store {
 public:
   explicit faulty_blobs(persistence::blob_store& disk) : disk_(disk) {}
   std::string fail_on; ///< set before the job is created; read on pool threads
+  uint64_t room = UINT64_MAX; ///< likewise
+  std::atomic<int> puts{0}; ///< puts made, failed or not
 
   persistence::status put(std::string_view key, std::string_view bytes) override {
+    ++puts;
     if (!fail_on.empty() && key.find(fail_on) != std::string_view::npos)
       return {"No space left on device"};
     return disk_.put(key, bytes);
+  }
+  persistence::status create(std::string_view key, std::unique_ptr<persistence::blob_writer>& out) override {
+    if (!fail_on.empty() && key.find(fail_on) != std::string_view::npos)
+      return {"No space left on device"};
+    auto st = disk_.create(key, out);
+    if (st.ok() && room != UINT64_MAX)
+      out = std::make_unique<full_disk_writer>(std::move(out), room);
+    return st;
   }
   std::optional<std::string> get(std::string_view key) const override { return disk_.get(key); }
   std::optional<uint64_t> size(std::string_view key) const override { return disk_.size(key); }

@@ -3,11 +3,14 @@
 #define BOOST_TEST_MODULE actors_job
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 
 #include "core/crypto.hpp"
 #include "faulty_store.hpp"
 #include "job_fixture.hpp"
+#include "media_probe.hpp"
 #include "persistence/job_rows.hpp"
 #include "tests/support/read_results.hpp"
 
@@ -21,6 +24,27 @@ using svc::actors::job_directory_state;
 using svc::schema::hold_status;
 using svc::schema::job_record;
 using svc::schema::job_status;
+
+// A validated video job made of an image job: 1 s of 160x96 at 8 fps.
+job_record as_video(job_record j) {
+  j.id = "vid_" + j.id.substr(4);
+  j.kind = svc::schema::job_kind::video;
+  j.width = 160;
+  j.height = 96;
+  j.duration_seconds = 1;
+  j.fps = 8;
+  return j;
+}
+
+// Regular files under `folder`, temp files included.
+std::size_t files_in(const std::string& folder) {
+  std::error_code ec;
+  std::size_t n = 0;
+  for (auto it = std::filesystem::recursive_directory_iterator{folder, ec};
+       !ec && it != std::filesystem::recursive_directory_iterator{}; it.increment(ec))
+    n += it->is_regular_file();
+  return n;
+}
 
 } // namespace
 
@@ -92,6 +116,58 @@ BOOST_AUTO_TEST_CASE(the_procedural_backend_renders_a_small_job) {
   BOOST_TEST(r.outputs[0].sha256 == svc::core::to_hex(svc::core::sha256(*bytes)));
   BOOST_TEST(r.outputs[0].width == 256);
   BOOST_TEST(balance_is(opening - 25, 0));
+}
+
+// The worker gives the renderer the blob's temp file to write the MP4 into
+// as it is muxed, and commits it: the blob is the very video the renderer
+// returns in memory, index in front, with its size and hash recorded.
+BOOST_AUTO_TEST_CASE(a_video_is_streamed_into_its_blob_and_committed) {
+  start(procedural);
+  auto j = create(as_video(make_job("a harbour at dawn", 25)));
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::succeeded));
+  BOOST_REQUIRE(r.outputs.size() == 1u);
+  BOOST_TEST(svc::schema::output_blob_key(r, 0) == "outputs/" + j.id + ".0.mp4");
+  auto bytes = blobs.get(svc::schema::output_blob_key(r, 0));
+  BOOST_REQUIRE(bytes);
+  BOOST_TEST(r.outputs[0].sha256 == svc::core::to_hex(svc::core::sha256(*bytes)));
+  BOOST_TEST(r.outputs[0].bytes == bytes->size());
+  BOOST_TEST(r.outputs[0].content_type == "video/mp4");
+  const auto mismatch = svc::test::h264_mp4_mismatch(*bytes, 160, 96, 8, 1.0);
+  BOOST_TEST(mismatch.empty(), mismatch);
+  const auto boxes = svc::test::top_level_boxes(*bytes);
+  BOOST_TEST((std::find(boxes.begin(), boxes.end(), "moov") < std::find(boxes.begin(), boxes.end(), "mdat")));
+  svc::providers::render_request same;
+  same.prompt = j.prompt;
+  same.width = j.width;
+  same.height = j.height;
+  same.seed = j.seed;
+  same.steps = j.steps;
+  same.duration_seconds = j.duration_seconds;
+  same.fps = j.fps;
+  auto in_memory = procedural.render(same, {}, svc::providers::cancel_token{});
+  BOOST_REQUIRE(in_memory.ok());
+  BOOST_TEST((in_memory.value().outputs.front() == *bytes));
+  BOOST_TEST(faulty.puts == 0, "streamed in, never held whole for a put");
+  BOOST_TEST(files_in(dir.path + "/blobs/outputs") == 1u, "no temp file left");
+  BOOST_TEST(balance_is(opening - 25, 0));
+}
+
+// The disk fills up while the MP4 is being written: the job fails as any
+// output that cannot be stored, refunded, and leaves no file, partial or temp.
+BOOST_AUTO_TEST_CASE(a_video_the_disk_refuses_mid_encode_fails_the_job_and_leaves_no_file) {
+  start(procedural);
+  faulty.room = 4096;
+  auto j = create(as_video(make_job("a harbour at dawn", 25)));
+  auto r = finish(j.id);
+  BOOST_TEST((r.status == job_status::failed));
+  BOOST_REQUIRE(r.failure.has_value());
+  BOOST_TEST(r.failure->code == "provider_error");
+  BOOST_TEST(r.failure->message == "storing the output failed");
+  check_refunded(r);
+  BOOST_TEST(pool_idle());
+  BOOST_TEST(files_in(dir.path + "/blobs/outputs") == 0u);
+  BOOST_TEST(balance_is(opening, 0));
 }
 
 BOOST_AUTO_TEST_CASE(a_provider_failure_fails_the_job_and_refunds) {

@@ -66,6 +66,19 @@ BOOST_AUTO_TEST_CASE(sha256_of_abc) {
              == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 
+BOOST_AUTO_TEST_CASE(sha256_in_pieces_equals_sha256_at_once) {
+  std::string data(200000, '\0');
+  for (std::size_t i = 0; i < data.size(); ++i)
+    data[i] = static_cast<char>(i * 7 % 253);
+  svc::core::sha256_stream stream;
+  for (std::size_t at = 0; at < data.size(); at += 65536)
+    stream.add(std::string_view{data}.substr(at, 65536));
+  BOOST_TEST(to_hex(stream.finish()) == to_hex(svc::core::sha256(data)));
+  stream.add("abc");
+  BOOST_TEST(to_hex(stream.finish()) == to_hex(svc::core::sha256("abc")), "finish starts over");
+  BOOST_TEST(to_hex(stream.finish()) == to_hex(svc::core::sha256("")));
+}
+
 BOOST_AUTO_TEST_CASE(to_hex_is_lowercase_two_digits_per_byte) {
   const uint8_t bytes[] = {0x00, 0x0f, 0xa0, 0xff};
   BOOST_TEST(to_hex(bytes, 4) == "000fa0ff");

@@ -21,6 +21,14 @@ struct store_fixture {
   std::string root = dir.path + "/blobs";
 };
 
+// Regular files under `root`, temp files included.
+std::size_t files_under(const std::string& root) {
+  std::size_t n = 0;
+  for (auto& e : fs::recursive_directory_iterator(root))
+    n += e.is_regular_file();
+  return n;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(keys_cannot_escape_the_folder) {
@@ -52,10 +60,7 @@ BOOST_FIXTURE_TEST_CASE(put_replaces_and_leaves_no_temp_files, store_fixture) {
   BOOST_TEST(store.put("k/v", "first").ok());
   BOOST_TEST(store.put("k/v", "second").ok());
   BOOST_TEST((store.get("k/v") == std::optional<std::string>{"second"}));
-  std::size_t files = 0;
-  for (auto& e : fs::recursive_directory_iterator(root))
-    files += e.is_regular_file();
-  BOOST_TEST(files == 1u);
+  BOOST_TEST(files_under(root) == 1u);
 }
 
 BOOST_FIXTURE_TEST_CASE(invalid_keys_are_refused_and_absent_blobs_read_as_absent, store_fixture) {
@@ -112,9 +117,77 @@ BOOST_FIXTURE_TEST_CASE(a_full_disk_fails_the_put_out_of_room_and_leaves_no_part
   BOOST_TEST(!st.ok());
   BOOST_TEST(st.out_of_room, st.message);
   BOOST_TEST(!store.get("outputs/img_01ABC.1.png"));
-  std::size_t files = 0;
-  for (auto& e : fs::recursive_directory_iterator(root))
-    files += e.is_regular_file();
-  BOOST_TEST(files == 2u); // outputs 0 and 2, no temp file
+  BOOST_TEST(files_under(root) == 2u); // outputs 0 and 2, no temp file
   BOOST_TEST(!store.put("../escape", "x").out_of_room);
+}
+
+namespace {
+
+bool write(svc::persistence::blob_writer& w, uint64_t offset, const std::string& bytes) {
+  std::string error;
+  return w.write_at(offset, bytes.data(), bytes.size(), error);
+}
+
+} // namespace
+
+// A muxer's pattern: write on, go back to patch a header, read back what it
+// wrote. Nothing is a blob until the commit, which replaces the old one.
+BOOST_FIXTURE_TEST_CASE(a_writer_streams_a_blob_in_at_any_offset_and_commits_it, store_fixture) {
+  file_blob_store store{root};
+  BOOST_REQUIRE(store.put("outputs/vid_01ABC.0.mp4", "old").ok());
+  std::unique_ptr<svc::persistence::blob_writer> w;
+  BOOST_REQUIRE(store.create("outputs/vid_01ABC.0.mp4", w).ok());
+  BOOST_REQUIRE(w);
+  BOOST_TEST(write(*w, 0, "....body"));
+  BOOST_TEST(write(*w, 8, std::string(100000, 'm')));
+  BOOST_TEST(write(*w, 0, "head"));
+  BOOST_TEST(w->size() == 100008u);
+  char back[8] = {};
+  BOOST_TEST(w->read_at(0, back, sizeof back) == 8);
+  BOOST_TEST(std::string(back, 8) == "headbody");
+  BOOST_TEST(w->read_at(100006, back, sizeof back) == 2, "fewer at the end");
+  BOOST_TEST(w->read_at(200000, back, sizeof back) == 0);
+  BOOST_TEST((store.get("outputs/vid_01ABC.0.mp4") == std::optional<std::string>{"old"}), "not a blob before the commit");
+  BOOST_TEST(files_under(root) == 2u); // the old blob and the temp file
+  BOOST_TEST(w->commit().ok());
+  BOOST_TEST((store.get("outputs/vid_01ABC.0.mp4") == std::optional<std::string>{"headbody" + std::string(100000, 'm')}));
+  BOOST_TEST(!w->commit().ok(), "a writer commits once");
+  BOOST_TEST(!write(*w, 0, "late"));
+  w.reset();
+  BOOST_TEST(files_under(root) == 1u);
+  BOOST_TEST(!store.create("../escape", w).ok());
+}
+
+// A render that fails or is cancelled drops its writer: nothing stays, and a
+// blob of the same name from before is untouched. A full disk (RLIMIT_FSIZE
+// again) refuses a write part way: the writer says so, out of room, refuses
+// the commit, and leaves no partial file either.
+BOOST_FIXTURE_TEST_CASE(a_writer_dropped_or_refused_mid_write_leaves_nothing, store_fixture) {
+  file_blob_store store{root};
+  BOOST_REQUIRE(store.put("outputs/vid_01ABC.0.mp4", "before").ok());
+  {
+    std::unique_ptr<svc::persistence::blob_writer> dropped;
+    BOOST_REQUIRE(store.create("outputs/vid_01ABC.0.mp4", dropped).ok());
+    BOOST_TEST(write(*dropped, 0, std::string(5000, 'd')));
+  }
+  BOOST_TEST(files_under(root) == 1u);
+  std::unique_ptr<svc::persistence::blob_writer> w;
+  BOOST_REQUIRE(store.create("outputs/vid_01ABC.1.mp4", w).ok());
+  {
+    svc::test::file_size_limit disk_full{64 * 1024};
+    bool written = true;
+    for (uint64_t at = 0; written && at < 256 * 1024; at += 16 * 1024)
+      written = write(*w, at, std::string(16 * 1024, 'w'));
+    BOOST_TEST(!written);
+  }
+  BOOST_TEST(!w->failure().ok());
+  BOOST_TEST(w->failure().out_of_room, w->failure().message);
+  BOOST_TEST(!write(*w, 0, "x"), "a failed writer stays failed");
+  auto st = w->commit();
+  BOOST_TEST(!st.ok());
+  BOOST_TEST(st.out_of_room);
+  w.reset();
+  BOOST_TEST(!store.get("outputs/vid_01ABC.1.mp4"));
+  BOOST_TEST((store.get("outputs/vid_01ABC.0.mp4") == std::optional<std::string>{"before"}));
+  BOOST_TEST(files_under(root) == 1u);
 }

@@ -48,6 +48,9 @@ public:
     return {"fsync folder: input/output error"};
   }
   svc::persistence::status remove(std::string_view key) override { return disk_.remove(key); }
+  svc::persistence::status create(std::string_view key, std::unique_ptr<svc::persistence::blob_writer>& out) override {
+    return disk_.create(key, out);
+  }
   std::optional<uint64_t> size(std::string_view key) const override { return disk_.size(key); }
   // Reads are not this test's business.
   std::optional<std::string> get(std::string_view) const override { return std::nullopt; }
@@ -88,6 +91,23 @@ BOOST_FIXTURE_TEST_CASE(puts_and_removes_keep_the_tally, counted_fixture) {
   BOOST_TEST(same(store.usage(), {8, 1}), "and removes nothing from the tally");
   BOOST_TEST(store.remove("outputs/img_01B.0.png").ok());
   BOOST_TEST(same(store.usage(), {0, 0}));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_streamed_blob_counts_at_its_commit_and_a_dropped_one_never, counted_fixture) {
+  auto store = open();
+  BOOST_TEST(store.put("outputs/vid_01A.0.mp4", "old").ok());
+  std::unique_ptr<svc::persistence::blob_writer> w;
+  BOOST_REQUIRE(store.create("outputs/vid_01A.0.mp4", w).ok());
+  std::string error;
+  BOOST_TEST(w->write_at(0, "streamed", 8, error));
+  BOOST_TEST(same(store.usage(), {3, 1}), "a temp file is no blob");
+  BOOST_TEST(w->commit().ok());
+  BOOST_TEST(same(store.usage(), {8, 1}), "the replacement counts its new size once");
+  BOOST_REQUIRE(store.create("outputs/vid_01B.0.mp4", w).ok());
+  BOOST_TEST(w->write_at(0, "dropped", 7, error));
+  w.reset();
+  BOOST_TEST(same(store.usage(), {8, 1}));
+  BOOST_TEST(!store.create("../escape", w).ok());
 }
 
 BOOST_FIXTURE_TEST_CASE(failed_puts_and_removes_change_nothing, counted_fixture) {

@@ -3,8 +3,12 @@
 #define BOOST_TEST_MODULE providers_mp4_encoder
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+
+#include "core/memory_file.hpp"
+#include "providers/image.hpp"
 
 #include "heap_noise.hpp"
 #include "media_probe.hpp"
@@ -30,14 +34,39 @@ image flat(int w, int h, rgb c) {
   return img;
 }
 
+// Hands `img` to the encoder a row at a time, as the renderer does.
+bool push(mp4_encoder& enc, const image& img, std::string& error) {
+  return enc.push([&](int y, rgb* row) { std::copy(img.row(y), img.row(y) + img.width, row); }, error);
+}
+
 std::string encode_frames(int w, int h, int fps, int frames, mp4_options opts = {}) {
   mp4_encoder enc(opts);
-  std::string error, mp4;
-  BOOST_REQUIRE_MESSAGE(enc.open(w, h, fps, error), error);
-  for (int i = 0; i < frames; ++i) BOOST_REQUIRE_MESSAGE(enc.push(moving_gradient(w, h, i), error), error);
-  BOOST_REQUIRE_MESSAGE(enc.finish(mp4, error), error);
-  return mp4;
+  svc::core::memory_file file;
+  std::string error;
+  BOOST_REQUIRE_MESSAGE(enc.open(w, h, fps, file, error), error);
+  for (int i = 0; i < frames; ++i) BOOST_REQUIRE_MESSAGE(push(enc, moving_gradient(w, h, i), error), error);
+  BOOST_REQUIRE_MESSAGE(enc.finish(error), error);
+  return file.take();
 }
+
+// A disk that fills up: writes that would take the file past `room` bytes fail.
+class small_disk final : public svc::core::positional_file {
+public:
+  explicit small_disk(uint64_t room) : room_(room) {}
+  bool write_at(uint64_t offset, const char* data, std::size_t size, std::string& error) override {
+    if (offset + size > room_) {
+      error = "No space left on device";
+      return false;
+    }
+    return file_.write_at(offset, data, size, error);
+  }
+  int64_t read_at(uint64_t offset, char* data, std::size_t size) const override { return file_.read_at(offset, data, size); }
+  uint64_t size() const override { return file_.size(); }
+
+private:
+  uint64_t room_;
+  svc::core::memory_file file_;
+};
 
 } // namespace
 
@@ -65,6 +94,21 @@ BOOST_AUTO_TEST_CASE(equal_frames_give_byte_identical_files) {
   BOOST_TEST((encode_frames(128, 96, 12, 20, {30, "veryfast"}) != a));
 }
 
+// B-frames make x264 hold frames back in memory (bench/README.md): none
+// unless asked for.
+BOOST_AUTO_TEST_CASE(no_b_frames_unless_asked_for) {
+  std::string error;
+  const auto plain = svc::test::frame_types(encode_frames(128, 96, 12, 24), error);
+  BOOST_REQUIRE_MESSAGE(plain, error);
+  BOOST_TEST(plain->size() == 24u);
+  BOOST_TEST(plain->find('B') == std::string::npos, *plain);
+  mp4_options with_b;
+  with_b.bframes = 3;
+  const auto asked = svc::test::frame_types(encode_frames(128, 96, 12, 24, with_b), error);
+  BOOST_REQUIRE_MESSAGE(asked, error);
+  BOOST_TEST(asked->find('B') != std::string::npos, *asked);
+}
+
 // x264 reads memory it never wrote while it plans bits over the lookahead
 // (macroblock tree) when the width is not a multiple of 64; the bytes would
 // then depend on what the process allocated before. 272 and 208 are 17 and
@@ -83,11 +127,12 @@ BOOST_AUTO_TEST_CASE(colours_survive_the_round_trip) {
   // Decoded by the ffmpeg CLI, independently of our colour conversion.
   for (const rgb c : {rgb{0.5f, 0.5f, 0.5f}, rgb{0.8f, 0.2f, 0.1f}, rgb{0.1f, 0.3f, 0.9f}}) {
     mp4_encoder enc;
-    std::string error, mp4;
-    BOOST_REQUIRE(enc.open(64, 64, 8, error));
-    BOOST_REQUIRE(enc.push(flat(64, 64, c), error));
-    BOOST_REQUIRE(enc.finish(mp4, error));
-    const auto raw = svc::test::decode_frames_rgb24(mp4, error);
+    svc::core::memory_file file;
+    std::string error;
+    BOOST_REQUIRE(enc.open(64, 64, 8, file, error));
+    BOOST_REQUIRE(push(enc, flat(64, 64, c), error));
+    BOOST_REQUIRE(enc.finish(error));
+    const auto raw = svc::test::decode_frames_rgb24(file.take(), error);
     BOOST_REQUIRE_MESSAGE(raw, error);
     BOOST_REQUIRE(raw->size() == 64u * 64u * 3u);
     double sum[3] = {};
@@ -104,50 +149,70 @@ BOOST_AUTO_TEST_CASE(odd_tiny_and_huge_sizes_and_bad_fps_are_refused) {
   for (auto [w, h, fps] : {std::tuple{63, 48, 24}, std::tuple{64, 47, 24}, std::tuple{14, 48, 24}, std::tuple{4098, 48, 24},
                            std::tuple{64, 4098, 24}, std::tuple{0, 0, 24}, std::tuple{64, 48, 0}, std::tuple{64, 48, 121}}) {
     mp4_encoder enc;
+    svc::core::memory_file file;
     std::string error;
     BOOST_TEST_INFO(w << "x" << h << " at " << fps);
-    BOOST_TEST(!enc.open(w, h, fps, error));
+    BOOST_TEST(!enc.open(w, h, fps, file, error));
     BOOST_TEST(!error.empty());
-    BOOST_TEST(!enc.push(flat(w > 0 ? w : 1, h > 0 ? h : 1, {}), error));
+    BOOST_TEST(!push(enc, flat(w > 0 ? w : 1, h > 0 ? h : 1, {}), error));
+    BOOST_TEST(file.size() == 0u);
   }
   mp4_encoder edge;
-  std::string error, mp4;
-  BOOST_TEST(edge.open(16, 4096, 1, error));
-  BOOST_TEST(edge.push(flat(16, 4096, {0.2f, 0.4f, 0.6f}), error));
-  BOOST_TEST(edge.finish(mp4, error));
+  svc::core::memory_file file;
+  std::string error;
+  BOOST_TEST(edge.open(16, 4096, 1, file, error));
+  BOOST_TEST(push(edge, flat(16, 4096, {0.2f, 0.4f, 0.6f}), error));
+  BOOST_TEST(edge.finish(error));
 }
 
 BOOST_AUTO_TEST_CASE(misuse_fails_as_a_value_and_spends_the_encoder) {
-  std::string error, mp4;
+  std::string error;
+  svc::core::memory_file file;
   mp4_encoder unopened;
-  BOOST_TEST(!unopened.push(flat(64, 64, {}), error));
-  BOOST_TEST(!unopened.finish(mp4, error));
+  BOOST_TEST(!push(unopened, flat(64, 64, {}), error));
+  BOOST_TEST(!unopened.finish(error));
 
   mp4_encoder twice;
-  BOOST_REQUIRE(twice.open(64, 64, 10, error));
-  BOOST_TEST(!twice.open(64, 64, 10, error));
+  BOOST_REQUIRE(twice.open(64, 64, 10, file, error));
+  BOOST_TEST(!twice.open(64, 64, 10, file, error));
 
-  mp4_encoder wrong_size;
-  BOOST_REQUIRE(wrong_size.open(64, 64, 10, error));
-  BOOST_TEST(!wrong_size.push(flat(64, 48, {}), error));
-  BOOST_TEST(error.find("64x48") != std::string::npos);
-  BOOST_TEST(!wrong_size.push(flat(64, 64, {}), error)); // spent after a failure
-  BOOST_TEST(!wrong_size.finish(mp4, error));
-
+  svc::core::memory_file nothing_pushed;
   mp4_encoder empty;
-  BOOST_REQUIRE(empty.open(64, 64, 10, error));
-  BOOST_TEST(!empty.finish(mp4, error));
-  BOOST_TEST(mp4.empty());
+  BOOST_REQUIRE(empty.open(64, 64, 10, nothing_pushed, error));
+  BOOST_TEST(!empty.finish(error));
+  BOOST_TEST(!push(empty, flat(64, 64, {}), error)); // spent after a failure
 
+  svc::core::memory_file untouched;
   mp4_encoder bad_preset({23, "no-such-preset"});
-  BOOST_TEST(!bad_preset.open(64, 64, 10, error));
+  BOOST_TEST(!bad_preset.open(64, 64, 10, untouched, error));
   BOOST_TEST(error.find("no-such-preset") != std::string::npos);
+  BOOST_TEST(untouched.size() == 0u);
+}
+
+// The file refuses a write part way (a full disk): the call that hit it fails
+// with the file's own reason, and the encoder is spent.
+BOOST_AUTO_TEST_CASE(a_file_that_refuses_a_write_fails_the_video_with_its_reason) {
+  const auto whole = encode_frames(160, 96, 10, 30).size();
+  for (const uint64_t room : {uint64_t{16}, uint64_t{whole / 2}, uint64_t{whole - 1}}) {
+    BOOST_TEST_INFO("room for " << room << " of " << whole << " bytes");
+    small_disk disk(room);
+    mp4_encoder enc;
+    std::string error;
+    bool ok = enc.open(160, 96, 10, disk, error);
+    for (int i = 0; ok && i < 30; ++i) ok = push(enc, moving_gradient(160, 96, i), error);
+    if (ok) ok = enc.finish(error);
+    BOOST_TEST(!ok);
+    BOOST_TEST(error.find("writing the MP4: No space left on device") != std::string::npos, error);
+    BOOST_TEST(!push(enc, moving_gradient(160, 96, 0), error));
+    BOOST_TEST(!enc.finish(error));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(an_encoder_dropped_mid_video_frees_everything) {
   // Run under valgrind or ASan to see the leak check; here it must not crash.
   mp4_encoder enc;
+  svc::core::memory_file file;
   std::string error;
-  BOOST_REQUIRE(enc.open(96, 64, 24, error));
-  for (int i = 0; i < 10; ++i) BOOST_REQUIRE(enc.push(moving_gradient(96, 64, i), error));
+  BOOST_REQUIRE(enc.open(96, 64, 24, file, error));
+  for (int i = 0; i < 10; ++i) BOOST_REQUIRE(push(enc, moving_gradient(96, 64, i), error));
 }

@@ -3,11 +3,13 @@
 #define BOOST_TEST_MODULE providers_still_animation
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "core/memory_file.hpp"
 #include "media_probe.hpp"
 
 using namespace svc::providers;
@@ -90,6 +92,24 @@ BOOST_AUTO_TEST_CASE(equal_inputs_give_equal_bytes_and_seeds_differ) {
   const auto a = animate(keyframe, small_spec(7));
   BOOST_TEST((animate(keyframe, small_spec(7)) == a));
   BOOST_TEST((animate(keyframe, small_spec(8)) != a));
+}
+
+// Where the MP4 goes changes nothing in it: written to a file as it is
+// muxed, it has the bytes the in-memory render returns, index in front.
+BOOST_AUTO_TEST_CASE(a_video_written_to_a_file_is_the_one_returned_in_memory) {
+  const image keyframe = rings(200, 120);
+  const auto in_memory = animate(keyframe, small_spec(7));
+  svc::core::memory_file file;
+  const auto out = animate_still(keyframe, small_spec(7), cancel_token{}, {}, &file);
+  BOOST_REQUIRE_MESSAGE(out.ok(), (out.ok() ? "" : out.error().message));
+  BOOST_TEST(out.value().in_video_file);
+  BOOST_TEST(out.value().outputs.empty());
+  BOOST_TEST(out.value().content_type == "video/mp4");
+  const auto bytes = file.take();
+  BOOST_TEST((bytes == in_memory));
+  const auto boxes = svc::test::top_level_boxes(bytes);
+  const auto moov = std::find(boxes.begin(), boxes.end(), "moov");
+  BOOST_TEST((moov < std::find(boxes.begin(), boxes.end(), "mdat")));
 }
 
 BOOST_AUTO_TEST_CASE(any_keyframe_size_or_shape_works) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/render_bench_args.hpp"
 #include "providers/procedural_renderer.hpp"
 
 namespace {
@@ -48,38 +49,19 @@ struct options {
   std::string command;
 };
 
-bool parse_video(const std::string& v, render_request& video) {
-  if (v == "0") {
-    video.duration_seconds = 0;
-    return true;
-  }
-  return std::sscanf(v.c_str(), "%dx%d:%d:%d", &video.width, &video.height, &video.duration_seconds, &video.fps) == 4 &&
-         video.duration_seconds > 0;
-}
-
 bool parse(int argc, char** argv, options& o) {
   o.req.prompt = "a quiet mountain lake at sunset, pine trees";
   o.req.seed = 42;
-  o.video.width = 768;
-  o.video.height = 432;
-  o.video.duration_seconds = 4;
-  o.video.fps = 24;
-  o.command = argv[0];
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc) return false;
-    const std::string v = argv[++i];
-    o.command += " " + a + " '" + v + "'";
+  svc::bench::set_default_video(o.video);
+  return svc::bench::parse_pairs(argc, argv, o.command, [&o](const std::string& a, const std::string& v) {
     if (a == "--runs") o.runs = std::max(1, std::atoi(v.c_str()));
     else if (a == "--prompt") o.req.prompt = v;
     else if (a == "--seed") o.req.seed = static_cast<uint32_t>(std::strtoul(v.c_str(), nullptr, 10));
     else if (a == "--steps") o.req.steps = std::atoi(v.c_str());
     else if (a == "--out") o.out_dir = v;
-    else if (a == "--preset") o.renderer.mp4.preset = v;
-    else if (a == "--crf") o.renderer.mp4.crf = std::atoi(v.c_str());
-    else if (a == "--bframes") o.renderer.mp4.bframes = std::atoi(v.c_str());
     else if (a == "--video") {
-      if (!parse_video(v, o.video)) return false;
+      if (v == "0") o.video.duration_seconds = 0; // no video
+      else return svc::bench::parse_video_shape(v, o.video);
     } else if (a == "--init") {
       std::ifstream file(v, std::ios::binary);
       if (!file) return false;
@@ -87,9 +69,9 @@ bool parse(int argc, char** argv, options& o) {
     } else if (a == "--lora") {
       const auto colon = v.find(':');
       o.req.loras.push_back({v.substr(0, colon), colon == std::string::npos ? 1.0 : std::atof(v.c_str() + colon + 1)});
-    } else return false;
-  }
-  return true;
+    } else return svc::bench::take_encoder_option(a, v, o.renderer.mp4);
+    return true;
+  });
 }
 
 // Renders `req` `runs` times; prints each run and the medians; writes the last

@@ -30,6 +30,7 @@
 
 #include "core/positional_file.hpp"
 #include "persistence/blob_store.hpp"
+#include "bench/render_bench_args.hpp"
 #include "providers/procedural_renderer.hpp"
 
 namespace {
@@ -50,29 +51,16 @@ struct options {
 bool parse(int argc, char** argv, options& o) {
   o.video.prompt = "a harbour at dawn, boats and gulls";
   o.video.seed = 42;
-  o.video.width = 768;
-  o.video.height = 432;
-  o.video.duration_seconds = 4;
-  o.video.fps = 24;
-  o.command = argv[0];
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc) return false;
-    const std::string v = argv[++i];
-    o.command += " " + a + " '" + v + "'";
+  svc::bench::set_default_video(o.video);
+  const bool ok = svc::bench::parse_pairs(argc, argv, o.command, [&o](const std::string& a, const std::string& v) {
     if (a == "--runs") o.runs = std::max(1, std::atoi(v.c_str()));
     else if (a == "--in-process") o.in_process = v == "1";
-    else if (a == "--preset") o.renderer.mp4.preset = v;
-    else if (a == "--crf") o.renderer.mp4.crf = std::atoi(v.c_str());
-    else if (a == "--bframes") o.renderer.mp4.bframes = std::atoi(v.c_str());
-    else if (a == "--video") {
-      if (std::sscanf(v.c_str(), "%dx%d:%d:%d", &o.video.width, &o.video.height, &o.video.duration_seconds,
-                      &o.video.fps) != 4 || o.video.duration_seconds < 1)
-        return false;
-    } else return false;
-  }
+    else if (a == "--video") return svc::bench::parse_video_shape(v, o.video);
+    else return svc::bench::take_encoder_option(a, v, o.renderer.mp4);
+    return true;
+  });
   if (o.in_process) o.runs = 1;
-  return true;
+  return ok;
 }
 
 // A field of /proc/self/status in KiB (VmRSS, VmHWM), or -1.

@@ -12,31 +12,10 @@ bool shows_as_integer(double d) {
   return d < 9.0e15 && d > -9.0e15 && d == std::trunc(d);
 }
 
-json_text& json_text::begin_object() {
-  separate();
-  out_.push_back('{');
-  after_value_ = false;
-  return *this;
-}
-
-json_text& json_text::end_object() {
-  out_.push_back('}');
-  after_value_ = true;
-  return *this;
-}
-
-json_text& json_text::begin_array() {
-  separate();
-  out_.push_back('[');
-  after_value_ = false;
-  return *this;
-}
-
-json_text& json_text::end_array() {
-  out_.push_back(']');
-  after_value_ = true;
-  return *this;
-}
+json_text& json_text::begin_object() { return open('{'); }
+json_text& json_text::end_object() { return close('}'); }
+json_text& json_text::begin_array() { return open('['); }
+json_text& json_text::end_array() { return close(']'); }
 
 json_text& json_text::key(std::string_view k) {
   separate();
@@ -53,23 +32,8 @@ json_text& json_text::string(std::string_view s) {
   return *this;
 }
 
-json_text& json_text::integer(int64_t v) {
-  separate();
-  char buf[24];
-  auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  out_.append(buf, end);
-  after_value_ = true;
-  return *this;
-}
-
-json_text& json_text::unsigned_integer(uint64_t v) {
-  separate();
-  char buf[24];
-  auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  out_.append(buf, end);
-  after_value_ = true;
-  return *this;
-}
+json_text& json_text::integer(int64_t v) { return digits(v); }
+json_text& json_text::unsigned_integer(uint64_t v) { return digits(v); }
 
 json_text& json_text::number(double d) {
   if (shows_as_integer(d))
@@ -95,6 +59,29 @@ json_text& json_text::boolean(bool b) {
 json_text& json_text::null() {
   separate();
   out_.append("null");
+  after_value_ = true;
+  return *this;
+}
+
+json_text& json_text::open(char bracket) {
+  separate();
+  out_.push_back(bracket);
+  after_value_ = false;
+  return *this;
+}
+
+json_text& json_text::close(char bracket) {
+  out_.push_back(bracket);
+  after_value_ = true;
+  return *this;
+}
+
+template <class Integer>
+json_text& json_text::digits(Integer v) {
+  separate();
+  char buf[24];
+  auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  out_.append(buf, end);
   after_value_ = true;
   return *this;
 }

@@ -38,6 +38,10 @@ public:
   json_text& null();
 
 private:
+  json_text& open(char bracket);
+  json_text& close(char bracket);
+  template <class Integer>
+  json_text& digits(Integer v);
   void separate();
   void quoted(std::string_view s);
   std::string& out_;

@@ -1,23 +1,55 @@
 #include "core/crypto.hpp"
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
-#include <openssl/sha.h>
 
 #include <stdexcept>
 
 namespace svc::core {
+namespace {
+
+// OpenSSL 3's one-shot SHA256() and HMAC(), and EVP_sha256() in an init, look
+// their algorithm up by name on every call (under a lock shared by every
+// thread) and make a context for it: for the short inputs here (a key secret
+// on every request, an output URL), more work than the hashing. The algorithms
+// are fetched once, and each thread keeps one HMAC context that every call
+// keys anew.
+const EVP_MD* sha256_algorithm() {
+  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  if (md == nullptr)
+    throw std::runtime_error("OpenSSL has no SHA-256");
+  return md;
+}
+
+struct hmac_context {
+  EVP_MAC_CTX* ctx = nullptr;
+  hmac_context() {
+    static EVP_MAC* const mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+    char digest_name[] = "SHA256";
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest_name, 0),
+                           OSSL_PARAM_construct_end()};
+    if (mac == nullptr || (ctx = EVP_MAC_CTX_new(mac)) == nullptr || EVP_MAC_CTX_set_params(ctx, params) != 1)
+      throw std::runtime_error("OpenSSL could not make an HMAC-SHA256 context");
+  }
+  ~hmac_context() { EVP_MAC_CTX_free(ctx); }
+  hmac_context(const hmac_context&) = delete;
+  hmac_context& operator=(const hmac_context&) = delete;
+};
+
+} // namespace
 
 digest sha256(std::string_view data) {
   digest out{};
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data());
+  if (EVP_Digest(data.data(), data.size(), out.data(), nullptr, sha256_algorithm(), nullptr) != 1)
+    throw std::runtime_error("OpenSSL could not hash");
   return out;
 }
 
 sha256_stream::sha256_stream() : ctx_{EVP_MD_CTX_new()} {
-  if (ctx_ == nullptr || EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr) != 1)
+  if (ctx_ == nullptr || EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), sha256_algorithm(), nullptr) != 1)
     throw std::runtime_error("OpenSSL could not start a SHA-256");
 }
 
@@ -31,15 +63,21 @@ digest sha256_stream::finish() {
   digest out{};
   auto* ctx = static_cast<EVP_MD_CTX*>(ctx_);
   EVP_DigestFinal_ex(ctx, out.data(), nullptr);
-  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  EVP_DigestInit_ex(ctx, sha256_algorithm(), nullptr);
   return out;
 }
 
 digest hmac_sha256(std::string_view key, std::string_view data) {
+  thread_local hmac_context hmac;
+  // To EVP_MAC_init a null key means "the previous one": an empty key must not be null.
+  static constexpr unsigned char no_key = 0;
+  auto* k = key.empty() ? &no_key : reinterpret_cast<const unsigned char*>(key.data());
   digest out{};
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data(), &len);
+  std::size_t len = 0;
+  if (EVP_MAC_init(hmac.ctx, k, key.size(), nullptr) != 1
+      || EVP_MAC_update(hmac.ctx, reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1
+      || EVP_MAC_final(hmac.ctx, out.data(), &len, out.size()) != 1)
+    throw std::runtime_error("OpenSSL could not compute an HMAC-SHA256");
   return out;
 }
 

@@ -1,16 +1,25 @@
 #include "http/key_cache.hpp"
 
 namespace svc::http {
+namespace {
+
+// Moves with every commit that writes a key, a key hash or a team.
+uint64_t key_writes(const persistence::environment& env) {
+  using persistence::table;
+  return env.writes_to(table::api_keys) + env.writes_to(table::key_hashes) + env.writes_to(table::teams);
+}
+
+} // namespace
 
 persistence::read_result<std::shared_ptr<const key_entry>> key_cache::lookup(const persistence::environment& env,
                                                    const persistence::tables& tables,
                                                    const std::string& secret_sha256) {
-  auto seen = env.last_commit_id(); // before reading: a later commit makes the entry stale, never wrong
+  auto seen = key_writes(env); // before reading: a later write makes the entry stale, never wrong
   {
     std::lock_guard<std::mutex> guard{mutex_};
-    if (seen != commit_id_) {
+    if (seen != writes_) {
       entries_.clear();
-      commit_id_ = seen;
+      writes_ = seen;
     } else if (auto it = entries_.find(secret_sha256); it != entries_.end()) {
       return it->second;
     }
@@ -27,7 +36,7 @@ persistence::read_result<std::shared_ptr<const key_entry>> key_cache::lookup(con
     return team.failed() ? result::error(team.why()) : result::none();
   auto entry = std::make_shared<const key_entry>(key_entry{std::move(*key), std::move(*team)});
   std::lock_guard<std::mutex> guard{mutex_};
-  if (seen == commit_id_) {
+  if (seen == writes_) {
     if (entries_.size() >= max_entries)
       entries_.clear();
     entries_.emplace(secret_sha256, entry);

@@ -1,8 +1,11 @@
 #pragma once
 // Decoded API keys and their teams, by secret hash, for the auth stage. An
-// entry is valid only while the store's last commit id is the one seen before
-// it was read: any commit empties the cache, so it never serves state older
-// than LMDB's. Unknown hashes are never cached (guessing cannot fill memory).
+// entry is valid only while no commit has written the tables it was read from
+// (keys, key hashes, teams) since before it was read: a revocation, rotation,
+// deactivation or team change empties the cache once its commit is visible,
+// so it never serves a key or team older than LMDB's, while the commits of
+// everything else (job progress, ledgers, deliveries) leave it warm. Unknown
+// hashes are never cached (guessing cannot fill memory).
 
 #include <cstdint>
 #include <memory>
@@ -30,7 +33,7 @@ public:
 private:
   static constexpr std::size_t max_entries = 10000;
   std::mutex mutex_;
-  uint64_t commit_id_ = 0;
+  uint64_t writes_ = 0; ///< writes to those tables when the entries were read
   std::unordered_map<std::string, std::shared_ptr<const key_entry>> entries_;
 };
 

@@ -120,6 +120,7 @@ struct environment::impl {
   // The counts below change only in `commit` (one writer) and at open.
   uint64_t end_page = 0;               ///< last page number + 1, as of the last commit
   std::atomic<uint64_t> used_pages{0}; ///< as of the last commit; read by `usage` on any thread
+  std::array<std::atomic<uint64_t>, table_count> writes{}; ///< commits that wrote each table (`writes_to`)
 
   // Recounts the pages after a commit (the freelist walk is short: LMDB
   // merges its records as it reuses them), and keeps the disk reserve
@@ -344,6 +345,13 @@ status environment::commit(const write_batch& batch) {
   rc = mdb_txn_commit(txn);
   if (rc != MDB_SUCCESS)
     return failure("mdb_txn_commit", rc);
+  // After the commit: a reader that sees the new count reads the new records.
+  std::array<bool, table_count> written{};
+  for (auto& op : batch.ops)
+    written[static_cast<std::size_t>(op.tbl)] = true;
+  for (std::size_t i = 0; i < table_count; ++i)
+    if (written[i])
+      p.writes[i].fetch_add(1);
   p.count_pages();
   return {};
 }
@@ -379,11 +387,7 @@ status environment::backup(const std::string& dir) const {
   return {};
 }
 
-uint64_t environment::last_commit_id() const {
-  MDB_envinfo info{};
-  mdb_env_info(impl_->env, &info);
-  return static_cast<uint64_t>(info.me_last_txnid);
-}
+uint64_t environment::writes_to(table t) const { return impl_->writes[static_cast<std::size_t>(t)].load(); }
 
 std::size_t environment::count(table t) const {
   read_txn r{*impl_->readers};

@@ -102,9 +102,11 @@ public:
   /// Number of entries in a table.
   std::size_t count(table t) const;
 
-  /// Id of the last committed write transaction; it changes with every commit,
-  /// so a value read after seeing id N is current while the id is still N.
-  uint64_t last_commit_id() const;
+  /// How many commits (since open) have written to table `t`, however many of
+  /// its records each touched. It moves after such a commit is visible to
+  /// readers and before `commit` returns, so a record of `t` read after seeing
+  /// N is current while the count is still N.
+  uint64_t writes_to(table t) const;
 
 private:
   struct impl;

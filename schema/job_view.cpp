@@ -1,78 +1,121 @@
 #include "schema/job_view.hpp"
 
-#include <boost/json.hpp>
+#include <vector>
 
 #include "core/time_format.hpp"
+#include "schema/json_sink.hpp"
 #include "schema/output_url.hpp"
-#include "schema/views.hpp"
 
 namespace svc::schema {
-namespace json = boost::json;
 namespace {
 
-json::value optional_time(const std::optional<core::time_point>& t) {
-  return t ? json::value(core::format_iso8601(*t)) : json::value(nullptr);
+template <class Sink>
+void optional_time(Sink& w, const std::optional<core::time_point>& t) {
+  if (t)
+    w.string(core::format_iso8601(*t));
+  else
+    w.null();
+}
+
+// The one description of the view, for both sinks (json_sink.hpp).
+template <class Sink>
+void write_job(Sink& w, const job_record& r, const output_signer& signer) {
+  // Signed once: each URL is shown in `output_urls` and again in `outputs`.
+  std::vector<std::string> urls;
+  if (r.status == job_status::succeeded && r.outputs_expire_at) {
+    auto exp = core::to_unix_ms(*r.outputs_expire_at) / 1000;
+    urls.reserve(r.outputs.size());
+    for (std::size_t i = 0; i < r.outputs.size(); ++i)
+      urls.push_back(std::string{signer.base_url}
+                     + output_url_path(signer.secret, r.id, static_cast<uint32_t>(i), exp));
+  }
+  w.begin_object();
+  w.key("id").string(r.id);
+  w.key("object").string(to_string(r.kind));
+  w.key("status").string(to_string(r.status));
+  w.key("prompt").string(r.prompt);
+  w.key("negative_prompt").string(r.negative_prompt);
+  w.key("width").integer(r.width);
+  w.key("height").integer(r.height);
+  if (r.kind == job_kind::video) {
+    w.key("duration_seconds").integer(r.duration_seconds);
+    w.key("fps").integer(r.fps);
+  }
+  w.key("num_outputs").integer(r.num_outputs);
+  w.key("seed").unsigned_integer(r.seed);
+  w.key("steps").integer(r.steps);
+  w.key("loras").begin_array();
+  for (auto& l : r.loras) {
+    w.begin_object();
+    w.key("lora").string(l.lora_id);
+    w.key("slug").string(l.slug);
+    w.key("weight").number(l.weight);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("lora_selection").string(to_string(r.selection));
+  w.key("init_image");
+  if (r.init_image)
+    w.string(*r.init_image);
+  else
+    w.null();
+  w.key("progress").number(r.progress);
+  w.key("output_urls").begin_array();
+  for (auto& url : urls)
+    w.string(url);
+  w.end_array();
+  w.key("outputs").begin_array();
+  for (std::size_t i = 0; i < urls.size(); ++i) {
+    auto& o = r.outputs[i];
+    w.begin_object();
+    w.key("url").string(urls[i]);
+    w.key("content_type").string(o.content_type);
+    w.key("bytes").unsigned_integer(o.bytes);
+    w.key("width").integer(o.width);
+    w.key("height").integer(o.height);
+    w.key("sha256").string(o.sha256);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("outputs_expire_at");
+  optional_time(w, r.status == job_status::succeeded ? r.outputs_expire_at : std::nullopt);
+  w.key("cost").begin_object();
+  w.key("credits").integer(r.credits);
+  w.key("status").string(to_string(r.cost_status));
+  w.end_object();
+  w.key("failure");
+  if (r.failure) {
+    w.begin_object();
+    w.key("code").string(r.failure->code);
+    w.key("message").string(r.failure->message);
+    w.end_object();
+  } else {
+    w.null();
+  }
+  w.key("metadata").begin_object();
+  for (auto& [k, v] : r.metadata)
+    w.key(k).string(v);
+  w.end_object();
+  w.key("api_version").string(r.api_version);
+  w.key("created_at").string(core::format_iso8601(r.created_at));
+  w.key("started_at");
+  optional_time(w, r.started_at);
+  w.key("completed_at");
+  optional_time(w, r.completed_at);
+  w.end_object();
 }
 
 } // namespace
 
-json::value job_view(const job_record& r, const output_signer& signer) {
-  json::array loras;
-  for (auto& l : r.loras)
-    loras.push_back(json::object{{"lora", l.lora_id}, {"slug", l.slug}, {"weight", json_number(l.weight)}});
-  json::array urls, outputs;
-  if (r.status == job_status::succeeded && r.outputs_expire_at) {
-    auto exp = core::to_unix_ms(*r.outputs_expire_at) / 1000;
-    for (std::size_t i = 0; i < r.outputs.size(); ++i) {
-      auto url = std::string{signer.base_url}
-                 + output_url_path(signer.secret, r.id, static_cast<uint32_t>(i), exp);
-      auto& o = r.outputs[i];
-      outputs.push_back(json::object{{"url", url},
-                                     {"content_type", o.content_type},
-                                     {"bytes", o.bytes},
-                                     {"width", o.width},
-                                     {"height", o.height},
-                                     {"sha256", o.sha256}});
-      urls.emplace_back(std::move(url));
-    }
-  }
-  json::object metadata;
-  for (auto& [k, v] : r.metadata)
-    metadata[k] = v;
-  json::value failure = nullptr;
-  if (r.failure)
-    failure = json::object{{"code", r.failure->code}, {"message", r.failure->message}};
+boost::json::value job_view(const job_record& r, const output_signer& signer) {
+  json_tree tree;
+  write_job(tree, r, signer);
+  return tree.release();
+}
 
-  json::object o;
-  o["id"] = r.id;
-  o["object"] = to_string(r.kind);
-  o["status"] = to_string(r.status);
-  o["prompt"] = r.prompt;
-  o["negative_prompt"] = r.negative_prompt;
-  o["width"] = r.width;
-  o["height"] = r.height;
-  if (r.kind == job_kind::video) {
-    o["duration_seconds"] = r.duration_seconds;
-    o["fps"] = r.fps;
-  }
-  o["num_outputs"] = r.num_outputs;
-  o["seed"] = r.seed;
-  o["steps"] = r.steps;
-  o["loras"] = std::move(loras);
-  o["lora_selection"] = to_string(r.selection);
-  o["init_image"] = r.init_image ? json::value(*r.init_image) : json::value(nullptr);
-  o["progress"] = json_number(r.progress);
-  o["output_urls"] = std::move(urls);
-  o["outputs"] = std::move(outputs);
-  o["outputs_expire_at"] = r.status == job_status::succeeded ? optional_time(r.outputs_expire_at) : nullptr;
-  o["cost"] = json::object{{"credits", r.credits}, {"status", to_string(r.cost_status)}};
-  o["failure"] = std::move(failure);
-  o["metadata"] = std::move(metadata);
-  o["api_version"] = r.api_version;
-  o["created_at"] = core::format_iso8601(r.created_at);
-  o["started_at"] = optional_time(r.started_at);
-  o["completed_at"] = optional_time(r.completed_at);
-  return o;
+void write_job_view(std::string& out, const job_record& r, const output_signer& signer) {
+  json_text text{out};
+  write_job(text, r, signer);
 }
 
 } // namespace svc::schema

@@ -1,8 +1,10 @@
 #pragma once
 // The wire form of a job, exactly as `GET /v1/images/{id}` answers it and as
-// events carry it. Output URLs are signed here, from the stored expiry, so
-// every read of the same record shows the same URLs.
+// events carry it: as a tree, or as text written straight into a body. Output
+// URLs are signed here, from the stored expiry, so every read of the same
+// record shows the same URLs.
 
+#include <string>
 #include <string_view>
 
 #include <boost/json/value.hpp>
@@ -19,5 +21,9 @@ struct output_signer {
 
 /// The image or video record of decisions.md, with `output_urls` and `outputs`.
 boost::json::value job_view(const job_record& r, const output_signer& signer);
+
+/// The same view as JSON text appended to `out`, with no tree in between:
+/// byte for byte `boost::json::serialize(job_view(r, signer))` (the answer of a job read).
+void write_job_view(std::string& out, const job_record& r, const output_signer& signer);
 
 } // namespace svc::schema

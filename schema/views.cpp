@@ -1,32 +1,53 @@
 #include "schema/views.hpp"
 
-#include <cmath>
-
 #include <boost/json.hpp>
 
 #include "core/time_format.hpp"
+#include "schema/json_sink.hpp"
 
 namespace svc::schema {
 namespace json = boost::json;
 json::value json_number(double d) {
-  // The range test comes first: converting a double outside int64's range is undefined.
-  if (d < 9.0e15 && d > -9.0e15 && d == std::trunc(d))
+  if (shows_as_integer(d))
     return json::value(static_cast<int64_t>(d));
   return json::value(d);
 }
 
+namespace {
+
+// The one description of the team view, for both sinks (json_sink.hpp).
+template <class Sink>
+void write_team(Sink& w, const team_record& t) {
+  w.begin_object();
+  w.key("id").string(t.id);
+  w.key("object").string("team");
+  w.key("name").string(t.name);
+  w.key("owner_email").string(t.owner_email);
+  w.key("default_api_version").string(t.default_api_version);
+  w.key("balance_low_threshold").integer(t.balance_low_threshold);
+  w.key("rate_limit_overrides").begin_object();
+  for (auto& [name, l] : t.rate_limit_overrides) {
+    w.key(name).begin_object();
+    w.key("capacity").number(l.capacity);
+    w.key("per_minute").number(l.per_minute);
+    w.end_object();
+  }
+  w.end_object();
+  w.key("created_at").string(core::format_iso8601(t.created_at));
+  w.end_object();
+}
+
+} // namespace
+
 json::value team_view(const team_record& t) {
-  json::object overrides;
-  for (auto& [name, l] : t.rate_limit_overrides)
-    overrides[name] = {{"capacity", json_number(l.capacity)}, {"per_minute", json_number(l.per_minute)}};
-  return {{"id", t.id},
-          {"object", "team"},
-          {"name", t.name},
-          {"owner_email", t.owner_email},
-          {"default_api_version", t.default_api_version},
-          {"balance_low_threshold", t.balance_low_threshold},
-          {"rate_limit_overrides", std::move(overrides)},
-          {"created_at", core::format_iso8601(t.created_at)}};
+  json_tree tree;
+  write_team(tree, t);
+  return tree.release();
+}
+
+void write_team_view(std::string& out, const team_record& t) {
+  json_text text{out};
+  write_team(text, t);
 }
 
 json::value balance_view(const balance_record& b, int64_t balance_low_threshold) {

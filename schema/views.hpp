@@ -19,6 +19,10 @@ boost::json::value json_number(double d);
 /// `GET /v1/team`.
 boost::json::value team_view(const team_record& t);
 
+/// The same view as JSON text appended to `out`, with no tree in between:
+/// byte for byte `boost::json::serialize(team_view(t))`.
+void write_team_view(std::string& out, const team_record& t);
+
 /// `GET /v1/balance`.
 boost::json::value balance_view(const balance_record& b, int64_t balance_low_threshold);
 

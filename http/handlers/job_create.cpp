@@ -65,7 +65,8 @@ void admit(const context_ptr& ctx, std::string_view route, const boost::json::ob
   actors::job_admission admission;
   admission.job = std::move(job);
   auto location = ctx->svc.base_url + "/v1/" + std::string{route} + "/" + admission.job.id;
-  auto body = boost::json::serialize(schema::job_view(admission.job, {ctx->svc.base_url, ctx->svc.url_secret}));
+  std::string body;
+  schema::write_job_view(body, admission.job, {ctx->svc.base_url, ctx->svc.url_secret});
   if (claim) {
     auto now = ctx->svc.clock->now();
     admission.idempotency = schema::idempotency_record{

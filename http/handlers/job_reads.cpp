@@ -54,8 +54,12 @@ int preferred_wait(const context_ptr& ctx) {
   return 0;
 }
 
+// The view written straight into the body: no json::value tree on the read path.
 void reply_job(const context_ptr& ctx, const schema::job_record& job, header_list extra = {}) {
-  reply_json(ctx, 200, schema::job_view(job, {ctx->svc.base_url, ctx->svc.url_secret}), std::move(extra));
+  std::string body;
+  body.reserve(1024); // a typical view: one allocation
+  schema::write_job_view(body, job, {ctx->svc.base_url, ctx->svc.url_secret});
+  reply_body(ctx, 200, std::move(body), "application/json", std::move(extra));
 }
 
 void reply_not_found(const context_ptr& ctx, std::string_view kind, const std::string& id) {

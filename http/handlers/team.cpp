@@ -6,8 +6,18 @@
 #include "schema/views.hpp"
 
 namespace svc::http {
+namespace {
 
-void get_team(const context_ptr& ctx) { reply_json(ctx, 200, schema::team_view(*ctx->team)); }
+// The view written straight into the body: no json::value tree on the read path.
+void reply_team(const context_ptr& ctx, const schema::team_record& t) {
+  std::string body;
+  schema::write_team_view(body, t);
+  reply_body(ctx, 200, std::move(body), "application/json");
+}
+
+} // namespace
+
+void get_team(const context_ptr& ctx) { reply_team(ctx, *ctx->team); }
 
 void patch_team(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"balance_low_threshold"});
@@ -18,11 +28,11 @@ void patch_team(const context_ptr& ctx) {
   if (f.error)
     return reply_error(ctx, *f.error);
   if (!threshold) // nothing to change
-    return reply_json(ctx, 200, schema::team_view(*ctx->team));
+    return reply_team(ctx, *ctx->team);
   actors::team_update update;
   update.balance_low_threshold = threshold;
   ask<schema::team_record>(
-    ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_json(ctx, 200, schema::team_view(t)); },
+    ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_team(ctx, t); },
     actors::patch_atom::value, ctx->team->id, std::move(update));
 }
 

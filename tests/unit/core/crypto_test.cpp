@@ -3,8 +3,11 @@
 #define BOOST_TEST_MODULE core_crypto
 #include <boost/test/unit_test.hpp>
 
+#include <atomic>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -57,6 +60,65 @@ BOOST_AUTO_TEST_CASE(hmac_sha256_rfc4231_case7_key_and_data_longer_than_block) {
                       "This is a test using a larger than block-size key and a larger than block-size data. "
                       "The key needs to be hashed before being used by the HMAC algorithm.")
              == "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2");
+}
+
+// HMAC-SHA256 with an empty key (the key block all zeros): the published
+// vectors for ("", "") and ("", the quick brown fox).
+BOOST_AUTO_TEST_CASE(hmac_sha256_with_an_empty_key) {
+  BOOST_TEST(hmac_hex("", "") == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad");
+  BOOST_TEST(hmac_hex(std::string_view{}, "")
+             == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad");
+  BOOST_TEST(hmac_hex("", "The quick brown fox jumps over the lazy dog")
+             == "fb011e6154a19b9a4c767373c305275a5a69e8b68b0b4c9200c383dced19a416");
+  BOOST_TEST(hmac_hex("key", "The quick brown fox jumps over the lazy dog")
+             == "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8");
+}
+
+// Keys at the block size (64 bytes, used as they are) and past it (hashed
+// first); the expected values come from HMAC written out over SHA-256
+// (RFC 2104), not from OpenSSL's HMAC.
+BOOST_AUTO_TEST_CASE(hmac_sha256_keys_at_and_past_the_block_size) {
+  std::string key;
+  for (int i = 0; i < 65; ++i)
+    key.push_back(static_cast<char>(i));
+  BOOST_TEST(hmac_hex(std::string_view{key}.substr(0, 64), "block")
+             == "0c4195064dd4ca79599d2b8508c3f4c5f3805080dd6b451ca30e7d2da73a2c3d");
+  BOOST_TEST(hmac_hex(key, "block") == "14f952ab1b86c57b32f958d5d1eff16dcf0b87097624748296dc953e05da894b");
+  BOOST_TEST(hmac_hex(repeat('k', 1000), "") == "3a65925edb2217e97f45073614e390c7c1480d9a94796f0ae8d7fcd2ed37ff92");
+}
+
+// Each thread keeps one HMAC context, keyed anew by every call: no key or
+// state of one call may show in the next, whatever their order.
+BOOST_AUTO_TEST_CASE(hmac_sha256_calls_in_a_row_do_not_share_keys) {
+  for (int round = 0; round < 3; ++round) {
+    BOOST_TEST(hmac_hex("", "") == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad");
+    BOOST_TEST(hmac_hex("Jefe", "what do ya want for nothing?")
+               == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    BOOST_TEST(hmac_hex(std::string_view{}, "") == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad");
+    BOOST_TEST(hmac_hex(repeat('\xaa', 131), "Test Using Larger Than Block-Size Key - Hash Key First")
+               == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+    BOOST_TEST(hmac_hex(repeat('\x0b', 20), "Hi There")
+               == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(hmac_sha256_on_many_threads_at_once) {
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&wrong, t] {
+      for (int i = 0; i < 2000; ++i) {
+        bool ok = (i + t) % 2 == 0
+                    ? hmac_hex("Jefe", "what do ya want for nothing?")
+                          == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+                    : hmac_hex("", "") == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad";
+        if (!ok)
+          ++wrong;
+      }
+    });
+  for (auto& th : threads)
+    th.join();
+  BOOST_TEST(wrong.load() == 0);
 }
 
 BOOST_AUTO_TEST_CASE(sha256_of_abc) {

@@ -138,6 +138,35 @@ BOOST_AUTO_TEST_CASE(later_op_in_a_batch_wins) {
   BOOST_TEST(!svc::test::found(env->get(table::meta, "gone")));
 }
 
+BOOST_AUTO_TEST_CASE(writes_to_counts_the_commits_that_wrote_each_table) {
+  BOOST_TEST(env->writes_to(table::teams) == 0u);
+  write_batch b;
+  b.put(table::teams, "t1", encode_text("a"));
+  b.put(table::teams, "t2", encode_text("b"));
+  b.erase(table::api_keys, "absent"); // a delete writes too, found or not
+  commit(b);
+  BOOST_TEST(env->writes_to(table::teams) == 1u, "one commit, however many records");
+  BOOST_TEST(env->writes_to(table::api_keys) == 1u);
+  BOOST_TEST(env->writes_to(table::jobs) == 0u);
+  write_batch jobs;
+  jobs.put(table::jobs, "j", encode_text("c"));
+  commit(jobs);
+  commit(jobs);
+  BOOST_TEST(env->writes_to(table::teams) == 1u);
+  BOOST_TEST(env->writes_to(table::jobs) == 2u);
+  // A refused batch is no write, not even of the tables before its bad op.
+  write_batch bad;
+  bad.put(table::teams, "t3", encode_text("c"));
+  bad.put(table::teams, std::string(600, 'k'), encode_text("too long a key")); // over LMDB's 511
+  BOOST_TEST(!env->commit(bad).ok());
+  BOOST_TEST(env->writes_to(table::teams) == 1u);
+  // An empty batch writes nothing.
+  commit(write_batch{});
+  BOOST_TEST(env->writes_to(table::teams) == 1u);
+  BOOST_TEST(env->writes_to(table::jobs) == 2u);
+  BOOST_TEST(env->writes_to(table::meta) == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(failed_batch_changes_nothing) {
   write_batch b;
   b.put(table::meta, "ok", encode_text("1"));

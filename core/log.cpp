@@ -1,6 +1,8 @@
 #include "core/log.hpp"
 
 #include <atomic>
+#include <cerrno>
+#include <mutex>
 #include <string>
 #include <unistd.h>
 
@@ -25,21 +27,50 @@ const char* level_name(log_level level) {
 
 // A text field value on one line: control bytes (a newline would forge a line) become '?', and a value with
 // spaces, quotes or nothing at all is quoted.
-std::string text_value(std::string_view v) {
-  std::string out;
+void append_text_value(std::string& out, std::string_view v) {
   bool quote = v.empty();
+  for (unsigned char c : v)
+    quote = quote || c == ' ' || c == '"' || c == '=';
+  if (quote)
+    out.push_back('"');
   for (unsigned char c : v) {
     if (c < 0x20 || c == 0x7f) {
       out.push_back('?');
       continue;
     }
-    if (c == ' ' || c == '"' || c == '=')
-      quote = true;
     if (c == '"' || c == '\\')
       out.push_back('\\');
     out.push_back(static_cast<char>(c));
   }
-  return quote ? "\"" + out + "\"" : out;
+  if (quote)
+    out.push_back('"');
+}
+
+// Lines of `log_buffered` not yet written. The mutex also orders the writes
+// of `log`, so a line never overtakes one written before it.
+std::mutex buffer_mutex;
+std::string buffer;
+constexpr std::size_t buffer_limit = 64 * 1024;
+
+// Writes all of `text` (a write to a pipe may take part of it).
+void write_all(std::string_view text) {
+  while (!text.empty()) {
+    auto n = ::write(STDERR_FILENO, text.data(), text.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return; // stderr is gone: nothing to tell anyone
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+// The line `log` and `log_buffered` write, with its newline.
+std::string full_line(log_level level, std::string_view component, std::string_view message,
+                      const log_fields& fields) {
+  auto line = format_log_line(format_in_use.load(std::memory_order_relaxed),
+                              format_iso8601(std::chrono::system_clock::now()), level, component, message, fields);
+  line.push_back('\n');
+  return line;
 }
 
 } // namespace
@@ -71,21 +102,48 @@ std::string format_log_line(log_format format, std::string_view time, log_level 
       line[name] = value;
     return boost::json::serialize(line);
   }
-  std::string line{time};
-  line.append(" ").append(level_name(level)).append(" ").append(component).append(": ").append(message);
-  for (auto& [name, value] : fields)
-    line.append(" ").append(name).append("=").append(text_value(value));
+  std::string line;
+  line.reserve(256);
+  line.append(time).append(" ").append(level_name(level)).append(" ").append(component).append(": ").append(message);
+  for (auto& [name, value] : fields) {
+    line.append(" ").append(name).append("=");
+    append_text_value(line, value);
+  }
   return line;
 }
 
 void log(log_level level, std::string_view component, std::string_view message, const log_fields& fields) {
   if (!log_enabled(level))
     return;
-  auto line = format_log_line(format_in_use.load(std::memory_order_relaxed),
-                              format_iso8601(std::chrono::system_clock::now()), level, component, message, fields);
-  line.push_back('\n');
-  // One write per line keeps lines whole across threads.
-  [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+  auto line = full_line(level, component, message, fields);
+  std::lock_guard<std::mutex> guard{buffer_mutex};
+  if (!buffer.empty()) {
+    write_all(buffer);
+    buffer.clear();
+  }
+  write_all(line);
+}
+
+bool log_buffered(log_level level, std::string_view component, std::string_view message, const log_fields& fields) {
+  if (!log_enabled(level))
+    return false;
+  auto line = full_line(level, component, message, fields);
+  std::lock_guard<std::mutex> guard{buffer_mutex};
+  bool was_empty = buffer.empty();
+  buffer.append(line);
+  if (buffer.size() >= buffer_limit) {
+    write_all(buffer);
+    buffer.clear();
+  }
+  return was_empty;
+}
+
+void flush_log_buffer() {
+  std::lock_guard<std::mutex> guard{buffer_mutex};
+  if (buffer.empty())
+    return;
+  write_all(buffer);
+  buffer.clear();
 }
 
 } // namespace svc::core

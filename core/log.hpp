@@ -30,8 +30,20 @@ bool log_enabled(log_level level);
 std::string format_log_line(log_format format, std::string_view time, log_level level, std::string_view component,
                             std::string_view message, const log_fields& fields);
 
-/// Writes one line atomically: time, level, component, message and fields.
+/// Writes one line atomically: time, level, component, message and fields
+/// (after the lines `log_buffered` holds, so no line overtakes another).
 void log(log_level level, std::string_view component, std::string_view message, const log_fields& fields = {});
+
+/// Like `log`, for lines written at request rates (access lines): the line
+/// joins a buffer that `flush_log_buffer` writes in one call, whole lines in
+/// order, since a write per line costs more than making it. True when the
+/// buffer was empty: the caller then sees that `flush_log_buffer` runs soon.
+/// A full buffer (64 KiB) is written at once.
+bool log_buffered(log_level level, std::string_view component, std::string_view message,
+                  const log_fields& fields = {});
+
+/// Writes the lines `log_buffered` holds.
+void flush_log_buffer();
 
 inline void log_info(std::string_view component, std::string_view message) {
   log(log_level::info, component, message);

@@ -36,6 +36,21 @@ bool valid_date(int y, int m, int d) {
   return !(m == 2 && d == 29 && !leap);
 }
 
+// The proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's
+// algorithm): format_iso8601 runs for every timestamp of every response, and
+// glibc's gmtime_r takes its time-zone lock each time.
+void civil_from_days(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
+}
+
 std::tm to_utc_tm(time_point t) {
   std::time_t secs = static_cast<std::time_t>(to_unix_seconds(t));
   std::tm tm{};
@@ -51,7 +66,12 @@ int64_t to_unix_seconds(time_point t) {
 }
 
 std::string format_iso8601(time_point t) {
-  auto tm = to_utc_tm(t);
+  auto secs = to_unix_seconds(t);
+  auto days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+  auto second_of_day = static_cast<int>(secs - days * 86400);
+  int64_t year;
+  unsigned month, day;
+  civil_from_days(days, year, month, day);
   auto ms = to_unix_ms(t) % 1000;
   if (ms < 0)
     ms += 1000;
@@ -61,12 +81,12 @@ std::string format_iso8601(time_point t) {
     for (int i = width - 1; i >= 0; --i, value /= 10)
       out[pos + static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
   };
-  put(0, tm.tm_year + 1900, 4);
-  put(5, tm.tm_mon + 1, 2);
-  put(8, tm.tm_mday, 2);
-  put(11, tm.tm_hour, 2);
-  put(14, tm.tm_min, 2);
-  put(17, tm.tm_sec, 2);
+  put(0, static_cast<int>(year), 4);
+  put(5, static_cast<int>(month), 2);
+  put(8, static_cast<int>(day), 2);
+  put(11, second_of_day / 3600, 2);
+  put(14, second_of_day / 60 % 60, 2);
+  put(17, second_of_day % 60, 2);
   put(20, static_cast<int>(ms), 3);
   return out;
 }

@@ -174,6 +174,7 @@ int run_server(const core::config& cfg) {
     ioc.run();
     for (auto& t : threads)
       t.join();
+    core::flush_log_buffer(); // the access lines of the last answers
     ::unlink((cfg.data_dir + "/svcd.json").c_str());
   }
   rt->stop();

@@ -4,6 +4,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
+#include <cstdio>
+#include <ctime>
 #include <string_view>
 
 namespace {
@@ -24,6 +26,20 @@ BOOST_AUTO_TEST_CASE(iso8601_has_milliseconds_and_z) {
   BOOST_TEST(format_iso8601(from_unix_ms(sunset_ms)) == "2026-08-04T00:00:00.000Z");
   BOOST_TEST(format_iso8601(from_unix_ms(sunset_ms + 37'230'123)) == "2026-08-04T10:20:30.123Z");
   BOOST_TEST(format_iso8601(from_unix_ms(1835481599999)) == "2028-02-29T23:59:59.999Z");
+}
+
+BOOST_AUTO_TEST_CASE(iso8601_agrees_with_gmtime_across_the_calendar) {
+  // Leap days, century years and every month, before 1970 and long after; a
+  // step of 23 h 1 min 1.001 s brings every hour, minute and second.
+  for (int64_t ms = -2'208'988'800'000; ms < 7'258'118'400'000; ms += 82'861'001) {
+    auto secs = static_cast<std::time_t>(ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000));
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char expected[40];
+    std::snprintf(expected, sizeof expected, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(((ms % 1000) + 1000) % 1000));
+    BOOST_TEST(format_iso8601(from_unix_ms(ms)) == expected, ms);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(iso8601_round_trips) {

@@ -48,6 +48,7 @@ struct request_context {
   std::string version;                          ///< applied Svc-Version; empty until known
   std::shared_ptr<const schema::api_key_record> key; ///< the authenticated key
   std::shared_ptr<const schema::team_record> team;   ///< its team
+  uint64_t team_writes = 0; ///< the store's writes of team records before `team` was read (rate_allowance.hpp)
   std::optional<schema::api_error> error;       ///< the first failure of a stage
   std::optional<legacy_redirect> legacy;        ///< set for a legacy path (308, or 410 with `error`)
   std::optional<actors::rate_decision> rate;    ///< the bucket drawn from

@@ -16,6 +16,7 @@
 #include "http/mail_senders.hpp"
 #include "http/webhook_client.hpp"
 #include "http/pipeline.hpp"
+#include "http/stages/stages.hpp"
 
 namespace svc::http {
 namespace {
@@ -174,6 +175,7 @@ int run_server(const core::config& cfg) {
     ioc.run();
     for (auto& t : threads)
       t.join();
+    charge_buckets(svc); // before the runtime's stop saves the bucket levels
     core::flush_log_buffer(); // the access lines of the last answers
     ::unlink((cfg.data_dir + "/svcd.json").c_str());
   }

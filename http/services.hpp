@@ -1,6 +1,7 @@
 #pragma once
 // What request handlers share: configuration, clock, read access to the
-// tables, the actor handles, and the cache of team bucket handles.
+// tables, the actor handles, the cache of team bucket handles and the takes
+// decided from copies of those buckets.
 
 #include <atomic>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "http/key_cache.hpp"
 #include "http/long_polls.hpp"
 #include "http/lora_cache.hpp"
+#include "http/rate_allowance.hpp"
 #include "http/recent_errors.hpp"
 #include "http/upload_gate.hpp"
 
@@ -59,6 +61,8 @@ struct services {
   std::atomic<bool> draining{false};
   long_polls waits;        ///< `Prefer: wait` reads in progress (a drain answers them at once)
   team_bucket_cache buckets;
+  rate_allowances allowances;       ///< team bucket takes decided on the asio threads
+  std::atomic<bool> charges_due{false}; ///< a charge of those takes to their buckets is armed
   key_cache keys;
   lora_cache loras;
   upload_gate uploads;

@@ -79,6 +79,8 @@ bool authenticate(request_context& ctx) {
   if (!secret)
     return invalid();
   auto hash = core::to_hex(core::sha256(*secret));
+  // Before the lookup: the team it finds is at least this new.
+  ctx.team_writes = ctx.svc.env.writes_to(persistence::table::teams);
   auto found = ctx.svc.keys.lookup(ctx.svc.env, ctx.svc.tables(), hash);
   if (found.failed()) { // the key may well exist: no 401 for it
     core::log_error("auth", ctx.request_id + ": key lookup failed: " + found.why());

@@ -30,8 +30,13 @@ bool authenticate(request_context& ctx);
 /// Checks the key's scope against the route's; 403 `missing_scope`.
 bool check_scope(request_context& ctx);
 
-/// Takes a token from the team's bucket of the route class, or the client
-/// address's anonymous bucket, then continues on an asio thread; 429 when empty.
+/// Takes a token from the team's bucket of the route class (decided on the
+/// spot from the bucket's copy when it can be: rate_allowance.hpp), or the
+/// client address's anonymous bucket, then continues on an asio thread; 429 when empty.
 void take_rate_token(const context_ptr& ctx, std::function<void(const context_ptr&)> next);
+
+/// Charges the takes decided from copies to their buckets (armed after each
+/// such take; also at shutdown, before the buckets save their levels).
+void charge_buckets(services& svc);
 
 } // namespace svc::http

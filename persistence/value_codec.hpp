@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/value.hpp>
 
 #include "schema/credit_entry_codec.hpp"
@@ -23,8 +24,9 @@ inline constexpr char format_version = 1;
 /// Version byte + serialized JSON.
 std::string encode_value(const boost::json::value& v);
 
-/// The JSON of an encoded value; nullopt for an unknown version or bad JSON.
-std::optional<boost::json::value> decode_value(std::string_view bytes);
+/// The JSON of an encoded value, its memory from `sp` (the heap by default);
+/// nullopt for an unknown version or bad JSON.
+std::optional<boost::json::value> decode_value(std::string_view bytes, boost::json::storage_ptr sp = {});
 
 /// Encodes a record's stored form.
 template <class Record>
@@ -35,7 +37,11 @@ std::string encode_record(const Record& r) {
 /// Decodes a stored record; nullopt when the bytes are damaged.
 template <class Record>
 std::optional<Record> decode_record(std::string_view bytes) {
-  auto v = decode_value(bytes);
+  // The tree lives only while the record is read out of it: its nodes come
+  // from one block on the stack (and the heap past it), not an allocation each.
+  unsigned char block[4096];
+  boost::json::monotonic_resource arena{block, sizeof block};
+  auto v = decode_value(bytes, &arena);
   Record r;
   if (!v || !schema::decode(*v, r))
     return std::nullopt;

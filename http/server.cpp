@@ -148,15 +148,8 @@ int run_server(const core::config& cfg) {
     admin_pipeline admin{svc};
     listeners[0]->start(api);
     listeners[1]->start(admin);
-    auto info = boost::json::serialize(
-      boost::json::object{{"api_url", api_url}, {"admin_url", admin_url}, {"pid", static_cast<int64_t>(::getpid())}});
-    if (!persistence::write_file_atomically(cfg.data_dir + "/svcd.json", info + "\n", 0644, error)) {
-      core::log_error("svcd", error);
-      exit_code = 1;
-      ioc.stop();
-    }
-    core::log_info("svcd", info);
-
+    // Before svcd.json says we are up: whoever reads it may stop us at once, and
+    // a SIGTERM with no handler yet would end the process undrained (status 143).
     net::signal_set signals{ioc, SIGTERM, SIGINT};
     auto drain_timer = std::make_shared<net::steady_timer>(ioc);
     signals.async_wait([&](beast::error_code ec, int signo) {
@@ -168,6 +161,15 @@ int run_server(const core::config& cfg) {
       svc.waits.answer_all();
       stop_when_idle(ioc, drain_timer, listeners[0], std::chrono::steady_clock::now() + cfg.drain_timeout);
     });
+
+    auto info = boost::json::serialize(
+      boost::json::object{{"api_url", api_url}, {"admin_url", admin_url}, {"pid", static_cast<int64_t>(::getpid())}});
+    if (!persistence::write_file_atomically(cfg.data_dir + "/svcd.json", info + "\n", 0644, error)) {
+      core::log_error("svcd", error);
+      exit_code = 1;
+      ioc.stop();
+    }
+    core::log_info("svcd", info);
 
     std::vector<std::thread> threads;
     for (int i = 1; i < cfg.http_threads; ++i)

@@ -7,6 +7,7 @@
 #include "http/actor_call.hpp"
 #include "http/admin/admin_handlers.hpp"
 #include "http/respond.hpp"
+#include "http/stages/stages.hpp"
 
 namespace svc::http {
 namespace {
@@ -108,8 +109,10 @@ void get_overview(const context_ptr& ctx) {
   if (!ctx->query.empty())
     return reply_error(ctx, schema::make_api_error(schema::error_code::unknown_parameter, {},
                                                    ctx->query.front().first.substr(0, 100)));
-  // A snapshot that could not be written leaves the previous one: the levels
-  // are then older, which an overview can live with.
+  // Levels as of now: the takes decided from bucket copies reach their buckets
+  // ahead of the snapshot. A snapshot that could not be written leaves the
+  // previous one: the levels are then older, which an overview can live with.
+  charge_buckets(ctx->svc);
   ask<bool>(
     ctx, ctx->svc.actors().buckets,
     [ctx](bool) {

@@ -4,6 +4,7 @@
 #include "http/admin/admin_handlers.hpp"
 #include "http/admin/admin_team.hpp"
 #include "http/json_body.hpp"
+#include "http/stages/stages.hpp"
 #include "schema/views.hpp"
 
 namespace svc::http {
@@ -43,6 +44,9 @@ void set_team_limits(const context_ptr& ctx) {
   if (!cls)
     return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
                                                    {{"detail", "not a bucket class"}}, "bucket"));
+  // The takes decided from bucket copies reach the bucket ahead of its new
+  // limits, as they would have had each gone to it (a shrunk bucket keeps what they took).
+  charge_buckets(ctx->svc);
   ask<schema::team_record>(ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_team(ctx, t); },
                            actors::limits_atom::value, ctx->param("id"), *cls,
                            schema::bucket_limits{*capacity, *per_minute});

@@ -13,6 +13,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "actors/runtime.hpp"
+#include "http/job_view_cache.hpp"
 #include "http/key_cache.hpp"
 #include "http/long_polls.hpp"
 #include "http/lora_cache.hpp"
@@ -64,6 +65,7 @@ struct services {
   rate_allowances allowances;       ///< team bucket takes decided on the asio threads
   std::atomic<bool> charges_due{false}; ///< a charge of those takes to their buckets is armed
   key_cache keys;
+  job_view_cache job_views; ///< views of jobs read lately, by their stored bytes
   lora_cache loras;
   upload_gate uploads;
   recent_errors recent_5xx{50}; ///< the last 5xx answers, for the operator console

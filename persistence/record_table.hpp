@@ -39,13 +39,24 @@ public:
   /// The record under `key`, absent (also a value that does not decode:
   /// damage, logged, which scans skip too), or the store's error.
   read_result<Record> get(std::string_view key) const {
-    auto raw = env_.get(table_, key);
+    auto raw = get_stored(key);
     if (!raw.has_value())
       return raw.failed() ? read_result<Record>::error(raw.why()) : read_result<Record>::none();
-    if (auto r = decode_record<Record>(*raw))
+    if (auto r = decode(*raw))
       return std::move(*r);
-    core::log_warn("persistence", "undecodable value in table " + std::string{table_name(table_)});
     return read_result<Record>::none();
+  }
+
+  /// The bytes stored under `key` as they are, for a reader that keeps what
+  /// it made of them (http/job_view_cache.hpp); absent, or the store's error.
+  read_result<std::string> get_stored(std::string_view key) const { return env_.get(table_, key); }
+
+  /// The record stored as `stored`; nullopt, logged, when it does not decode (damage).
+  std::optional<Record> decode(std::string_view stored) const {
+    auto r = decode_record<Record>(stored);
+    if (!r)
+      core::log_warn("persistence", "undecodable value in table " + std::string{table_name(table_)});
+    return r;
   }
 
   /// Up to `limit` records of `range`, skipping damaged ones; `more` tells if the range goes on.

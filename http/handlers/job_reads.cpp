@@ -14,7 +14,6 @@
 #include "http/handlers/handlers.hpp"
 #include "http/json_body.hpp"
 #include "http/list_params.hpp"
-#include "http/owned_read.hpp"
 #include "schema/job_view.hpp"
 
 namespace svc::http {
@@ -67,18 +66,50 @@ void reply_not_found(const context_ptr& ctx, std::string_view kind, const std::s
                                           {{"kind", std::string{kind}}, {"id", id.substr(0, 64)}}, "id"));
 }
 
+// The view of the caller's job `id` as stored now: from the cache when the
+// stored bytes are those it was made from. Null when there is no such job of
+// this team (an answer has then been sent).
+std::shared_ptr<const job_view_cache::view> current_view(const context_ptr& ctx, schema::job_kind kind,
+                                                          const std::string& id) {
+  auto object = schema::to_string(kind);
+  if (!core::has_id_shape(id, schema::id_prefix(kind))) {
+    reply_not_found(ctx, object, id);
+    return nullptr;
+  }
+  auto& jobs = ctx->svc.tables().jobs;
+  auto stored = jobs.get_stored(id);
+  if (stored.failed()) {
+    reply_storage_failure(ctx, stored.why());
+    return nullptr;
+  }
+  std::shared_ptr<const job_view_cache::view> view;
+  if (stored.has_value())
+    view = ctx->svc.job_views.find(id, *stored);
+  if (!view && stored.has_value()) {
+    if (auto job = jobs.decode(*stored)) {
+      job_view_cache::view made{job->team_id, job->status, {}};
+      made.body.reserve(1024); // a typical view: one allocation
+      schema::write_job_view(made.body, *job, {ctx->svc.base_url, ctx->svc.url_secret});
+      view = ctx->svc.job_views.put(id, std::move(*stored), std::move(made));
+    }
+  }
+  if (!view || view->team_id != ctx->team->id) { // another team's job is as unknown as a missing one
+    reply_not_found(ctx, object, id);
+    return nullptr;
+  }
+  return view;
+}
+
 void get_job(const context_ptr& ctx, schema::job_kind kind) {
   auto& id = ctx->param("id");
   auto object = schema::to_string(kind);
-  auto job = read_owned(ctx, ctx->svc.tables().jobs, id, schema::id_prefix(kind));
-  if (job.failed())
-    return reply_storage_failure(ctx, job.why());
-  if (job.absent())
-    return reply_not_found(ctx, object, id);
+  auto job = current_view(ctx, kind, id);
+  if (!job)
+    return;
   // A draining server waits for nothing: the job as it is now.
   auto wait = ctx->svc.draining ? 0 : preferred_wait(ctx);
   if (wait == 0 || schema::is_terminal(job->status))
-    return reply_job(ctx, *job);
+    return reply_body(ctx, 200, job->body, "application/json");
   // Held by the job actor until terminal; when the wait runs out, or a drain
   // starts, the row as it is then.
   header_list applied{{"Preference-Applied", "wait=" + std::to_string(wait)}};

@@ -123,6 +123,12 @@ BOOST_FIXTURE_TEST_CASE(waiting_on_another_teams_job_is_404, render_2s) {
   auto other = create_team_with_keys();
   auto c = api();
   auto id = json_str(create_image_ok(c, mine.write.key, image_body()), "id");
+  // The owner's read leaves the job's view cached (job_view_cache.hpp); the
+  // other team must still find nothing, with or without a wait.
+  auto owners = c.get("/v1/images/" + id, with_key(mine.read.key));
+  BOOST_TEST(owners.status == 200, owners.summary());
+  auto plain = c.get("/v1/images/" + id, with_key(other.read.key));
+  BOOST_TEST(is_error(plain, 404, "resource_not_found"), plain.summary());
   auto got = timed_get(c, "/v1/images/" + id, with_key(other.read.key, {{"Prefer", "wait=30"}}));
   BOOST_TEST(is_error(got.r, 404, "resource_not_found"), got.r.summary());
   BOOST_TEST(got.took < 1s, "no wait on a record the caller cannot see");

@@ -21,12 +21,7 @@ rate_decision charge(self_ptr self, const context& ctx, schema::bucket_class cls
     return d;
   }
   auto& b = self->state.buckets[idx];
-  auto r = b.charge(n, now_ms(ctx));
-  d.allowed = r.allowed;
-  d.limit = static_cast<int64_t>(b.limits().capacity);
-  d.remaining = r.remaining;
-  d.reset_epoch = r.reset_epoch;
-  d.retry_after = r.retry_after;
+  d = decision_of(cls, b, b.charge(n, now_ms(ctx)));
   self->state.dirty = true;
   if (!self->state.timer_armed) {
     self->state.timer_armed = true;
@@ -115,6 +110,17 @@ bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_
     crash_on_fault(),
     [=](describe_atom) -> actor_status { return {describe(self, ctx), mailbox_depth(self)}; },
   };
+}
+
+rate_decision decision_of(schema::bucket_class cls, const token_bucket& b, const take_result& r) {
+  rate_decision d;
+  d.allowed = r.allowed;
+  d.limit = static_cast<int64_t>(b.limits().capacity);
+  d.remaining = r.remaining;
+  d.reset_epoch = r.reset_epoch;
+  d.retry_after = r.retry_after;
+  d.bucket = std::string{schema::to_string(cls)};
+  return d;
 }
 
 } // namespace svc::actors

@@ -34,4 +34,8 @@ schema::bucket_limits effective_limits(schema::bucket_class cls,
 token_bucket restore_bucket(schema::bucket_class cls, const bucket_overrides& overrides,
                             const std::optional<schema::bucket_snapshot>& snapshot, int64_t now_ms);
 
+/// The verdict and X-RateLimit-* values of a take `r` from bucket `b` of class `cls`
+/// (the actor's and the HTTP side's copy of it answer alike).
+rate_decision decision_of(schema::bucket_class cls, const token_bucket& b, const take_result& r);
+
 } // namespace svc::actors

@@ -28,13 +28,7 @@ std::optional<actors::rate_decision> rate_allowances::take(const schema::team_re
     return std::nullopt;
   }
   ++s.uncharged;
-  actors::rate_decision d;
-  d.allowed = true;
-  d.limit = static_cast<int64_t>(s.copy->limits().capacity);
-  d.remaining = r.remaining;
-  d.reset_epoch = r.reset_epoch;
-  d.bucket = std::string{schema::to_string(cls)};
-  return d;
+  return actors::decision_of(cls, *s.copy, r);
 }
 
 int64_t rate_allowances::ask(const std::string& team_id, schema::bucket_class cls, int64_t now_ms) {

@@ -114,6 +114,7 @@ boost::json::value job_view(const job_record& r, const output_signer& signer) {
 }
 
 void write_job_view(std::string& out, const job_record& r, const output_signer& signer) {
+  out.reserve(out.size() + 1024); // a typical view: one allocation
   json_text text{out};
   write_job(text, r, signer);
 }

@@ -56,7 +56,6 @@ int preferred_wait(const context_ptr& ctx) {
 // The view written straight into the body: no json::value tree on the read path.
 void reply_job(const context_ptr& ctx, const schema::job_record& job, header_list extra = {}) {
   std::string body;
-  body.reserve(1024); // a typical view: one allocation
   schema::write_job_view(body, job, {ctx->svc.base_url, ctx->svc.url_secret});
   reply_body(ctx, 200, std::move(body), "application/json", std::move(extra));
 }
@@ -88,7 +87,6 @@ std::shared_ptr<const job_view_cache::view> current_view(const context_ptr& ctx,
   if (!view && stored.has_value()) {
     if (auto job = jobs.decode(*stored)) {
       job_view_cache::view made{job->team_id, job->status, {}};
-      made.body.reserve(1024); // a typical view: one allocation
       schema::write_job_view(made.body, *job, {ctx->svc.base_url, ctx->svc.url_secret});
       view = ctx->svc.job_views.put(id, std::move(*stored), std::move(made));
     }

@@ -170,4 +170,25 @@ BOOST_AUTO_TEST_CASE(drained_bucket_stays_drained_across_restart) {
     BOOST_TEST(is_error(r, 429, "too_many_requests"), r.summary());
 }
 
+// Takes allowed on the HTTP thread from a copy of the bucket
+// (http/rate_allowance.hpp) are charged to the bucket actor in batches, and
+// at shutdown: a stop right after them must not give them back.
+BOOST_AUTO_TEST_CASE(takes_answered_from_the_bucket_copy_survive_a_restart) {
+  auto t = create_team_with_keys();
+  auto c = api();
+  constexpr int taken = 100;
+  for (int i = 0; i < taken; ++i)
+    BOOST_REQUIRE_EQUAL(c.get("/v1/team", with_key(t.read.key)).status, 200);
+  auto taken_at = std::chrono::steady_clock::now();
+
+  BOOST_TEST(svcd.restart() == 0);
+  auto r = api().get("/v1/team", with_key(t.read.key));
+  double since = std::chrono::duration<double>(std::chrono::steady_clock::now() - taken_at).count();
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  auto remaining = header_int(r, "X-RateLimit-Remaining");
+  BOOST_REQUIRE(remaining);
+  BOOST_TEST(*remaining <= 1200 - taken - 1 + refill_allowance(since),
+             "the " << taken << " reads before the restart still count (" << since << " s ago)");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/clock.hpp"
+#include "core/described.hpp"
 
 namespace svc::core {
 
@@ -14,6 +15,7 @@ struct mail_message {
   std::string subject; ///< one line
   std::string body;    ///< plain text, LF line ends
 };
+SVC_DESCRIBE(mail_message, (from, to, subject, body))
 
 /// The message as RFC 5322 text (CRLF line ends, Date and Message-ID headers).
 std::string format_rfc5322(const mail_message& m, time_point date, const std::string& message_id);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "persistence/table.hpp"
+#include "core/described.hpp"
 
 namespace svc::persistence {
 
@@ -16,6 +17,7 @@ struct write_op {
   std::string key;
   std::optional<std::string> value; ///< encoded bytes; nullopt deletes
 };
+SVC_DESCRIBE(write_op, (tbl, key, value))
 
 /// Changes to commit atomically. Cheap to move; copyable for messaging.
 struct write_batch {
@@ -34,5 +36,6 @@ struct write_batch {
   }
   bool empty() const { return ops.empty(); }
 };
+SVC_DESCRIBE(write_batch, (ops))
 
 } // namespace svc::persistence

@@ -12,6 +12,7 @@
 #include <boost/json/value.hpp>
 
 #include "schema/trace_context.hpp"
+#include "core/described.hpp"
 
 namespace svc::schema {
 
@@ -19,6 +20,7 @@ struct correlation {
   std::string request_id;            ///< the client's valid `X-Request-Id`, else Svc's `req_` id; empty: none
   std::optional<trace_parent> trace; ///< the request's valid `traceparent`, if it had one
 };
+SVC_DESCRIBE(correlation, (request_id, trace))
 
 /// The correlation of a request: its client's id if it gave a valid one (so
 /// the client finds its own id downstream), else Svc's own.

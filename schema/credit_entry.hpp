@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/clock.hpp"
+#include "core/described.hpp"
 
 namespace svc::schema {
 
@@ -42,5 +43,6 @@ struct credit_entry_record {
   std::string reason; ///< the operator's reason (grant, refund); may be empty
   core::time_point created_at;
 };
+SVC_DESCRIBE(credit_entry_record, (id, team_id, kind, amount, available_after, held_after, job_id, reason, created_at))
 
 } // namespace svc::schema

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/clock.hpp"
+#include "core/described.hpp"
 
 namespace svc::schema {
 
@@ -36,6 +37,7 @@ struct file_record {
   core::time_point created_at;
   core::time_point expires_at; ///< created_at + `--file-ttl`; the bytes are deleted then
 };
+SVC_DESCRIBE(file_record, (id, team_id, purpose, bytes, content_type, width, height, sha256, created_at, expires_at))
 
 /// The blob-store key of a file's bytes (`files/file_...`).
 std::string file_blob_key(std::string_view file_id);

@@ -14,6 +14,7 @@
 #include "schema/correlation.hpp"
 #include "schema/lora_resolution.hpp"
 #include "schema/records.hpp"
+#include "core/described.hpp"
 
 namespace svc::schema {
 
@@ -45,12 +46,14 @@ struct job_output {
   int height = 0;
   std::string sha256;       ///< lowercase hex of the bytes; also the ETag
 };
+SVC_DESCRIBE(job_output, (content_type, bytes, width, height, sha256))
 
 /// Why a job failed.
 struct job_failure {
   std::string code;    ///< `provider_error`, `provider_timeout`, `provider_unavailable`, `moderation`, `queue_expired`, ...
   std::string message;
 };
+SVC_DESCRIBE(job_failure, (code, message))
 
 struct job_record {
   std::string id;        ///< `img_...` or `vid_...`
@@ -95,6 +98,7 @@ struct job_record {
   /// deliveries. None for jobs stored before it was kept.
   schema::correlation correlation;
 };
+SVC_DESCRIBE(job_record, (id, team_id, kind, status, prompt, negative_prompt, width, height, num_outputs, seed, steps, duration_seconds, fps, loras, selection, init_image, metadata, api_version, credits, cost_status, progress, outputs, outputs_expire_at, failure, created_at, started_at, completed_at, requeue_deadline, correlation))
 
 /// The blob-store key of output `index` of a job (`outputs/img_....0.png`).
 std::string output_blob_key(const job_record& job, std::size_t index);

@@ -12,6 +12,7 @@
 #include "schema/checked.hpp"
 #include "schema/generation_request.hpp"
 #include "schema/records.hpp"
+#include "core/described.hpp"
 
 namespace svc::schema {
 
@@ -38,6 +39,7 @@ struct resolved_lora {
   std::string slug;
   double weight = 1.0;
 };
+SVC_DESCRIBE(resolved_lora, (lora_id, slug, weight))
 
 /// The adapters of a generation and how they were chosen.
 struct lora_resolution {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/clock.hpp"
+#include "core/described.hpp"
 #include "core/mail.hpp"
 
 namespace svc::schema {
@@ -17,5 +18,6 @@ struct queued_mail {
   core::time_point due_at;     ///< the next attempt, not before
   core::time_point created_at;
 };
+SVC_DESCRIBE(queued_mail, (id, message, attempts, due_at, created_at))
 
 } // namespace svc::schema

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/described.hpp"
+
 namespace svc::schema {
 
 /// Every bucket class. `anonymous` is per client address, the rest per team.
@@ -25,6 +27,7 @@ struct bucket_limits {
   double capacity;   ///< burst size in tokens
   double per_minute; ///< refill rate in tokens per minute
 };
+SVC_DESCRIBE(bucket_limits, (capacity, per_minute))
 
 /// The limits an operator may set, and so the limits a stored override must hold.
 inline constexpr double min_capacity = 1, max_capacity = 1e12;

@@ -12,6 +12,7 @@
 #include "core/clock.hpp"
 #include "schema/rate_buckets.hpp"
 #include "schema/scopes.hpp"
+#include "core/described.hpp"
 
 namespace svc::schema {
 
@@ -29,6 +30,7 @@ struct team_record {
   std::optional<core::time_point> disabled_at;
   std::string disabled_reason; ///< the operator's note on the disable (never shown to the team); empty when enabled
 };
+SVC_DESCRIBE(team_record, (id, name, owner_email, default_api_version, balance_low_threshold, created_at, rate_limit_overrides, disabled_at, disabled_reason))
 
 /// The longest `disabled_reason` an operator may give, in bytes.
 constexpr std::size_t max_disabled_reason = 500;
@@ -40,6 +42,7 @@ struct balance_record {
   int64_t held = 0;      ///< reserved by jobs in flight
   std::optional<core::time_point> low_event_at; ///< last `usage.balance_low` (debounce)
 };
+SVC_DESCRIBE(balance_record, (team_id, available, held, low_event_at))
 
 /// Where a job's credits stand: held while it runs, then charged or refunded once.
 enum class hold_status : uint8_t { held, charged, refunded };
@@ -58,6 +61,7 @@ struct hold_record {
   hold_status status = hold_status::held;
   core::time_point updated_at; ///< last status change
 };
+SVC_DESCRIBE(hold_record, (team_id, job_id, credits, status, updated_at))
 
 /// An API key. Only the SHA-256 of its secret is stored.
 struct api_key_record {
@@ -72,6 +76,7 @@ struct api_key_record {
   std::string replaced_by;   ///< id of the key that rotation created
   std::optional<core::time_point> revoked_at; ///< set by an immediate revoke; the key is refused from then on
 };
+SVC_DESCRIBE(api_key_record, (id, team_id, key_scope, secret_sha256, last4, created_at, deactivate_at, deactivated, replaced_by, revoked_at))
 
 /// A style adapter in the catalogue.
 struct lora_record {
@@ -83,18 +88,21 @@ struct lora_record {
   bool builtin = false;
   core::time_point created_at;
 };
+SVC_DESCRIBE(lora_record, (id, slug, name, description, keywords, builtin, created_at))
 
 /// Persisted state of one token bucket.
 struct bucket_level {
   double tokens = 0;    ///< tokens at `at_ms`
   int64_t at_ms = 0;    ///< wall time of the reading, Unix ms
 };
+SVC_DESCRIBE(bucket_level, (tokens, at_ms))
 
 /// Persisted state of a team's buckets, by class name.
 struct bucket_snapshot {
   std::string team_id;
   std::map<std::string, bucket_level> levels;
 };
+SVC_DESCRIBE(bucket_snapshot, (team_id, levels))
 
 /// A create answered under an `Idempotency-Key`: replayed for the same body
 /// until it expires (key `team_id/route/key`).
@@ -109,6 +117,7 @@ struct idempotency_record {
   core::time_point created_at;
   core::time_point expires_at;
 };
+SVC_DESCRIBE(idempotency_record, (team_id, route, key, request_sha256, status, body, location, created_at, expires_at))
 
 /// A team's charged usage on one UTC day (key `team_id/YYYY-MM-DD`).
 struct usage_record {
@@ -118,5 +127,6 @@ struct usage_record {
   int64_t images = 0;         ///< output images of succeeded image jobs
   int64_t videos = 0;         ///< succeeded video jobs
 };
+SVC_DESCRIBE(usage_record, (team_id, date, credits_charged, images, videos))
 
 } // namespace svc::schema

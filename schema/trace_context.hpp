@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/described.hpp"
+
 namespace svc::schema {
 
 /// The longest `X-Request-Id` kept.
@@ -25,6 +27,7 @@ struct trace_parent {
   std::string trace_id; ///< 32 lowercase hex digits, not all zero
   std::string flags;    ///< 2 lowercase hex digits (`01`: sampled)
 };
+SVC_DESCRIBE(trace_parent, (trace_id, flags))
 
 /// Parses `traceparent` per W3C Trace Context: `00-<32 hex>-<16 hex>-<2 hex>`,
 /// lowercase, ids not all zero; a later version may append `-...` fields

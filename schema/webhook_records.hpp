@@ -12,6 +12,7 @@
 
 #include "core/clock.hpp"
 #include "schema/correlation.hpp"
+#include "core/described.hpp"
 
 namespace svc::schema {
 
@@ -33,6 +34,7 @@ struct webhook_endpoint_record {
   core::time_point created_at;
   core::time_point updated_at;
 };
+SVC_DESCRIBE(webhook_endpoint_record, (id, team_id, url, events, secret, previous_secret, previous_secret_expires_at, is_active, consecutive_failures, last_success_at, last_failure_at, disabled_at, metadata, created_at, updated_at))
 
 /// True if the endpoint subscribes to `type`.
 bool subscribes(const webhook_endpoint_record& e, std::string_view type);
@@ -48,6 +50,7 @@ struct event_record {
   std::string body;        ///< the serialized envelope
   schema::correlation correlation; ///< the request that caused it, sent with every delivery; none if no request did
 };
+SVC_DESCRIBE(event_record, (id, team_id, type, api_version, synthetic, created_at, body, correlation))
 
 /// Why an attempt failed (`none` when it succeeded).
 enum class delivery_error : uint8_t { none, http_4xx, http_5xx, timeout, connect_refused, tls_error, connect_error };
@@ -82,6 +85,7 @@ struct delivery_record {
   std::optional<core::time_point> next_attempt_at;
   core::time_point created_at;
 };
+SVC_DESCRIBE(delivery_record, (id, endpoint_id, team_id, event_id, event_type, attempt, succeeded, response_status, error, error_detail, response_body, duration_ms, is_terminal, is_dead_letter, next_attempt_at, created_at))
 
 /// An attempt still to make (key `we_id/task_id`): written before the state
 /// change that caused it is acknowledged, rewritten with each retry, erased
@@ -93,5 +97,6 @@ struct delivery_task {
   int attempt = 1;         ///< the attempt to make next
   core::time_point due_at; ///< not before
 };
+SVC_DESCRIBE(delivery_task, (id, endpoint_id, event_id, attempt, due_at))
 
 } // namespace svc::schema

@@ -23,19 +23,19 @@ anonymous_bucket_actor::behavior_type anonymous_bucket(
       it = it->second.full(now) ? m.erase(it) : std::next(it);
   };
   return {
-    [=](take_atom, const std::string& address, take_callback& cb) {
+    [=](take_atom, const std::string& address) -> rate_decision {
       auto now = core::to_unix_ms(ctx.clock->now());
       auto& m = self->state.by_address;
       if (m.size() >= max_tracked)
         sweep();
       auto it = m.try_emplace(address, limits, now).first;
       auto r = it->second.take(now);
-      cb.fn({r.allowed, static_cast<int64_t>(limits.capacity), r.remaining, r.reset_epoch, r.retry_after,
-             "anonymous"});
       if (!self->state.sweep_armed) {
         self->state.sweep_armed = true;
         self->delayed_send(self, std::chrono::minutes{1}, sweep_atom::value);
       }
+      return {r.allowed, static_cast<int64_t>(limits.capacity), r.remaining, r.reset_epoch, r.retry_after,
+              "anonymous"};
     },
     [=](sweep_atom) {
       self->state.sweep_armed = false;

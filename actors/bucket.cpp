@@ -84,7 +84,6 @@ bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_
   register_actor(self, ctx, "bucket", team_id, team_id);
   log_exceptions(self, "bucket");
   return {
-    [=](take_atom, schema::bucket_class cls, take_callback& cb) { cb.fn(charge(self, ctx, cls, 1)); },
     [=](take_atom, schema::bucket_class cls) -> rate_decision { return charge(self, ctx, cls, 1); },
     [=](charge_atom, schema::bucket_class cls, int64_t n) -> rate_decision { return charge(self, ctx, cls, n); },
     [=](limits_atom, bucket_overrides& next) {

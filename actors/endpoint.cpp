@@ -132,7 +132,7 @@ endpoint_actor::behavior_type endpoint(endpoint_self self, context ctx, endpoint
     },
     [=](rotate_atom) -> caf::result<webhook_endpoint_record> { return rotate(self, ctx); },
     [=](delete_atom) -> caf::result<bool> { return erase(self, ctx, services); },
-    [=](test_atom, const std::string& type, const std::string& version,
+    [=](test_fire_atom, const std::string& type, const std::string& version,
         const schema::correlation& cause) -> caf::result<test_fire> {
       return fire_test(self, ctx, services, type, version, cause);
     },

@@ -137,7 +137,7 @@ void disable(endpoint_self self, const context& ctx, const endpoint_services& se
       self->send(services.directory, publish_atom::value, event);
     }
     if (mailed)
-      self->send(services.mailer, flush_atom::value);
+      self->send(services.mailer, queued_atom::value);
   });
 }
 

@@ -37,7 +37,7 @@ void arm_expiry(self_ptr self, const context& ctx, const schema::api_key_record&
   if (!r.deactivate_at || r.deactivated)
     return;
   self->state.pending_expiries.insert(r.id);
-  self->delayed_send(self, until(ctx, *r.deactivate_at), expire_atom::value, r.id);
+  self->delayed_send(self, until(ctx, *r.deactivate_at), deactivate_atom::value, r.id);
 }
 
 // Commits `batch`, then delivers `reply` (or the failure) to `promise`. Awaiting
@@ -123,13 +123,13 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
                [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
       return promise;
     },
-    [=](expire_atom, const std::string& key_id) {
+    [=](deactivate_atom, const std::string& key_id) {
       self->state.pending_expiries.erase(key_id);
       auto key = ctx.tables->api_keys.get(key_id);
       if (key.failed()) { // the grace still ends: try again shortly
         core::log_error("keyring", "store read failed: " + key.why() + "; key " + key_id + " expires on retry");
         self->state.pending_expiries.insert(key_id);
-        self->delayed_send(self, std::chrono::seconds{1}, expire_atom::value, key_id);
+        self->delayed_send(self, std::chrono::seconds{1}, deactivate_atom::value, key_id);
         return;
       }
       if (key.absent() || key->deactivated || !key->deactivate_at)
@@ -145,7 +145,7 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
         .await([=](bool) { core::log_info("keyring", "key " + key_id + " deactivated after its rotation grace"); },
                [=](caf::error&) {
                  self->state.pending_expiries.insert(key_id); // try again shortly
-                 self->delayed_send(self, std::chrono::seconds{1}, expire_atom::value, key_id);
+                 self->delayed_send(self, std::chrono::seconds{1}, deactivate_atom::value, key_id);
                });
     },
     crash_on_fault(),

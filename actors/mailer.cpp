@@ -60,7 +60,7 @@ void save(self_ptr self, const context& ctx, std::set<std::string> ids) {
         st.save_backoff = std::clamp(st.save_backoff * 2, first_save_backoff, max_save_backoff);
         core::log_warn("mailer", "writing the mail queue failed: " + caf::to_string(err) + "; retrying in "
                                    + std::to_string(st.save_backoff.count()) + "ms");
-        self->delayed_send(self, st.save_backoff, commit_atom::value);
+        self->delayed_send(self, st.save_backoff, flush_atom::value);
       });
 }
 
@@ -153,7 +153,7 @@ void load(self_ptr self, const context& ctx, bool at_start) {
   });
   if (!scanned.ok()) {
     core::log_error("mailer", "reading the mail queue failed: " + scanned.message + "; retrying");
-    self->delayed_send(self, std::chrono::seconds{1}, flush_atom::value);
+    self->delayed_send(self, std::chrono::seconds{1}, queued_atom::value);
     return; // a failed first scan leaves `loaded` false: the next is the start's
   }
   self->state.loaded = true;
@@ -187,7 +187,7 @@ mailer_actor::behavior_type mailer_with_retries(self_ptr self, context ctx, core
   log_exceptions(self, "mailer");
   // What a crash or a stop left in the queue is sent first, from a message,
   // so a slow relay never holds up the spawn.
-  self->send(self, flush_atom::value);
+  self->send(self, queued_atom::value);
   return {
     [=](send_atom, core::mail_message& m) -> caf::result<bool> {
       persistence::write_batch batch;
@@ -207,7 +207,7 @@ mailer_actor::behavior_type mailer_with_retries(self_ptr self, context ctx, core
           });
       return promise;
     },
-    [=](flush_atom) {
+    [=](queued_atom) {
       load(self, ctx, !self->state.loaded);
       attempt_due(self, ctx, primary, fallback, retry_delays);
     },
@@ -217,7 +217,7 @@ mailer_actor::behavior_type mailer_with_retries(self_ptr self, context ctx, core
         st.armed.reset();
       attempt_due(self, ctx, primary, fallback, retry_delays);
     },
-    [=](commit_atom) { save_unsaved(self, ctx); },
+    [=](flush_atom) { save_unsaved(self, ctx); },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;

@@ -40,7 +40,7 @@ std::vector<std::chrono::milliseconds> default_mail_retry_delays();
 
 /// Adds `m` to the mail queue in `batch`, due now: a writer that queues mail
 /// with its own change commits both at once, then tells the mailer
-/// (`flush_atom`). Returns the row.
+/// (`queued_atom`). Returns the row.
 schema::queued_mail queue_mail(const context& ctx, persistence::write_batch& batch, core::mail_message m);
 
 /// The mailer with the default retry delays. `primary` and `fallback`

@@ -1,33 +1,27 @@
 #pragma once
 // Every actor interface of Svc, one typed_actor alias per kind, one comment per
-// message. Read this file first: it is the whole runtime in one page.
+// message. Read this file first: it is the whole runtime in one page. What
+// the messages carry is in `payloads.hpp` and schema/'s records; every
+// element is serialisable and has a type name (`message_types.hpp`).
 
 #include <cstdint>
-#include <functional>
-#include <map>
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include <caf/all.hpp>
 
-#include "persistence/write_batch.hpp"
-#include "schema/credit_entry.hpp"
-#include "schema/errors.hpp"
-#include "schema/file_record.hpp"
-#include "schema/rate_buckets.hpp"
-#include "schema/job_record.hpp"
-#include "schema/records.hpp"
-#include "schema/webhook_records.hpp"
+#include "actors/payloads.hpp"
 #include "actors/webhook_transport.hpp"
 #include "core/mail.hpp"
+#include "schema/credit_entry.hpp"
+#include "schema/errors.hpp"
 
 namespace svc::actors {
 
 // --- atoms (CAF 0.17: at most 10 characters)
 using commit_atom = caf::atom_constant<caf::atom("commit")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
+using queued_atom = caf::atom_constant<caf::atom("queued")>;
 using take_atom = caf::atom_constant<caf::atom("take")>;
 using describe_atom = caf::atom_constant<caf::atom("describe")>;
 using register_atom = caf::atom_constant<caf::atom("register")>;
@@ -39,6 +33,7 @@ using create_atom = caf::atom_constant<caf::atom("create")>;
 using rotate_atom = caf::atom_constant<caf::atom("rotate")>;
 using revoke_atom = caf::atom_constant<caf::atom("revoke")>;
 using expire_atom = caf::atom_constant<caf::atom("expire")>;
+using deactivate_atom = caf::atom_constant<caf::atom("deactivate")>;
 using credit_atom = caf::atom_constant<caf::atom("credit")>;
 using refund_atom = caf::atom_constant<caf::atom("refund")>;
 using patch_atom = caf::atom_constant<caf::atom("patch")>;
@@ -55,7 +50,7 @@ using publish_atom = caf::atom_constant<caf::atom("publish")>;
 using deliver_atom = caf::atom_constant<caf::atom("deliver")>;
 using attempted_atom = caf::atom_constant<caf::atom("attempted")>;
 using retry_atom = caf::atom_constant<caf::atom("retry")>;
-using test_atom = caf::atom_constant<caf::atom("testfire")>;
+using test_fire_atom = caf::atom_constant<caf::atom("testfire")>;
 using replay_atom = caf::atom_constant<caf::atom("replay")>;
 using delete_atom = caf::atom_constant<caf::atom("delete")>;
 using changed_atom = caf::atom_constant<caf::atom("changed")>;
@@ -71,151 +66,6 @@ using dispatch_atom = caf::atom_constant<caf::atom("dispatch")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using recover_atom = caf::atom_constant<caf::atom("recover")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
-
-// --- message types
-
-/// A team's operator overrides of bucket classes, by class name.
-using bucket_overrides = std::map<std::string, schema::bucket_limits>;
-
-/// What a live actor says about itself for `/admin/actors`.
-struct actor_status {
-  std::string state;    ///< one line, e.g. "reads=1199/1200 images_post=120/120"
-  uint64_t mailbox = 0; ///< messages waiting
-};
-
-/// One row of `/admin/actors`.
-struct actor_summary {
-  std::string kind, id, team, state;
-  uint64_t mailbox = 0;
-  int64_t age_ms = 0;
-};
-
-/// Filter of `/admin/actors`: empty strings match everything.
-struct actor_filter {
-  std::string kind, team;
-  uint64_t limit = 100;
-};
-
-/// A rate-limit verdict and the values of the X-RateLimit-* headers.
-struct rate_decision {
-  bool allowed = false;
-  int64_t limit = 0;       ///< bucket capacity
-  int64_t remaining = 0;   ///< whole tokens left after this request
-  int64_t reset_epoch = 0; ///< Unix second at which the bucket is full again
-  int64_t retry_after = 0; ///< seconds until one token is back (when refused)
-  std::string bucket;      ///< class name, for the 429 message
-};
-
-/// Continuation for a take from outside the actor system (the HTTP side);
-/// called once, on an actor thread, so it must only hand the value over.
-struct take_callback {
-  std::function<void(const rate_decision&)> fn;
-};
-
-/// A newly issued key: its record and the plaintext, shown once.
-struct issued_key {
-  schema::api_key_record record;
-  std::string plaintext;
-  schema::api_key_record previous; ///< the rotated key (empty id on create)
-};
-
-/// A new team and its opening balance.
-struct new_team {
-  std::string name, owner_email;
-  int64_t credits = 0;
-};
-
-/// An operator's (or, for the threshold, the team's) change to a team: only
-/// the fields given change, and only if every one of them is valid.
-struct team_update {
-  std::optional<std::string> name, owner_email, default_api_version;
-  std::optional<int64_t> balance_low_threshold;
-};
-
-/// A create for a team's ledger to admit: the hold of the price and the rows
-/// that make the job exist, committed in one transaction, so an acknowledged
-/// create has its job, its hold and its idempotency record, or none of them.
-struct admission {
-  std::string job_id;
-  int64_t credits = 0;
-  persistence::write_batch writes; ///< the job's rows and the idempotency record
-  std::string idempotency_key;     ///< its `idempotency` table key; empty without the header
-  schema::correlation cause;       ///< the create request; a `usage.balance_low` the hold causes carries it
-};
-
-/// What became of an admission.
-struct admission_result {
-  /// An earlier create holds the idempotency key: nothing was admitted and
-  /// `earlier` is its stored answer (the caller compares request hashes).
-  bool replayed = false;
-  schema::idempotency_record earlier;
-  schema::balance_record balance; ///< after the hold
-};
-
-/// A job's end for its team's ledger: charge or refund the hold, and commit
-/// the job's terminal rows with it, so a job is settled exactly once.
-struct settlement {
-  std::string job_id;
-  schema::hold_status to = schema::hold_status::charged; ///< `charged` or `refunded`
-  schema::job_kind kind = schema::job_kind::image;       ///< for the usage row (when charged)
-  int64_t outputs = 0;                                   ///< images produced (when charged)
-  core::time_point at;                                   ///< the usage day is this UTC day
-  persistence::write_batch writes;                       ///< the job's terminal rows
-};
-
-/// A create for the job directory: the job as it will be stored (`queued`)
-/// and, under an `Idempotency-Key`, the record that replays its answer.
-struct job_admission {
-  schema::job_record job;
-  std::optional<schema::idempotency_record> idempotency;
-};
-
-/// What a render produced, as the worker stored it.
-struct rendered_outputs {
-  std::vector<schema::job_output> outputs;
-};
-
-/// A new webhook endpoint, complete (id, secret, times), and under an
-/// `Idempotency-Key` the record that replays the create's answer.
-struct endpoint_creation {
-  schema::webhook_endpoint_record endpoint;
-  std::optional<schema::idempotency_record> idempotency;
-};
-
-/// What became of a creation: `replayed` with the earlier answer, or created.
-struct endpoint_created {
-  bool replayed = false;
-  schema::idempotency_record earlier;
-  schema::webhook_endpoint_record endpoint;
-};
-
-/// A PATCH of an endpoint: only the fields present change (validated by the caller).
-struct endpoint_patch {
-  std::optional<std::string> url;
-  std::optional<std::vector<std::string>> events; ///< `["*"]` already expanded
-  std::optional<std::map<std::string, std::string>> metadata;
-  std::optional<bool> is_active;                   ///< true re-enables and resets the failure count
-};
-
-/// An upload to store: the record (all but `bytes` and `sha256`, which the
-/// writer fills in from the bytes) and the bytes, shared so no message copies them.
-struct file_upload {
-  schema::file_record record;
-  std::shared_ptr<const std::string> bytes;
-};
-
-/// How far a directory's recovery at start has come (`/readyz`).
-struct recovery_status {
-  bool done = false;      ///< everything found at start is back in memory
-  int64_t recovered = 0;  ///< what it brought back so far (jobs, or delivery tasks and events)
-};
-
-/// The answer to a test fire.
-struct test_fire {
-  std::string endpoint_id;
-  std::string event_id;
-  bool enqueued = false; ///< false when the endpoint is disabled
-};
 
 // --- interfaces
 
@@ -244,9 +94,7 @@ using registry_actor = caf::typed_actor<
 
 /// One team's rate buckets, every class, shared by all its keys.
 using bucket_actor = introspectable_actor::extend<
-  /// Takes one token of a class and calls back with the verdict (HTTP path).
-  caf::reacts_to<take_atom, schema::bucket_class, take_callback>,
-  /// Takes one token of a class and answers the verdict (actor callers, tests).
+  /// Takes one token of a class and answers the verdict.
   caf::replies_to<take_atom, schema::bucket_class>::with<rate_decision>,
   /// Takes n tokens of a class if it holds one, possibly into debt (a cost known after the work).
   caf::replies_to<charge_atom, schema::bucket_class, int64_t>::with<rate_decision>,
@@ -270,8 +118,8 @@ using bucket_directory_actor = introspectable_actor::extend<
 
 /// Buckets of unauthenticated clients, one per address, never persisted.
 using anonymous_bucket_actor = introspectable_actor::extend<
-  /// Takes one token for an address and calls back with the verdict.
-  caf::reacts_to<take_atom, std::string, take_callback>,
+  /// Takes one token for an address and answers the verdict.
+  caf::replies_to<take_atom, std::string>::with<rate_decision>,
   /// Internal: drops buckets that are full again.
   caf::reacts_to<sweep_atom>>;
 
@@ -284,7 +132,7 @@ using keyring_actor = introspectable_actor::extend<
   /// Revokes a key at once (optionally only within a team); the record with `revoked_at`.
   caf::replies_to<revoke_atom, std::string, std::string>::with<schema::api_key_record>,
   /// Internal: a grace deadline passed; deactivates the key.
-  caf::reacts_to<expire_atom, std::string>>;
+  caf::reacts_to<deactivate_atom, std::string>>;
 
 /// Creates and changes team records (and writes a new team's opening balance).
 using team_directory_actor = introspectable_actor::extend<
@@ -397,7 +245,7 @@ using endpoint_actor = introspectable_actor::extend<
   caf::replies_to<delete_atom>::with<bool>,
   /// Enqueues a signed synthetic event of a type (test fire), minted with the
   /// Svc-Version applied to the request that fired it and its correlation.
-  caf::replies_to<test_atom, std::string, std::string, schema::correlation>::with<test_fire>,
+  caf::replies_to<test_fire_atom, std::string, std::string, schema::correlation>::with<test_fire>,
   /// Enqueues every event since a time that the endpoint subscribes to and never received; the count.
   caf::replies_to<replay_atom, core::time_point>::with<int64_t>,
   /// A committed delivery task to attempt (at once or at its due time).
@@ -429,7 +277,7 @@ using webhook_directory_actor = introspectable_actor::extend<
   /// `delete` on a team's endpoint.
   caf::replies_to<delete_atom, std::string, std::string>::with<bool>,
   /// `test` on a team's endpoint with an event type, the request's Svc-Version and its correlation.
-  caf::replies_to<test_atom, std::string, std::string, std::string, std::string, schema::correlation>::with<test_fire>,
+  caf::replies_to<test_fire_atom, std::string, std::string, std::string, std::string, schema::correlation>::with<test_fire>,
   /// `replay` on a team's endpoint since a time.
   caf::replies_to<replay_atom, std::string, std::string, core::time_point>::with<int64_t>,
   /// An event committed with its `pending_events` row: fan it out.
@@ -459,11 +307,11 @@ using mailer_actor = introspectable_actor::extend<
   /// Queues a message (a committed `mail_queue` row) and sends it; true once the row is durable.
   caf::replies_to<send_atom, core::mail_message>::with<bool>,
   /// Another writer committed rows to `mail_queue` (`queue_mail`): send them.
-  caf::reacts_to<flush_atom>,
+  caf::reacts_to<queued_atom>,
   /// Internal: the retry timer of that generation fired; attempts what is due.
   caf::reacts_to<retry_atom, uint64_t>,
   /// Internal: writes the rows again whose last write failed.
-  caf::reacts_to<commit_atom>>;
+  caf::reacts_to<flush_atom>>;
 
 /// The LoRA catalogue: seeds the built-ins, adds operator LoRAs.
 using lora_catalogue_actor = introspectable_actor::extend<
@@ -490,43 +338,3 @@ schema::api_error to_api_error(const caf::error& err);
 void add_domain_error_category(caf::actor_system_config& cfg);
 
 } // namespace svc::actors
-
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::persistence::write_batch)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::bucket_class)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::bucket_limits)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::scope)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::team_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::balance_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::hold_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::credit_entry_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::job_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::admission)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::admission_result)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::settlement)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::job_admission)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::rendered_outputs)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::lora_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_status)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_summary)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<svc::actors::actor_summary>)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::actor_filter)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::rate_decision)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::take_callback)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::issued_key)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::api_key_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::new_team)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::team_update)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::bucket_overrides)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_creation)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_created)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::endpoint_patch)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::test_fire)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::recovery_status)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::webhook_answer)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::webhook_endpoint_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::event_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::correlation)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::delivery_task)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::core::mail_message)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::schema::file_record)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(svc::actors::file_upload)

@@ -9,6 +9,7 @@
 #include "actors/ledger_directory.hpp"
 #include "actors/lora_catalogue.hpp"
 #include "actors/mailer.hpp"
+#include "actors/message_types.hpp"
 #include "actors/registry.hpp"
 #include "actors/store.hpp"
 #include "actors/supervisor.hpp"
@@ -29,6 +30,7 @@ void configure_actor_system(caf::actor_system_config& caf_cfg, const core::confi
   caf_cfg.set("scheduler.max-threads", cfg.actor_threads);
   caf_cfg.set("logger.verbosity", caf::atom("quiet"));
   add_domain_error_category(caf_cfg);
+  add_message_types(caf_cfg);
 }
 
 namespace {

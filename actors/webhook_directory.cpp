@@ -297,11 +297,11 @@ webhook_directory_actor::behavior_type webhook_directory(self_ptr self, context 
         return self->delegate(h, delete_atom::value);
       return err;
     },
-    [=](test_atom, const std::string& team, const std::string& id, std::string& type, std::string& version,
+    [=](test_fire_atom, const std::string& team, const std::string& id, std::string& type, std::string& version,
         schema::correlation& cause) -> caf::result<test_fire> {
       caf::error err;
       if (auto h = find(self, team, id, err))
-        return self->delegate(h, test_atom::value, std::move(type), std::move(version), std::move(cause));
+        return self->delegate(h, test_fire_atom::value, std::move(type), std::move(version), std::move(cause));
       return err;
     },
     [=](replay_atom, const std::string& team, const std::string& id, core::time_point since) -> caf::result<int64_t> {

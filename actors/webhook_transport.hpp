@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/described.hpp"
 #include "schema/webhook_records.hpp"
 
 namespace svc::actors {
@@ -30,6 +31,7 @@ struct webhook_answer {
   std::chrono::milliseconds duration{0}; ///< from the start of the attempt to its end
   bool succeeded() const { return error == schema::delivery_error::none; }
 };
+SVC_DESCRIBE(webhook_answer, (status, error, detail, body, duration))
 
 class webhook_transport {
 public:

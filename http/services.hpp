@@ -19,6 +19,7 @@
 #include "http/lora_cache.hpp"
 #include "http/rate_allowance.hpp"
 #include "http/recent_errors.hpp"
+#include "http/take_relay.hpp"
 #include "http/upload_gate.hpp"
 
 namespace svc::http {
@@ -47,7 +48,7 @@ struct services {
            persistence::environment& e, const actors::runtime& rt, boost::asio::io_context& ioc, std::string base,
            std::string token)
     : system{sys}, cfg{c}, clock{std::move(clk)}, env{e}, runtime{rt}, io{ioc}, base_url{std::move(base)},
-      admin_token{std::move(token)} {}
+      admin_token{std::move(token)}, takes{sys, ioc, caf::duration{c.request_deadline}} {}
 
   caf::actor_system& system;
   const core::config& cfg;
@@ -64,6 +65,7 @@ struct services {
   team_bucket_cache buckets;
   rate_allowances allowances;       ///< team bucket takes decided on the asio threads
   std::atomic<bool> charges_due{false}; ///< a charge of those takes to their buckets is armed
+  take_relay takes;                     ///< the takes the bucket actors decide
   key_cache keys;
   job_view_cache job_views; ///< views of jobs read lately, by their stored bytes
   lora_cache loras;

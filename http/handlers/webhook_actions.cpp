@@ -29,7 +29,7 @@ void test_webhook_endpoint(const context_ptr& ctx) {
     [ctx](actors::test_fire& t) {
       reply_json(ctx, 202, schema::test_fire_view(t.endpoint_id, t.event_id, t.enqueued));
     },
-    actors::test_atom::value, ctx->team->id, id, type.value(), ctx->version,
+    actors::test_fire_atom::value, ctx->team->id, id, type.value(), ctx->version,
     ctx->correlation());
 }
 

@@ -12,21 +12,24 @@ using continuation = std::function<void(const context_ptr&)>;
 /// How soon takes decided on the asio thread are charged to their buckets.
 constexpr std::chrono::milliseconds charge_delay{1000};
 
-// Runs on the actor's thread: hand the verdict back to asio and go on there;
-// `on_verdict` sees it first.
-actors::take_callback resume_on_asio(const context_ptr& ctx, continuation next,
-                                     std::function<void(const actors::rate_decision&)> on_verdict = {}) {
-  return {[ctx, next = std::move(next), on_verdict = std::move(on_verdict)](const actors::rate_decision& d) {
-    net::post(ctx->svc.io, [ctx, next, on_verdict, d] {
-      if (on_verdict)
-        on_verdict(d);
-      ctx->rate = d;
-      if (!d.allowed)
-        ctx->error = schema::make_api_error(schema::error_code::too_many_requests,
-                                            {{"bucket", d.bucket}, {"seconds", std::to_string(d.retry_after)}});
-      next(ctx);
-    });
-  }};
+// Runs on an asio thread with a bucket actor's verdict and goes on;
+// `on_verdict` sees the verdict first.
+take_relay::on_verdict go_on(const context_ptr& ctx, continuation next,
+                             std::function<void(const actors::rate_decision&)> on_verdict = {}) {
+  return [ctx, next = std::move(next), on_verdict = std::move(on_verdict)](const actors::rate_decision& d) {
+    if (on_verdict)
+      on_verdict(d);
+    ctx->rate = d;
+    if (!d.allowed)
+      ctx->error = schema::make_api_error(schema::error_code::too_many_requests,
+                                          {{"bucket", d.bucket}, {"seconds", std::to_string(d.retry_after)}});
+    next(ctx);
+  };
+}
+
+// A take the bucket actor could not answer (it died, or the deadline passed).
+take_relay::on_error give_up(const context_ptr& ctx) {
+  return [ctx](const caf::error& err) { reply_actor_error(ctx, err); };
 }
 
 int64_t now_ms(const services& svc) { return core::to_unix_ms(svc.clock->now()); }
@@ -52,7 +55,7 @@ void ask_bucket(const context_ptr& ctx, const actors::bucket_actor& bucket, sche
   auto seed = [ctx, cls, team_writes](const actors::rate_decision& d) {
     ctx->svc.allowances.answered(*ctx->team, cls, team_writes, d, now_ms(ctx->svc));
   };
-  caf::anon_send(bucket, actors::take_atom::value, cls, resume_on_asio(ctx, std::move(next), seed));
+  svc.takes.take(bucket, cls, go_on(ctx, std::move(next), seed), give_up(ctx));
 }
 
 } // namespace
@@ -60,8 +63,7 @@ void ask_bucket(const context_ptr& ctx, const actors::bucket_actor& bucket, sche
 void take_rate_token(const context_ptr& ctx, continuation next) {
   auto& svc = ctx->svc;
   if (!ctx->team || !ctx->match.matched || ctx->matched().needs == schema::scope::none) {
-    caf::anon_send(svc.actors().anonymous, actors::take_atom::value, ctx->peer.address,
-                   resume_on_asio(ctx, std::move(next)));
+    svc.takes.take(svc.actors().anonymous, ctx->peer.address, go_on(ctx, std::move(next)), give_up(ctx));
     return;
   }
   auto cls = ctx->matched().bucket;

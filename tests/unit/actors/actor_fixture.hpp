@@ -22,6 +22,7 @@
 #include <caf/scheduler/test_coordinator.hpp>
 
 #include "actors/context.hpp"
+#include "actors/message_types.hpp"
 #include "actors/store.hpp"
 #include "core/clock.hpp"
 #include "core/config.hpp"
@@ -109,6 +110,7 @@ struct actor_fixture {
     thread_safe_coordinator::install(c);
     c.set("logger.verbosity", caf::atom("quiet"));
     actors::add_domain_error_category(c);
+    actors::add_message_types(c);
     return c;
   }
 

@@ -75,16 +75,6 @@ BOOST_AUTO_TEST_CASE(takes_tokens_of_a_team_class) {
   BOOST_TEST(other.remaining == 119);
 }
 
-BOOST_AUTO_TEST_CASE(take_callback_gets_the_same_verdict) {
-  auto b = spawn_bucket("team_1");
-  std::optional<rate_decision> got;
-  self->send(b, take_atom::value, cls, svc::actors::take_callback{[&](const rate_decision& d) { got = d; }});
-  sched.run();
-  BOOST_REQUIRE(got);
-  BOOST_TEST(got->allowed);
-  BOOST_TEST(got->remaining == 9);
-}
-
 BOOST_AUTO_TEST_CASE(snapshot_stores_levels_and_a_restart_keeps_them) {
   auto b = spawn_bucket("team_1");
   for (int i = 0; i < 4; ++i)

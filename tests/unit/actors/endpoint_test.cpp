@@ -27,7 +27,7 @@ using svc::actors::endpoint_patch;
 using svc::actors::patch_atom;
 using svc::actors::replay_atom;
 using svc::actors::rotate_atom;
-using svc::actors::test_atom;
+using svc::actors::test_fire_atom;
 using svc::actors::test_fire;
 using svc::schema::delivery_error;
 using svc::schema::delivery_record;
@@ -310,9 +310,9 @@ BOOST_AUTO_TEST_CASE(the_owners_mail_is_queued_in_the_disables_commit) {
     [](svc::actors::mailer_actor::pointer, std::shared_ptr<int> told) -> svc::actors::mailer_actor::behavior_type {
       return {
         [](svc::actors::send_atom, svc::core::mail_message&) { return true; },
-        [told](svc::actors::flush_atom) { ++*told; },
+        [told](svc::actors::queued_atom) { ++*told; },
         [](svc::actors::retry_atom, uint64_t) {},
-        [](svc::actors::commit_atom) {},
+        [](svc::actors::flush_atom) {},
         [](svc::actors::fault_atom) {},
         [](svc::actors::describe_atom) -> svc::actors::actor_status { return {"stand-in mailer", 0}; },
       };
@@ -643,7 +643,7 @@ BOOST_AUTO_TEST_CASE(a_test_fire_is_a_signed_synthetic_delivery) {
   auto ep = spawn_endpoint(e);
   // The request that fires it applied another version than the team's default.
   const std::string request_version = version == "2026-01-15" ? "2026-09-01" : "2026-01-15";
-  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"}, request_version,
+  auto fired = ask<test_fire>(ep, test_fire_atom::value, std::string{"image.completed"}, request_version,
                               svc::schema::correlation{"client-abc", svc::schema::trace_parent{trace, "01"}});
   BOOST_REQUIRE(fired.value);
   BOOST_TEST(fired.value->enqueued);
@@ -674,7 +674,7 @@ BOOST_AUTO_TEST_CASE(a_test_fire_is_a_signed_synthetic_delivery) {
   BOOST_TEST(deliveries_of(e.id).size() == 1u);
 
   // A type the endpoint does not subscribe to is still sent.
-  auto other = ask<test_fire>(ep, test_atom::value, std::string{"video.failed"}, std::string{"2026-09-01"},
+  auto other = ask<test_fire>(ep, test_fire_atom::value, std::string{"video.failed"}, std::string{"2026-09-01"},
                               svc::schema::correlation{});
   BOOST_REQUIRE(other.value);
   BOOST_TEST(other.value->enqueued);
@@ -689,7 +689,7 @@ BOOST_AUTO_TEST_CASE(a_test_fire_on_a_disabled_endpoint_is_not_enqueued) {
   e.is_active = false;
   store_endpoint(e);
   auto ep = spawn_endpoint(e);
-  auto fired = ask<test_fire>(ep, test_atom::value, std::string{"image.completed"}, std::string{"2026-09-01"},
+  auto fired = ask<test_fire>(ep, test_fire_atom::value, std::string{"image.completed"}, std::string{"2026-09-01"},
                               svc::schema::correlation{});
   BOOST_REQUIRE(fired.value);
   BOOST_TEST(!fired.value->enqueued);

@@ -360,7 +360,7 @@ BOOST_FIXTURE_TEST_CASE(mail_another_writer_queued_is_sent_when_the_mailer_is_to
   self->request(store, 5s, svc::actors::commit_atom::value, std::move(batch))
     .receive([&](bool ok) { committed = ok; }, [&](caf::error& err) { BOOST_FAIL(sys.render(err)); });
   BOOST_REQUIRE(committed);
-  caf::anon_send(mailer, svc::actors::flush_atom::value);
+  caf::anon_send(mailer, svc::actors::queued_atom::value);
   BOOST_REQUIRE(primary.wait_calls(1));
   BOOST_TEST(primary.calls()[0].message.subject == "from an endpoint");
   BOOST_TEST(wait_described(mailer, "sent=1 fallback=0 failed=0 retrying=0"));

@@ -27,7 +27,7 @@ using svc::actors::patch_atom;
 using svc::actors::publish_atom;
 using svc::actors::replay_atom;
 using svc::actors::rotate_atom;
-using svc::actors::test_atom;
+using svc::actors::test_fire_atom;
 using svc::actors::test_fire;
 using svc::actors::webhook_directory_actor;
 using svc::actors::webhook_directory_state;
@@ -177,7 +177,7 @@ BOOST_AUTO_TEST_CASE(another_teams_endpoint_is_not_found) {
   BOOST_TEST((code_of(rotated.error) == error_code::resource_not_found));
   auto deleted = ask<bool>(dir, delete_atom::value, them, e.id);
   BOOST_TEST((code_of(deleted.error) == error_code::resource_not_found));
-  auto fired = ask<test_fire>(dir, test_atom::value, them, e.id, std::string{"image.completed"},
+  auto fired = ask<test_fire>(dir, test_fire_atom::value, them, e.id, std::string{"image.completed"},
                                 std::string{"2026-09-01"}, svc::schema::correlation{});
   BOOST_TEST((code_of(fired.error) == error_code::resource_not_found));
   auto replayed = ask<int64_t>(dir, replay_atom::value, them, e.id, now() - 1min);

@@ -3,6 +3,7 @@
 #include "http/actor_call.hpp"
 #include "http/admin/admin_handlers.hpp"
 #include "http/json_body.hpp"
+#include "schema/field_reader.hpp"
 #include "schema/views.hpp"
 
 namespace svc::http {
@@ -23,14 +24,15 @@ boost::json::object issued_view(const actors::issued_key& k) {
 } // namespace
 
 void create_key(const context_ptr& ctx) {
-  auto body = read_json_object(ctx, {"team_id", "scope"});
+  auto body = parse_json_object(ctx);
   if (!body)
     return;
-  body_fields f{*body};
-  auto team_id = f.string("team_id", 64, true);
-  auto scope_name = f.string("scope", 16, true);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  schema::field_reader f{*body, schema::json_discipline::strict};
+  f.only({"team_id", "scope"});
+  auto team_id = f.text("team_id", 1, 64, true);
+  auto scope_name = f.text("scope", 1, 16, true);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   auto scope = schema::scope_from_name(*scope_name);
   if (!scope)
     return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
@@ -41,7 +43,7 @@ void create_key(const context_ptr& ctx) {
 }
 
 void admin_rotate_key(const context_ptr& ctx) {
-  if (!read_json_object(ctx, {}, empty_body::allowed))
+  if (!read_empty_object(ctx))
     return;
   ask<actors::issued_key>(
     ctx, ctx->svc.actors().keyring, [ctx](actors::issued_key& k) { reply_json(ctx, 200, issued_view(k)); },
@@ -49,7 +51,7 @@ void admin_rotate_key(const context_ptr& ctx) {
 }
 
 void admin_revoke_key(const context_ptr& ctx) {
-  if (!read_json_object(ctx, {}, empty_body::allowed))
+  if (!read_empty_object(ctx))
     return;
   ask<schema::api_key_record>(
     ctx, ctx->svc.actors().keyring, [ctx](schema::api_key_record& k) { reply_json(ctx, 200, schema::api_key_view(k)); },

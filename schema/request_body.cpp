@@ -1,7 +1,6 @@
 #include "schema/request_body.hpp"
 
-#include <cctype>
-
+#include <boost/beast/core/string.hpp>
 #include <boost/json.hpp>
 
 namespace svc::schema {
@@ -10,14 +9,7 @@ namespace {
 
 // Media types are case-insensitive (RFC 9110); parameters such as charset are not looked at.
 bool is_json_media_type(std::string_view content_type) {
-  auto type = content_type.substr(0, content_type.find(';'));
-  constexpr std::string_view json_type = "application/json";
-  if (type.size() != json_type.size())
-    return false;
-  for (std::size_t i = 0; i < type.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(type[i])) != json_type[i])
-      return false;
-  return true;
+  return boost::beast::iequals(content_type.substr(0, content_type.find(';')), "application/json");
 }
 
 } // namespace

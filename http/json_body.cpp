@@ -5,7 +5,7 @@
 
 namespace svc::http {
 
-std::optional<boost::json::object> parse_json_object(const context_ptr& ctx, schema::empty_body empty) {
+std::optional<boost::json::object> parse_json_object(const context_ptr& ctx, empty_body empty) {
   std::optional<std::string_view> content_type;
   if (auto it = ctx->req.find(beast::http::field::content_type); it != ctx->req.end())
     content_type = it->value();
@@ -17,15 +17,19 @@ std::optional<boost::json::object> parse_json_object(const context_ptr& ctx, sch
   return std::move(body.value());
 }
 
-bool read_empty_object(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx, schema::empty_body::allowed);
+std::optional<boost::json::object> read_json_object(const context_ptr& ctx,
+                                                    std::initializer_list<std::string_view> allowed,
+                                                    empty_body empty) {
+  auto body = parse_json_object(ctx, empty);
   if (!body)
-    return false;
+    return body;
   schema::field_reader fields{*body, schema::json_discipline::strict};
-  fields.only({});
-  if (fields.error())
+  fields.only(allowed);
+  if (fields.error()) {
     reply_error(ctx, *fields.error());
-  return fields.ok();
+    return std::nullopt;
+  }
+  return body;
 }
 
 } // namespace svc::http

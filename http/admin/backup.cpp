@@ -11,11 +11,10 @@
 namespace svc::http {
 
 void backup_store(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx);
+  auto body = read_json_object(ctx, {"to"});
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"to"});
   auto to = f.text("to", 1, 4096, true);
   if (f.error())
     return reply_error(ctx, *f.error());

@@ -23,11 +23,10 @@ std::string reason_of(schema::field_reader& f) {
 } // namespace
 
 void add_credits(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx);
+  auto body = read_json_object(ctx, {"amount", "reason"});
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"amount", "reason"});
   auto amount = f.integer("amount", -schema::max_credits, schema::max_credits, true);
   auto reason = reason_of(f);
   if (f.error())
@@ -63,11 +62,10 @@ void list_team_credits(const context_ptr& ctx) {
 }
 
 void refund_job(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx, schema::empty_body::allowed);
+  auto body = read_json_object(ctx, {"reason"}, empty_body::allowed);
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"reason"});
   auto reason = reason_of(f);
   if (f.error())
     return reply_error(ctx, *f.error());

@@ -11,7 +11,7 @@ namespace svc::http {
 namespace {
 
 void set_endpoint_active(const context_ptr& ctx, bool active) {
-  if (!read_empty_object(ctx))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   auto endpoint = path_record(ctx, ctx->svc.tables().webhook_endpoints, {"we"}, "webhook_endpoint");
   if (!endpoint)

@@ -52,11 +52,10 @@ void crash_actors(const context_ptr& ctx, std::string kind, std::string id) {
 void set_faults(const context_ptr& ctx) {
   if (!ctx->svc.cfg.fault_injection)
     return reply_error(ctx, schema::make_api_error(schema::error_code::route_not_found));
-  auto body = parse_json_object(ctx);
+  auto body = read_json_object(ctx, {"store_reads", "store_commit_delay_ms", "crash_kind", "crash_id"});
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"store_reads", "store_commit_delay_ms", "crash_kind", "crash_id"});
   auto reads = f.text("store_reads", 0, 8);
   auto delay = f.integer("store_commit_delay_ms", 0, 600000);
   auto kind = f.text("crash_kind", 0, 64);

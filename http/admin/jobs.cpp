@@ -21,7 +21,7 @@ void show_job(const context_ptr& ctx) {
 }
 
 void admin_cancel_job(const context_ptr& ctx) {
-  if (!read_empty_object(ctx))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   if (auto job = path_record(ctx, ctx->svc.tables().jobs, {"img", "vid"}, "job"))
     cancel_team_job(ctx, job->team_id, job->id);

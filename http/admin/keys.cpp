@@ -24,11 +24,10 @@ boost::json::object issued_view(const actors::issued_key& k) {
 } // namespace
 
 void create_key(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx);
+  auto body = read_json_object(ctx, {"team_id", "scope"});
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"team_id", "scope"});
   auto team_id = f.text("team_id", 1, 64, true);
   auto scope_name = f.text("scope", 1, 16, true);
   if (f.error())
@@ -43,7 +42,7 @@ void create_key(const context_ptr& ctx) {
 }
 
 void admin_rotate_key(const context_ptr& ctx) {
-  if (!read_empty_object(ctx))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<actors::issued_key>(
     ctx, ctx->svc.actors().keyring, [ctx](actors::issued_key& k) { reply_json(ctx, 200, issued_view(k)); },
@@ -51,7 +50,7 @@ void admin_rotate_key(const context_ptr& ctx) {
 }
 
 void admin_revoke_key(const context_ptr& ctx) {
-  if (!read_empty_object(ctx))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<schema::api_key_record>(
     ctx, ctx->svc.actors().keyring, [ctx](schema::api_key_record& k) { reply_json(ctx, 200, schema::api_key_view(k)); },

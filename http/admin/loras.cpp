@@ -9,11 +9,10 @@
 namespace svc::http {
 
 void add_lora(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx);
+  auto body = read_json_object(ctx, {"slug", "name", "description", "keywords"});
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"slug", "name", "description", "keywords"});
   schema::lora_record l;
   l.slug = f.text("slug", 1, 64, true).value_or("");
   l.name = f.text("name", 1, 100, true).value_or("");

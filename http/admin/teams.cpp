@@ -16,11 +16,10 @@ void reply_team(const context_ptr& ctx, schema::team_record& t) { reply_json(ctx
 } // namespace
 
 void create_team(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx);
+  auto body = read_json_object(ctx, {"name", "owner_email", "credits"});
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"name", "owner_email", "credits"});
   actors::new_team req;
   req.name = f.text("name", 1, 200, true).value_or("");
   req.owner_email = f.text("owner_email", 1, 254, true).value_or("");
@@ -33,11 +32,10 @@ void create_team(const context_ptr& ctx) {
 }
 
 void set_team_limits(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx);
+  auto body = read_json_object(ctx, {"bucket", "capacity", "per_minute"});
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"bucket", "capacity", "per_minute"});
   auto bucket = f.text("bucket", 1, 64, true);
   auto capacity = f.number("capacity", schema::min_capacity, schema::max_capacity, true);
   auto per_minute = f.number("per_minute", schema::min_per_minute, schema::max_per_minute, true);
@@ -56,11 +54,10 @@ void set_team_limits(const context_ptr& ctx) {
 }
 
 void update_team(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx);
+  auto body = read_json_object(ctx, {"name", "owner_email", "balance_low_threshold", "default_api_version"});
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"name", "owner_email", "balance_low_threshold", "default_api_version"});
   actors::team_update update;
   // Lengths and shapes beyond the JSON types are the team directory's to judge, as on create.
   update.name = f.text("name", 0, 200);
@@ -74,11 +71,10 @@ void update_team(const context_ptr& ctx) {
 }
 
 void disable_team(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx, schema::empty_body::allowed);
+  auto body = read_json_object(ctx, {"reason"}, empty_body::allowed);
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"reason"});
   auto reason = f.text("reason", 0, schema::max_disabled_reason);
   if (f.error())
     return reply_error(ctx, *f.error());
@@ -87,7 +83,7 @@ void disable_team(const context_ptr& ctx) {
 }
 
 void enable_team(const context_ptr& ctx) {
-  if (!read_empty_object(ctx))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<schema::team_record>(ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_admin_team(ctx, t); },
                            actors::enable_atom::value, ctx->param("id"));

@@ -42,7 +42,7 @@ void list_api_keys(const context_ptr& ctx) {
 
 void rotate_api_key(const context_ptr& ctx) {
   auto& id = ctx->param("id");
-  if (refuse_rotating_key(ctx) || refuse_bad_key_id(ctx, id) || !read_empty_object(ctx))
+  if (refuse_rotating_key(ctx) || refuse_bad_key_id(ctx, id) || !read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<actors::issued_key>(
     ctx, ctx->svc.actors().keyring,
@@ -56,7 +56,7 @@ void rotate_api_key(const context_ptr& ctx) {
 
 void revoke_api_key(const context_ptr& ctx) {
   auto& id = ctx->param("id");
-  if (refuse_rotating_key(ctx) || refuse_bad_key_id(ctx, id) || !read_empty_object(ctx))
+  if (refuse_rotating_key(ctx) || refuse_bad_key_id(ctx, id) || !read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<schema::api_key_record>(
     ctx, ctx->svc.actors().keyring, [ctx](schema::api_key_record& k) { reply_json(ctx, 200, schema::api_key_view(k)); },

@@ -192,7 +192,7 @@ void answer_when_settled(const context_ptr& ctx, const std::string& team_id, con
 }
 
 void cancel(const context_ptr& ctx) {
-  if (!read_empty_object(ctx))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   cancel_team_job(ctx, ctx->team->id, ctx->param("id"));
 }

@@ -21,11 +21,10 @@ void reply_team(const context_ptr& ctx, const schema::team_record& t) {
 void get_team(const context_ptr& ctx) { reply_team(ctx, *ctx->team); }
 
 void patch_team(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx);
+  auto body = read_json_object(ctx, {"balance_low_threshold"});
   if (!body)
     return;
   schema::field_reader f{*body, schema::json_discipline::strict};
-  f.only({"balance_low_threshold"});
   auto threshold = f.integer("balance_low_threshold", 0, int64_t{1} << 50);
   if (f.error())
     return reply_error(ctx, *f.error());

@@ -18,7 +18,7 @@ void test_webhook_endpoint(const context_ptr& ctx) {
   auto& id = ctx->param("id");
   if (!core::has_id_shape(id, "we"))
     return reply_endpoint_not_found(ctx, id);
-  auto body = parse_json_object(ctx, schema::empty_body::allowed);
+  auto body = parse_json_object(ctx, empty_body::allowed);
   if (!body)
     return;
   auto type = schema::validate_test_fire_request(*body);

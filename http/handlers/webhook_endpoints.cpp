@@ -152,7 +152,7 @@ void delete_webhook_endpoint(const context_ptr& ctx) {
   auto& id = ctx->param("id");
   if (!core::has_id_shape(id, "we"))
     return reply_endpoint_not_found(ctx, id);
-  if (!read_empty_object(ctx))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<bool>(
     ctx, ctx->svc.actors().webhooks, [ctx, id](bool&) { reply_json(ctx, 200, schema::deleted_endpoint_view(id)); },
@@ -163,7 +163,7 @@ void rotate_webhook_secret(const context_ptr& ctx) {
   auto& id = ctx->param("id");
   if (!core::has_id_shape(id, "we"))
     return reply_endpoint_not_found(ctx, id);
-  if (!read_empty_object(ctx))
+  if (!read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<schema::webhook_endpoint_record>(
     ctx, ctx->svc.actors().webhooks, [ctx](schema::webhook_endpoint_record& e) { reply_endpoint(ctx, e, true); },

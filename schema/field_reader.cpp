@@ -14,11 +14,21 @@ namespace {
 // out of the error body.
 constexpr std::size_t max_param_bytes = 100;
 
-// `2.0`, not Boost.JSON's `2E0`: the bound is read by people.
-std::string show(double d) {
-  if (std::floor(d) == d && std::fabs(d) < 1e15)
+// Lenient bounds read `2.0`, not Boost.JSON's `2E0`: the bound is read by people.
+std::string show(double d, json_discipline discipline) {
+  if (discipline == json_discipline::lenient && std::floor(d) == d && std::fabs(d) < 1e15)
     return std::to_string(static_cast<int64_t>(d)) + ".0";
   return json::serialize(json::value(d));
+}
+
+std::optional<double> number_value(const json::value& v) {
+  if (auto* x = v.if_double())
+    return *x;
+  if (auto* i = v.if_int64())
+    return static_cast<double>(*i);
+  if (auto* u = v.if_uint64())
+    return static_cast<double>(*u);
+  return std::nullopt;
 }
 
 } // namespace
@@ -38,9 +48,13 @@ std::optional<int64_t> integral_value(const json::value& v) {
 field_reader::field_reader(const json::object& object, std::string path)
     : object_{object}, path_{std::move(path)} {}
 
+field_reader::field_reader(const json::object& object, json_discipline discipline)
+    : object_{object}, discipline_{discipline} {}
+
 std::string field_reader::param(std::string_view name) const {
-  auto shown = std::string{utf8_prefix(name, max_param_bytes)};
-  return path_.empty() ? shown : path_ + "." + shown;
+  auto shown = discipline_ == json_discipline::strict ? name.substr(0, max_param_bytes)
+                                                      : utf8_prefix(name, max_param_bytes);
+  return path_.empty() ? std::string{shown} : path_ + "." + std::string{shown};
 }
 
 void field_reader::fail(std::string_view name, std::string detail) {
@@ -72,17 +86,21 @@ const json::value* field_reader::get(std::string_view name) {
   if (error_)
     return nullptr;
   auto* v = object_.if_contains(name);
-  return v && !v->is_null() ? v : nullptr;
+  return v && (discipline_ == json_discipline::strict || !v->is_null()) ? v : nullptr;
+}
+
+const json::value* field_reader::given(std::string_view name, bool required) {
+  auto* v = get(name);
+  if (!v && required)
+    fail(name, "is required");
+  return v;
 }
 
 std::optional<int64_t> field_reader::integer(std::string_view name, int64_t min, int64_t max, bool required) {
-  auto* v = get(name);
-  if (!v) {
-    if (required)
-      fail(name, "is required");
+  auto* v = given(name, required);
+  if (!v)
     return std::nullopt;
-  }
-  auto n = integral_value(*v);
+  auto n = discipline_ == json_discipline::strict && v->is_double() ? std::nullopt : integral_value(*v);
   if (!n || *n < min || *n > max) {
     fail(name, "must be an integer between " + std::to_string(min) + " and " + std::to_string(max));
     return std::nullopt;
@@ -91,35 +109,30 @@ std::optional<int64_t> field_reader::integer(std::string_view name, int64_t min,
 }
 
 std::optional<double> field_reader::number(std::string_view name, double min, double max, bool required) {
-  auto* v = get(name);
-  if (!v) {
-    if (required)
-      fail(name, "is required");
+  auto* v = given(name, required);
+  if (!v)
     return std::nullopt;
-  }
-  std::optional<double> d;
-  if (auto* x = v->if_double())
-    d = *x;
-  else if (auto* i = v->if_int64())
-    d = static_cast<double>(*i);
-  else if (auto* u = v->if_uint64())
-    d = static_cast<double>(*u);
+  auto d = number_value(*v);
   if (!d || !std::isfinite(*d) || *d < min || *d > max) {
-    fail(name, "must be a number between " + show(min) + " and " + show(max));
+    fail(name, "must be a number between " + show(min, discipline_) + " and " + show(max, discipline_));
     return std::nullopt;
   }
   return d;
 }
 
-std::optional<std::string> field_reader::text(std::string_view name, std::size_t min_chars, std::size_t max_chars,
+std::optional<std::string> field_reader::text(std::string_view name, std::size_t min_len, std::size_t max_len,
                                               bool required) {
-  auto* v = get(name);
-  if (!v) {
-    if (required)
-      fail(name, "is required");
+  auto* v = given(name, required);
+  if (!v)
     return std::nullopt;
-  }
   auto* s = v->if_string();
+  if (discipline_ == json_discipline::strict) {
+    if (!s || s->size() < min_len || s->size() > max_len) {
+      fail(name, "must be a string of " + std::to_string(min_len) + " to " + std::to_string(max_len) + " characters");
+      return std::nullopt;
+    }
+    return std::string{s->data(), s->size()};
+  }
   if (!s) {
     fail(name, "must be a string");
     return std::nullopt;
@@ -129,11 +142,63 @@ std::optional<std::string> field_reader::text(std::string_view name, std::size_t
     fail(name, "must be valid UTF-8");
     return std::nullopt;
   }
-  if (*length < min_chars || *length > max_chars) {
-    fail(name, "must be " + std::to_string(min_chars) + " to " + std::to_string(max_chars) + " characters long");
+  if (*length < min_len || *length > max_len) {
+    fail(name, "must be " + std::to_string(min_len) + " to " + std::to_string(max_len) + " characters long");
     return std::nullopt;
   }
   return std::string{s->data(), s->size()};
+}
+
+std::optional<std::vector<std::string>> field_reader::strings(std::string_view name, bool required) {
+  auto* v = given(name, required);
+  if (!v)
+    return std::nullopt;
+  auto* items = v->if_array();
+  std::vector<std::string> out;
+  for (std::size_t i = 0; items && i < items->size(); ++i) {
+    auto* s = (*items)[i].if_string();
+    if (!s)
+      items = nullptr;
+    else
+      out.emplace_back(s->data(), s->size());
+  }
+  if (!items) {
+    fail(name, "must be an array of strings");
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<std::map<std::string, std::string>> field_reader::string_map(std::string_view name,
+                                                                           const string_map_limits& limits) {
+  auto* v = get(name);
+  if (!v)
+    return std::nullopt;
+  auto* o = v->if_object();
+  if (!o || o->size() > limits.max_keys) {
+    fail(name, "must be an object of at most " + std::to_string(limits.max_keys) + " string values");
+    return std::nullopt;
+  }
+  field_reader entries{*o, param(name)};
+  std::map<std::string, std::string> out;
+  for (auto& e : *o) {
+    std::string_view key = e.key();
+    auto key_chars = utf8_length(key);
+    if (!key_chars || *key_chars < 1 || *key_chars > limits.max_key_chars) {
+      // The key itself is what is wrong, so the param is the object.
+      fail(name, "keys must be 1 to " + std::to_string(limits.max_key_chars) + " characters long");
+      return std::nullopt;
+    }
+    auto* s = e.value().if_string();
+    auto value_chars = s ? utf8_length(*s) : std::nullopt;
+    if (!value_chars || *value_chars > limits.max_value_chars) {
+      entries.fail(key, "must be a string of at most " + std::to_string(limits.max_value_chars) + " characters");
+      merge(entries);
+      return std::nullopt;
+    }
+    out.emplace(std::string{key}, std::string{s->data(), s->size()});
+  }
+  return out;
 }
 
 } // namespace svc::schema

@@ -4,7 +4,6 @@
 
 #include "core/ids.hpp"
 #include "schema/field_reader.hpp"
-#include "schema/utf8.hpp"
 
 namespace svc::schema {
 namespace json = boost::json;
@@ -95,35 +94,6 @@ void read_init_image(field_reader& in, generation_request& r) {
   r.init_image = std::string{s->data(), s->size()};
 }
 
-void read_metadata(field_reader& in, generation_request& r) {
-  auto* v = in.get("metadata");
-  if (!v)
-    return;
-  auto* o = v->if_object();
-  if (!o || o->size() > max_metadata_keys) {
-    in.fail("metadata", "must be an object of at most " + std::to_string(max_metadata_keys) + " string values");
-    return;
-  }
-  field_reader entries{*o, "metadata"};
-  for (auto& e : *o) {
-    std::string_view key = e.key();
-    auto key_chars = utf8_length(key);
-    if (!key_chars || *key_chars < 1 || *key_chars > max_metadata_key_chars) {
-      // The key itself is what is wrong, so the param is the object.
-      in.fail("metadata", "keys must be 1 to " + std::to_string(max_metadata_key_chars) + " characters long");
-      return;
-    }
-    auto* s = e.value().if_string();
-    auto value_chars = s ? utf8_length(*s) : std::nullopt;
-    if (!value_chars || *value_chars > max_metadata_value_chars) {
-      entries.fail(key, "must be a string of at most " + std::to_string(max_metadata_value_chars) + " characters");
-      in.merge(entries);
-      return;
-    }
-    r.metadata.emplace(std::string{key}, std::string{s->data(), s->size()});
-  }
-}
-
 void read_common_rest(field_reader& in, generation_request& r) {
   if (auto seed = in.integer("seed", 0, UINT32_MAX)) {
     r.seed = static_cast<uint32_t>(*seed);
@@ -131,7 +101,8 @@ void read_common_rest(field_reader& in, generation_request& r) {
   }
   read_loras(in, r);
   read_init_image(in, r);
-  read_metadata(in, r);
+  if (auto metadata = in.string_map("metadata", metadata_limits))
+    r.metadata = std::move(*metadata);
 }
 
 } // namespace

@@ -12,14 +12,14 @@
 #include <boost/json/object.hpp>
 
 #include "schema/checked.hpp"
+#include "schema/field_reader.hpp"
 
 namespace svc::schema {
 
-/// Length limits, in Unicode code points.
+/// Longest prompt, in Unicode code points.
 inline constexpr std::size_t max_prompt_chars = 4000;
-inline constexpr std::size_t max_metadata_keys = 20;
-inline constexpr std::size_t max_metadata_key_chars = 40;
-inline constexpr std::size_t max_metadata_value_chars = 500;
+/// `metadata` of generation and webhook endpoint bodies: at most 20 keys of 40 and values of 500 code points.
+inline constexpr string_map_limits metadata_limits{20, 40, 500};
 /// At most this many adapters in `loras`.
 inline constexpr std::size_t max_loras = 5;
 

@@ -1,7 +1,8 @@
 #pragma once
-// Reads typed fields from an untrusted JSON object without throwing: each
-// accessor records the first failure, so a decoder reads every field and then
-// checks `ok()` once.
+// Decodes the typed fields of a stored record (a value this process wrote to
+// LMDB) without throwing: each accessor records the first failure, so a codec
+// reads every field and then checks `ok()` once. Request bodies are read by
+// `field_reader`, which names the offending parameter.
 
 #include <cstdint>
 #include <map>

@@ -64,20 +64,6 @@ std::optional<std::vector<std::string>> read_events(field_reader& in, bool requi
   return out;
 }
 
-// The metadata rules of generation bodies, applied by their validator, so
-// both routes accept exactly the same objects and name the same params.
-std::optional<api_error> read_metadata(const json::object& body,
-                                       std::optional<std::map<std::string, std::string>>& out) {
-  auto* v = body.if_contains("metadata");
-  if (!v || v->is_null())
-    return std::nullopt;
-  auto checked = validate_image_request(json::object{{"prompt", "metadata"}, {"metadata", *v}});
-  if (!checked)
-    return checked.error();
-  out = checked.value().metadata;
-  return std::nullopt;
-}
-
 std::optional<bool> read_flag(field_reader& in, std::string_view name) {
   auto* v = in.get(name);
   if (!v)
@@ -99,12 +85,11 @@ checked<webhook_endpoint_request> validate_webhook_endpoint_create(const json::o
     r.url = std::move(*url);
   if (auto events = read_events(in, true))
     r.events = std::move(*events);
+  // The metadata rules of generation bodies, so both routes accept exactly the same objects.
+  if (auto metadata = in.string_map("metadata", metadata_limits))
+    r.metadata = std::move(*metadata);
   if (in.error())
     return *in.error();
-  std::optional<std::map<std::string, std::string>> metadata;
-  if (auto bad = read_metadata(body, metadata))
-    return *bad;
-  r.metadata = metadata.value_or(std::map<std::string, std::string>{});
   return checked<webhook_endpoint_request>{std::move(r)};
 }
 
@@ -114,10 +99,7 @@ checked<webhook_endpoint_update> validate_webhook_endpoint_update(const json::ob
   webhook_endpoint_update u;
   u.url = read_url(in, false);
   u.events = read_events(in, false);
-  if (in.error())
-    return *in.error();
-  if (auto bad = read_metadata(body, u.metadata))
-    return *bad;
+  u.metadata = in.string_map("metadata", metadata_limits);
   u.is_active = read_flag(in, "is_active");
   if (in.error())
     return *in.error();

@@ -6,6 +6,7 @@
 #include "http/json_body.hpp"
 #include "http/respond.hpp"
 #include "persistence/backup_files.hpp"
+#include "schema/field_reader.hpp"
 
 namespace svc::http {
 
@@ -13,10 +14,10 @@ void backup_store(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"to"});
   if (!body)
     return;
-  body_fields f{*body};
-  auto to = f.string("to", 4096, true);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  schema::field_reader f{*body, schema::json_discipline::strict};
+  auto to = f.text("to", 1, 4096, true);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   // A compacting copy reads the whole store, and the blobs follow it (a blob
   // written after the LMDB snapshot is an orphan the restored server sweeps;
   // one expired meanwhile is one the snapshot's sweep would expire too):

@@ -9,14 +9,15 @@
 #include "http/respond.hpp"
 #include "persistence/credit_entry_rows.hpp"
 #include "schema/credit_entry_view.hpp"
+#include "schema/field_reader.hpp"
 #include "schema/views.hpp"
 
 namespace svc::http {
 namespace {
 
 // The optional `reason` of a body read by `f`: "" when not given.
-std::string reason_of(body_fields& f) {
-  return f.string("reason", schema::max_credit_reason_bytes, false).value_or("");
+std::string reason_of(schema::field_reader& f) {
+  return f.text("reason", 0, schema::max_credit_reason_bytes).value_or("");
 }
 
 } // namespace
@@ -25,11 +26,11 @@ void add_credits(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"amount", "reason"});
   if (!body)
     return;
-  body_fields f{*body};
+  schema::field_reader f{*body, schema::json_discipline::strict};
   auto amount = f.integer("amount", -schema::max_credits, schema::max_credits, true);
   auto reason = reason_of(f);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   auto team_id = ctx->param("id");
   ask<schema::balance_record>(
     ctx, ctx->svc.actors().ledgers,
@@ -64,10 +65,10 @@ void refund_job(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"reason"}, empty_body::allowed);
   if (!body)
     return;
-  body_fields f{*body};
+  schema::field_reader f{*body, schema::json_discipline::strict};
   auto reason = reason_of(f);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   auto job = path_record(ctx, ctx->svc.tables().jobs, {"img", "vid"}, "job");
   if (!job)
     return;

@@ -5,6 +5,7 @@
 #include "http/admin/admin_handlers.hpp"
 #include "http/json_body.hpp"
 #include "http/respond.hpp"
+#include "schema/field_reader.hpp"
 
 namespace svc::http {
 
@@ -54,13 +55,13 @@ void set_faults(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"store_reads", "store_commit_delay_ms", "crash_kind", "crash_id"});
   if (!body)
     return;
-  body_fields f{*body};
-  auto reads = f.string("store_reads", 8, false);
-  auto delay = f.integer("store_commit_delay_ms", 0, 600000, false);
-  auto kind = f.string("crash_kind", 64, false);
-  auto id = f.string("crash_id", 256, kind.has_value());
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  schema::field_reader f{*body, schema::json_discipline::strict};
+  auto reads = f.text("store_reads", 0, 8);
+  auto delay = f.integer("store_commit_delay_ms", 0, 600000);
+  auto kind = f.text("crash_kind", 0, 64);
+  auto id = f.text("crash_id", kind ? 1 : 0, 256, kind.has_value());
+  if (f.error())
+    return reply_error(ctx, *f.error());
   if (kind)
     return crash_actors(ctx, std::move(*kind), std::move(*id));
   if ((reads && *reads != "fail" && *reads != "ok") || (!reads && !delay))

@@ -3,6 +3,7 @@
 #include "http/actor_call.hpp"
 #include "http/admin/admin_handlers.hpp"
 #include "http/json_body.hpp"
+#include "schema/field_reader.hpp"
 #include "schema/views.hpp"
 
 namespace svc::http {
@@ -26,11 +27,11 @@ void create_key(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"team_id", "scope"});
   if (!body)
     return;
-  body_fields f{*body};
-  auto team_id = f.string("team_id", 64, true);
-  auto scope_name = f.string("scope", 16, true);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  schema::field_reader f{*body, schema::json_discipline::strict};
+  auto team_id = f.text("team_id", 1, 64, true);
+  auto scope_name = f.text("scope", 1, 16, true);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   auto scope = schema::scope_from_name(*scope_name);
   if (!scope)
     return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,

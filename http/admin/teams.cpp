@@ -5,6 +5,7 @@
 #include "http/admin/admin_team.hpp"
 #include "http/json_body.hpp"
 #include "http/stages/stages.hpp"
+#include "schema/field_reader.hpp"
 #include "schema/views.hpp"
 
 namespace svc::http {
@@ -18,13 +19,13 @@ void create_team(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"name", "owner_email", "credits"});
   if (!body)
     return;
-  body_fields f{*body};
+  schema::field_reader f{*body, schema::json_discipline::strict};
   actors::new_team req;
-  req.name = f.string("name", 200, true).value_or("");
-  req.owner_email = f.string("owner_email", 254, true).value_or("");
-  req.credits = f.integer("credits", 0, int64_t{1} << 50, false).value_or(0);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  req.name = f.text("name", 1, 200, true).value_or("");
+  req.owner_email = f.text("owner_email", 1, 254, true).value_or("");
+  req.credits = f.integer("credits", 0, int64_t{1} << 50).value_or(0);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   ask<schema::team_record>(
     ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_json(ctx, 201, schema::team_view(t)); },
     actors::create_atom::value, req);
@@ -34,12 +35,12 @@ void set_team_limits(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"bucket", "capacity", "per_minute"});
   if (!body)
     return;
-  body_fields f{*body};
-  auto bucket = f.string("bucket", 64, true);
+  schema::field_reader f{*body, schema::json_discipline::strict};
+  auto bucket = f.text("bucket", 1, 64, true);
   auto capacity = f.number("capacity", schema::min_capacity, schema::max_capacity, true);
   auto per_minute = f.number("per_minute", schema::min_per_minute, schema::max_per_minute, true);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   auto cls = schema::bucket_class_from_name(*bucket);
   if (!cls)
     return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
@@ -56,15 +57,15 @@ void update_team(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"name", "owner_email", "balance_low_threshold", "default_api_version"});
   if (!body)
     return;
-  body_fields f{*body};
+  schema::field_reader f{*body, schema::json_discipline::strict};
   actors::team_update update;
   // Lengths and shapes beyond the JSON types are the team directory's to judge, as on create.
-  update.name = f.string("name", 200, false);
-  update.owner_email = f.string("owner_email", 254, false);
-  update.default_api_version = f.string("default_api_version", 64, false);
-  update.balance_low_threshold = f.integer("balance_low_threshold", 0, int64_t{1} << 50, false);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  update.name = f.text("name", 0, 200);
+  update.owner_email = f.text("owner_email", 0, 254);
+  update.default_api_version = f.text("default_api_version", 0, 64);
+  update.balance_low_threshold = f.integer("balance_low_threshold", 0, int64_t{1} << 50);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   ask<schema::team_record>(ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_admin_team(ctx, t); },
                            actors::patch_atom::value, ctx->param("id"), std::move(update));
 }
@@ -73,10 +74,10 @@ void disable_team(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"reason"}, empty_body::allowed);
   if (!body)
     return;
-  body_fields f{*body};
-  auto reason = f.string("reason", schema::max_disabled_reason, false);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  schema::field_reader f{*body, schema::json_discipline::strict};
+  auto reason = f.text("reason", 0, schema::max_disabled_reason);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   ask<schema::team_record>(ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_admin_team(ctx, t); },
                            actors::disable_atom::value, ctx->param("id"), reason.value_or(""));
 }

@@ -3,6 +3,7 @@
 #include "http/actor_call.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/json_body.hpp"
+#include "schema/field_reader.hpp"
 #include "schema/views.hpp"
 
 namespace svc::http {
@@ -23,10 +24,10 @@ void patch_team(const context_ptr& ctx) {
   auto body = read_json_object(ctx, {"balance_low_threshold"});
   if (!body)
     return;
-  body_fields f{*body};
-  auto threshold = f.integer("balance_low_threshold", 0, int64_t{1} << 50, false);
-  if (f.error)
-    return reply_error(ctx, *f.error);
+  schema::field_reader f{*body, schema::json_discipline::strict};
+  auto threshold = f.integer("balance_low_threshold", 0, int64_t{1} << 50);
+  if (f.error())
+    return reply_error(ctx, *f.error());
   if (!threshold) // nothing to change
     return reply_team(ctx, *ctx->team);
   actors::team_update update;

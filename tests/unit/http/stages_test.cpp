@@ -6,18 +6,12 @@
 #include <memory>
 #include <string>
 
-#include <caf/actor_system.hpp>
-#include <caf/actor_system_config.hpp>
-
-#include "actors/runtime.hpp"
 #include "core/crypto.hpp"
 #include "schema/api_key_format.hpp"
-#include "temp_dir.hpp"
+#include "services_fixture.hpp"
 
 // The pipeline's stages one at a time, on a request context of their own:
-// no socket and no pipeline around them. The services are real (an idle
-// runtime over an empty store in a temporary directory) and the clock is
-// the test's.
+// no socket and no pipeline around them (services_fixture.hpp).
 
 namespace {
 
@@ -36,38 +30,13 @@ router test_routes() {
                  {bhttp::verb::post, "/v1/things", scope::write, bucket_class::images_post, no_handler, "write"}}};
 }
 
-struct stages_fixture {
-  svc::persistence::testing::temp_dir dir;
-  svc::core::config cfg;
-  std::shared_ptr<svc::core::offset_clock> clock = std::make_shared<svc::core::offset_clock>();
-  std::unique_ptr<svc::persistence::environment> env;
-  caf::actor_system_config caf_cfg;
-  std::unique_ptr<caf::actor_system> sys;
-  std::unique_ptr<svc::actors::runtime> rt;
-  boost::asio::io_context ioc;
-  std::unique_ptr<services> svc;
+struct stages_fixture : svc::http::testing::services_fixture {
   router routes = test_routes();
-
-  stages_fixture() {
-    cfg.data_dir = dir.path;
-    std::string error;
-    env = svc::persistence::environment::open(dir.path, error, 64u << 20);
-    BOOST_REQUIRE_MESSAGE(env, error);
-    svc::actors::configure_actor_system(caf_cfg, cfg);
-    sys = std::make_unique<caf::actor_system>(caf_cfg);
-    rt = svc::actors::runtime::start(*sys, cfg, clock, *env, {}, error);
-    BOOST_REQUIRE_MESSAGE(rt, error);
-    svc = std::make_unique<services>(*sys, cfg, clock, *env, *rt, ioc, "http://svc.test", "admin-token-0123");
-  }
-  ~stages_fixture() { rt->stop(); }
 
   // A context for `method target` with `fields`, its id assigned and target split.
   context_ptr request(bhttp::verb method, std::string target,
                       std::vector<std::pair<std::string, std::string>> fields = {}) {
-    http_request req{method, target, 11};
-    for (auto& [name, value] : fields)
-      req.set(name, value);
-    auto ctx = std::make_shared<request_context>(*svc, listener_kind::api, std::move(req), peer_info{}, [](outgoing_response) {});
+    auto ctx = services_fixture::request(method, std::move(target), std::move(fields));
     assign_request_id(*ctx);
     return ctx;
   }

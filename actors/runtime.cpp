@@ -1,5 +1,7 @@
 #include "actors/runtime.hpp"
 
+#include <algorithm>
+
 #include "actors/anonymous_bucket.hpp"
 #include "actors/bucket_directory.hpp"
 #include "actors/expiry_sweeper.hpp"
@@ -166,6 +168,8 @@ void runtime::stop() {
                                    caf::actor_cast<caf::actor>(handles_.webhooks),
                                    caf::actor_cast<caf::actor>(handles_.mailer),
                                    caf::actor_cast<caf::actor>(handles_.registry)};
+    // Without a mail sender (runtime_links::mail null) there is no mailer.
+    others.erase(std::remove_if(others.begin(), others.end(), [](const caf::actor& a) { return !a; }), others.end());
     for (auto& a : others) {
       self->monitor(a);
       self->send_exit(a, caf::exit_reason::user_shutdown);

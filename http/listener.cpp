@@ -8,7 +8,7 @@
 
 namespace svc::http {
 
-bool connection_tracker::add(session* s, std::weak_ptr<session> w, const std::string& key, std::size_t per_key_limit) {
+bool connection_tracker::add(connection* s, std::weak_ptr<connection> w, const std::string& key, std::size_t per_key_limit) {
   std::lock_guard<std::mutex> guard{mutex_};
   if (!key.empty()) {
     auto& n = per_key_[key];
@@ -22,7 +22,7 @@ bool connection_tracker::add(session* s, std::weak_ptr<session> w, const std::st
   return true;
 }
 
-void connection_tracker::remove(session* s) {
+void connection_tracker::remove(connection* s) {
   {
     std::lock_guard<std::mutex> guard{mutex_};
     auto it = live_.find(s);
@@ -44,7 +44,7 @@ std::size_t connection_tracker::count() const {
 }
 
 void connection_tracker::drain_all() {
-  std::vector<std::shared_ptr<session>> sessions;
+  std::vector<std::shared_ptr<connection>> sessions;
   {
     std::lock_guard<std::mutex> guard{mutex_};
     for (auto& [ptr, e] : live_)
@@ -57,7 +57,7 @@ void connection_tracker::drain_all() {
 
 void connection_tracker::expire_overdue(bool busy) {
   auto now = std::chrono::steady_clock::now();
-  std::vector<std::shared_ptr<session>> late;
+  std::vector<std::shared_ptr<connection>> late;
   {
     std::lock_guard<std::mutex> guard{mutex_};
     for (auto& [ptr, e] : live_)
@@ -171,7 +171,7 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
     }
   } else {
     socket.set_option(tcp::no_delay(true), ec);
-    std::make_shared<session>(std::move(socket), limits_, *app_, tracker_)->start();
+    std::make_shared<session>(beast::tcp_stream{std::move(socket)}, limits_, *app_, tracker_)->start();
   }
   do_accept();
 }

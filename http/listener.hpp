@@ -11,12 +11,11 @@
 #include <unordered_map>
 
 #include "core/metrics.hpp"
+#include "http/connection.hpp"
 #include "http/response_budget.hpp"
 #include "http/transport.hpp"
 
 namespace svc::http {
-
-class session;
 
 /// The live sessions of a listener, and how many each client key holds;
 /// sessions add and remove themselves.
@@ -24,8 +23,8 @@ class connection_tracker {
 public:
   /// Registers a session of client `key` (empty: not counted per key); false
   /// when `key` holds `per_key_limit` connections already (the session is not added).
-  bool add(session* s, std::weak_ptr<session> w, const std::string& key, std::size_t per_key_limit);
-  void remove(session* s);
+  bool add(connection* s, std::weak_ptr<connection> w, const std::string& key, std::size_t per_key_limit);
+  void remove(connection* s);
   /// Number of open connections.
   std::size_t count() const;
   /// Asks every open session to finish and close.
@@ -42,11 +41,11 @@ public:
 
 private:
   struct entry {
-    std::weak_ptr<session> weak;
+    std::weak_ptr<connection> weak;
     std::string key;
   };
   mutable std::mutex mutex_;
-  std::unordered_map<session*, entry> live_;
+  std::unordered_map<connection*, entry> live_;
   std::unordered_map<std::string, std::size_t> per_key_;
 };
 

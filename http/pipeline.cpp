@@ -2,6 +2,7 @@
 
 #include "core/crypto.hpp"
 #include "http/client_address.hpp"
+#include "http/protocol_errors.hpp"
 #include "http/respond.hpp"
 #include "http/stages/stages.hpp"
 
@@ -21,18 +22,6 @@ void finish(const context_ptr& ctx) {
     reply_error(ctx, *ctx->error);
   else
     ctx->matched().handler(ctx);
-}
-
-schema::api_error protocol_api_error(protocol_error e, const std::string& detail, const services& svc) {
-  using schema::error_code;
-  switch (e) {
-    case protocol_error::headers_too_large:
-      return schema::make_api_error(error_code::headers_too_large, {{"limit", std::to_string(svc.cfg.header_limit)}});
-    case protocol_error::body_too_large:
-      return schema::make_api_error(error_code::body_too_large, {{"limit", std::to_string(svc.cfg.body_limit)}});
-    default:
-      return schema::make_api_error(error_code::malformed_request, {{"detail", detail}});
-  }
 }
 
 bool check_admin_token(request_context& ctx) {
@@ -82,7 +71,7 @@ void api_pipeline::on_protocol_error(protocol_error e, const std::string& detail
   auto ctx = std::make_shared<request_context>(svc_, listener_kind::api, http_request{}, peer, std::move(done));
   assign_request_id(*ctx);
   ctx->req.keep_alive(false);
-  ctx->error = protocol_api_error(e, detail, svc_);
+  ctx->error = protocol_api_error(e, detail, svc_.cfg);
   take_rate_token(ctx, [](const context_ptr& c) { reply_error(c, *c->error); });
 }
 
@@ -101,7 +90,7 @@ void admin_pipeline::on_protocol_error(protocol_error e, const std::string& deta
   auto ctx = std::make_shared<request_context>(svc_, listener_kind::admin, http_request{}, peer, std::move(done));
   assign_request_id(*ctx);
   ctx->req.keep_alive(false);
-  reply_error(ctx, protocol_api_error(e, detail, svc_));
+  reply_error(ctx, protocol_api_error(e, detail, svc_.cfg));
 }
 
 } // namespace svc::http

@@ -47,14 +47,16 @@ struct services {
   services(caf::actor_system& sys, const core::config& c, std::shared_ptr<const core::clock> clk,
            persistence::environment& e, const actors::runtime& rt, boost::asio::io_context& ioc, std::string base,
            std::string token)
-    : system{sys}, cfg{c}, clock{std::move(clk)}, env{e}, runtime{rt}, io{ioc}, base_url{std::move(base)},
-      admin_token{std::move(token)}, takes{sys, ioc, caf::duration{c.request_deadline}} {}
+    : system{sys}, cfg{c}, clock{std::move(clk)}, env{e}, runtime{rt}, handles{rt.handles()}, io{ioc},
+      base_url{std::move(base)}, admin_token{std::move(token)}, takes{sys, ioc, caf::duration{c.request_deadline}} {}
 
   caf::actor_system& system;
   const core::config& cfg;
   std::shared_ptr<const core::clock> clock;
   persistence::environment& env;
   const actors::runtime& runtime;
+  /// The actors the handlers ask: the runtime's (a unit test puts its fakes in their place).
+  actors::runtime_handles handles;
   boost::asio::io_context& io;
   std::string base_url;    ///< public base URL, for doc links
   std::string admin_token; ///< bearer token of the admin listener
@@ -77,7 +79,7 @@ struct services {
   boost::asio::thread_pool blob_reads{2};
 
   const persistence::tables& tables() const { return runtime.tables(); }
-  const actors::runtime_handles& actors() const { return runtime.handles(); }
+  const actors::runtime_handles& actors() const { return handles; }
 };
 
 } // namespace svc::http

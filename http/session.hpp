@@ -9,6 +9,9 @@
 // the previous piece is on the wire. The unwritten answers a connection
 // holds are counted (per connection and in the listener's budget): past
 // either limit no further request is read until they are written.
+// The session is a template over the stream that carries its bytes: a TCP
+// stream in the server, Beast's in-memory test stream in unit tests; what
+// differs between them is in `stream_ops`.
 
 #include <array>
 #include <atomic>
@@ -18,31 +21,54 @@
 #include <memory>
 #include <optional>
 
+#include "http/connection.hpp"
 #include "http/transport.hpp"
 
 namespace svc::http {
 
 class connection_tracker;
 
+/// What the session needs of its stream beyond reading and writing; one
+/// specialisation per stream type.
+template <class Stream>
+struct stream_ops;
 
-class session : public std::enable_shared_from_this<session> {
+/// A TCP connection.
+template <>
+struct stream_ops<beast::tcp_stream> {
+  /// The peer's address; sets `ec` when it has none.
+  static net::ip::address peer(beast::tcp_stream& s, beast::error_code& ec) { return s.socket().remote_endpoint(ec).address(); }
+  /// Ends a read in flight: the receive side is shut.
+  static void shutdown_receive(beast::tcp_stream& s) {
+    beast::error_code ec;
+    s.socket().shutdown(tcp::socket::shutdown_receive, ec);
+  }
+  /// The client sees the end of the answers; reading goes on.
+  static void shutdown_send(beast::tcp_stream& s) {
+    beast::error_code ec;
+    s.socket().shutdown(tcp::socket::shutdown_send, ec);
+  }
+  static void close(beast::tcp_stream& s) {
+    beast::error_code ec;
+    s.socket().close(ec);
+  }
+  /// Where dropped bytes are read from: the socket, bypassing the stream's timer.
+  static tcp::socket& raw(beast::tcp_stream& s) { return s.socket(); }
+};
+
+template <class Stream>
+class basic_session final : public connection, public std::enable_shared_from_this<basic_session<Stream>> {
 public:
-  session(tcp::socket socket, const transport_limits& limits, exchange_handler& app,
-          std::shared_ptr<connection_tracker> tracker);
-  ~session();
+  basic_session(Stream stream, const transport_limits& limits, exchange_handler& app,
+                std::shared_ptr<connection_tracker> tracker);
+  ~basic_session() override;
 
   /// Starts reading on the session's strand.
   void start();
 
-  /// Stops reading; answers what is queued with `Connection: close`, then closes.
-  void drain();
-
-  /// True if a read or write has outlived its deadline, or (when the server
-  /// is `busy`) the wait for a request head its shorter one (any thread may ask).
-  bool overdue(std::chrono::steady_clock::time_point now, bool busy) const;
-
-  /// Closes the connection because it was overdue.
-  void expire();
+  void drain() override;
+  bool overdue(std::chrono::steady_clock::time_point now, bool busy) const override;
+  void expire() override;
 
 private:
   class streamed_body;
@@ -83,7 +109,9 @@ private:
   void discard_input();
   void end_linger();
 
-  beast::tcp_stream stream_;
+  using ops = stream_ops<Stream>;
+
+  Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
   // The streamed body being read: its parser, a chunk buffer (only while
@@ -122,5 +150,9 @@ private:
   peer_info peer_;
   std::shared_ptr<connection_tracker> tracker_;
 };
+
+/// The server's session: over TCP (instantiated in session.cpp).
+using session = basic_session<beast::tcp_stream>;
+extern template class basic_session<beast::tcp_stream>;
 
 } // namespace svc::http

@@ -81,7 +81,6 @@ BOOST_FIXTURE_TEST_CASE(a_stalled_upload_is_answered_408_and_frees_its_slot, sho
   BOOST_TEST(got.data.find("every 300ms must bring 65536 bytes") != std::string::npos, got.data);
   check_raw_answer_against_contract("POST", "/v1/files", got.data);
   BOOST_TEST(took >= 500ms, "the first window is free, the second must bring the bytes");
-  BOOST_TEST(took < 3s);
   auto c = api();
   BOOST_TEST(wait_until([&] { return upload_file(c, t.write.key, test_image("tiny.png")).status == 201; }, 3s, 50ms),
              "the only upload slot is free again");
@@ -110,7 +109,6 @@ BOOST_FIXTURE_TEST_CASE(an_upload_longer_than_the_deadline_is_cut_off, one_secon
   auto took = std::chrono::steady_clock::now() - started;
   BOOST_TEST(got.closed);
   BOOST_TEST(took >= 1s);
-  BOOST_TEST(took < 4s);
   if (!got.data.empty())
     BOOST_TEST(starts_with(got.data, "HTTP/1.1 408"), got.data.substr(0, 300));
 }

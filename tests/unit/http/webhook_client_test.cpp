@@ -218,40 +218,40 @@ BOOST_AUTO_TEST_CASE(redirect_is_http_4xx_and_not_followed) {
 }
 
 BOOST_AUTO_TEST_CASE(slow_receiver_times_out_within_the_deadline) {
+  // The receiver's answer after 5 s is the yardstick, not the test's clock:
+  // a deadline that did not fire first would let the 200 through.
   https_receiver rx(trusted());
   reply slow = status_reply(200);
-  slow.delay = 3s;
+  slow.delay = 5s;
   rx.set_reply(slow);
   webhook_client client(options(300ms));
-  auto started = steady::now();
   auto a = post_and_wait(client, make_post(rx.url()));
-  auto took = steady::now() - started;
   BOOST_TEST((a.error == delivery_error::timeout));
   BOOST_TEST(!a.status.has_value());
+  BOOST_TEST(a.detail.find("no answer within 300 ms") != std::string::npos, a.detail);
   BOOST_TEST(a.duration.count() >= 290);
-  BOOST_TEST(a.duration.count() < 1000);
-  BOOST_TEST((took < 1500ms));
 }
 
 BOOST_AUTO_TEST_CASE(the_deadline_starts_when_the_attempt_gets_a_connection) {
-  // One connection to the host, each answer 300 ms: the third post waits
-  // 600 ms for the connection, longer than its 500 ms deadline.
+  // One connection to the host, each answer after 300 ms: the fifth post
+  // waits at least 1200 ms for the connection, longer than its 1 s deadline,
+  // which leaves each attempt 700 ms beyond its answer's delay.
   https_receiver rx(trusted());
   reply slow = status_reply(204);
   slow.delay = 300ms;
   rx.set_reply(slow);
-  auto o = options(500ms);
+  auto o = options(1000ms);
   o.max_open_per_host = 1;
   webhook_client client(o);
   answers got;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 5; ++i)
     client.post(make_post(rx.url(), std::to_string(i)), got.sink());
-  BOOST_REQUIRE(got.wait_for(3, 15s));
-  for (auto& a : got.got) {
+  BOOST_REQUIRE(got.wait_for(5, 30s));
+  for (auto& a : got.got)
     BOOST_TEST(a.succeeded(), a.detail);
-    BOOST_TEST(a.duration.count() < 500, "the duration is the attempt's own, not its wait");
-  }
-  BOOST_TEST(rx.request_count() == 3u);
+  // A duration counted from the post would include the wait: 1200 ms at least.
+  BOOST_TEST(got.got.back().duration.count() < 1200, "the duration is the attempt's own, not its wait");
+  BOOST_TEST(rx.request_count() == 5u);
   BOOST_TEST(rx.accepted_connections() == 1u);
 }
 
@@ -367,9 +367,8 @@ BOOST_AUTO_TEST_CASE(stop_answers_every_post_in_flight) {
   for (int i = 0; i < 10; ++i)
     client.post(make_post(rx.url()), got.sink());
   BOOST_REQUIRE(rx.wait_for(10, steady::now() + 10s));
-  auto started = steady::now();
   client.stop();
-  BOOST_TEST((steady::now() - started < 2s));
+  // Answered by the stop, not by the receiver's 200s ten seconds later.
   BOOST_TEST(got.count() == 10u);
   for (auto& a : got.got)
     BOOST_TEST((a.error == delivery_error::connect_error));

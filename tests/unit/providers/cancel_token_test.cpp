@@ -38,21 +38,17 @@ BOOST_AUTO_TEST_CASE(wait_for_times_out_when_not_cancelled) {
 BOOST_AUTO_TEST_CASE(wait_for_returns_at_once_when_already_cancelled) {
   cancel_token t;
   t.cancel();
-  const auto start = std::chrono::steady_clock::now();
-  BOOST_TEST(t.wait_for(10s));
-  BOOST_TEST((std::chrono::steady_clock::now() - start < 5s));
+  // A wait of a minute back within 30 s returned without waiting it out.
+  auto waiter = std::async(std::launch::async, [t] { return t.wait_for(60s); });
+  BOOST_REQUIRE(waiter.wait_for(30s) == std::future_status::ready);
+  BOOST_TEST(waiter.get());
 }
 
 BOOST_AUTO_TEST_CASE(cancel_wakes_a_waiter_from_another_thread) {
   cancel_token t;
-  auto waiter = std::async(std::launch::async, [t] {
-    const auto start = std::chrono::steady_clock::now();
-    const bool woke = t.wait_for(60s);
-    return std::make_pair(woke, std::chrono::steady_clock::now() - start);
-  });
+  auto waiter = std::async(std::launch::async, [t] { return t.wait_for(60s); });
   t.cancel();
+  // A wait of a minute back within 30 s was woken, not timed out.
   BOOST_REQUIRE(waiter.wait_for(30s) == std::future_status::ready);
-  const auto [woke, waited] = waiter.get();
-  BOOST_TEST(woke);
-  BOOST_TEST((waited < 30s));
+  BOOST_TEST(waiter.get());
 }

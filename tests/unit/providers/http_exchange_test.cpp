@@ -91,26 +91,29 @@ BOOST_AUTO_TEST_CASE(a_body_over_the_limit_is_too_large) {
 }
 
 BOOST_AUTO_TEST_CASE(the_deadline_ends_a_slow_answer) {
+  // The server's answer after 5 s is the yardstick, not the test's own clock:
+  // a deadline that did not end the exchange first lets the answer through.
   a1111_server fake(a1111_mode::slow);
+  fake.set_slow_time(5s);
   auto start = steady::now();
   auto a = run(fake.port(), render_request_to(fake.port(), 200ms));
   BOOST_TEST(static_cast<int>(a.fault) == static_cast<int>(exchange_fault::timed_out), a.detail);
   BOOST_TEST((steady::now() - start >= 200ms));
-  BOOST_TEST((steady::now() - start < 5s));
 }
 
 BOOST_AUTO_TEST_CASE(abort_drops_the_exchange_without_calling_done) {
   a1111_server fake(a1111_mode::slow);
   net::io_context ioc;
   bool called = false;
-  auto ex = http_exchange::start(ioc, loopback(fake.port()), render_request_to(fake.port()),
+  // The server would answer after a minute and the deadline is later still,
+  // so only the abort can leave the io_context without work within 30 s.
+  auto ex = http_exchange::start(ioc, loopback(fake.port()), render_request_to(fake.port(), 10min),
                                  [&](exchange_answer) { called = true; });
   net::steady_timer timer(ioc, 100ms);
   timer.async_wait([&](boost::system::error_code) { ex->abort(); });
-  auto start = steady::now();
-  ioc.run();
+  ioc.run_for(30s);
+  BOOST_TEST(ioc.stopped(), "run() returns once the exchange is aborted");
   BOOST_TEST(!called);
-  BOOST_TEST((steady::now() - start < 2s), "run() returns once the exchange is aborted");
 }
 
 BOOST_AUTO_TEST_CASE(localhost_resolves_and_unknown_ports_are_numbers) {

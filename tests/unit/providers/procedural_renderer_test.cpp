@@ -240,10 +240,9 @@ BOOST_AUTO_TEST_CASE(cancel_stops_a_long_render_delay_promptly) {
     std::unique_lock<std::mutex> lock(m);
     BOOST_REQUIRE(cv.wait_for(lock, 30s, [&] { return started; }));
   }
-  const auto cancelled_at = std::chrono::steady_clock::now();
   token.cancel();
+  // The delay is ten minutes: ready within 30 s means the cancel cut it short.
   BOOST_REQUIRE(run.wait_for(30s) == std::future_status::ready);
-  BOOST_TEST((std::chrono::steady_clock::now() - cancelled_at < 2s));
   const auto out = run.get();
   BOOST_REQUIRE(!out.ok());
   BOOST_TEST(out.error().code == "cancelled");
@@ -379,19 +378,17 @@ BOOST_AUTO_TEST_CASE(cancel_stops_a_video_mid_frames) {
   procedural_renderer renderer;
   cancel_token token;
   double last = 0;
-  std::chrono::steady_clock::time_point cancelled_at{};
+  int calls_after_cancel = 0;
   const auto out = renderer.render(req, [&](double p) {
     last = p;
-    if (p > 0.25 && !token.cancelled()) {
-      cancelled_at = std::chrono::steady_clock::now();
-      token.cancel();
-    }
+    if (token.cancelled()) ++calls_after_cancel;
+    if (p > 0.25) token.cancel();
   }, token);
-  const auto stopped_at = std::chrono::steady_clock::now();
   BOOST_REQUIRE(!out.ok());
   BOOST_TEST(out.error().code == "cancelled");
+  // Measured in frames, not time: the next frame sees the cancel.
+  BOOST_TEST(calls_after_cancel == 0);
   BOOST_TEST(last < 0.3);
-  BOOST_TEST((stopped_at - cancelled_at < 500ms));
 }
 
 BOOST_AUTO_TEST_CASE(bad_video_requests_are_provider_errors) {

@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE providers_remote_backend
 #include <boost/test/unit_test.hpp>
 
+#include <future>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -233,35 +234,37 @@ BOOST_AUTO_TEST_CASE(a_retry_that_succeeds_is_a_success) {
 }
 
 BOOST_AUTO_TEST_CASE(past_the_deadline_is_provider_timeout_and_an_interrupt) {
+  // The server's answer after 5 s is the yardstick: a deadline that did not
+  // fire first would let the render succeed.
   a1111_server fake(a1111_mode::slow);
+  fake.set_slow_time(5s);
   auto opts = options_for(fake.url());
   opts.timeout = 300ms;
   remote_backend backend(opts);
   auto start = steady::now();
   auto out = backend.render(small_request(), {}, cancel_token{});
   BOOST_TEST(code_of(out) == "provider_timeout");
+  BOOST_TEST(message_of(out).find("within 300ms") != std::string::npos, message_of(out));
   BOOST_TEST((steady::now() - start >= 300ms));
-  BOOST_TEST((steady::now() - start < 3s));
   BOOST_TEST(fake.interrupts() == 1u, "the GPU is told to stop");
 }
 
 BOOST_AUTO_TEST_CASE(cancel_during_a_render_interrupts_and_returns_promptly) {
+  // The server renders for a minute and the deadline is later still, so a
+  // render back within 30 s of the cancel was cut short by it.
   a1111_server fake(a1111_mode::slow);
-  remote_backend backend(options_for(fake.url()));
+  auto opts = options_for(fake.url());
+  opts.timeout = 10min;
+  remote_backend backend(opts);
   cancel_token cancel;
-  steady::time_point cancelled_at;
-  std::thread canceller([&] {
-    eventually([&] { return fake.count("/sdapi/v1/txt2img") == 1; });
-    cancelled_at = steady::now();
-    cancel.cancel();
-  });
   auto req = small_request();
   req.correlation = {"client-abc", std::nullopt};
-  auto out = backend.render(req, {}, cancel);
-  auto returned_at = steady::now();
-  canceller.join();
+  auto render = std::async(std::launch::async, [&] { return backend.render(req, {}, cancel); });
+  BOOST_REQUIRE(eventually([&] { return fake.count("/sdapi/v1/txt2img") == 1; }));
+  cancel.cancel();
+  BOOST_REQUIRE(render.wait_for(30s) == std::future_status::ready);
+  auto out = render.get();
   BOOST_TEST(code_of(out) == "cancelled");
-  BOOST_TEST((returned_at - cancelled_at < 1s));
   BOOST_TEST(fake.interrupts() == 1u);
   for (auto& call : fake.requests())
     BOOST_TEST(call.request_id == "client-abc", call.target << ": the interrupt too");

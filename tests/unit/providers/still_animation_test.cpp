@@ -4,7 +4,6 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -138,7 +137,6 @@ BOOST_AUTO_TEST_CASE(cancel_stops_within_a_frame) {
   cancel_token token;
   float last = 0;
   int calls_after_cancel = 0;
-  const auto start = std::chrono::steady_clock::now();
   const auto out = animate_still(rings(200, 120), spec, token, [&](float p) {
     last = p;
     if (token.cancelled()) ++calls_after_cancel;
@@ -148,7 +146,6 @@ BOOST_AUTO_TEST_CASE(cancel_stops_within_a_frame) {
   BOOST_TEST(out.error().code == "cancelled");
   BOOST_TEST(calls_after_cancel == 0);
   BOOST_TEST(last < 0.03f);
-  BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(10)));
 }
 
 BOOST_AUTO_TEST_CASE(bad_specs_and_keyframes_are_provider_errors) {

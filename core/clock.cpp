@@ -17,6 +17,13 @@ std::shared_ptr<const clock> make_system_clock() {
   return instance;
 }
 
+std::shared_ptr<const clock> make_clock_starting_at(time_point start) {
+  auto c = std::make_shared<offset_clock>();
+  // Rounded up: the clock never reads earlier than `start`.
+  c->advance(std::chrono::ceil<std::chrono::milliseconds>(start - std::chrono::system_clock::now()));
+  return c;
+}
+
 int64_t to_unix_ms(time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
 }

@@ -38,6 +38,10 @@ private:
 /// Returns a shared system clock.
 std::shared_ptr<const clock> make_system_clock();
 
+/// A clock that reads `start` now and runs on with the system clock
+/// (`--clock-start`: serving a stored data directory as of its time).
+std::shared_ptr<const clock> make_clock_starting_at(time_point start);
+
 /// Milliseconds since the Unix epoch.
 int64_t to_unix_ms(time_point t);
 

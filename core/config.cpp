@@ -169,6 +169,13 @@ std::vector<config_option> make_options() {
   o.push_back(on_off_option("group-commit", "on: concurrent writes share one synced LMDB transaction; off: one each (a benchmark baseline)", &config::group_commit, false));
   o.push_back(duration_option("bucket-snapshot-interval", "how often rate-limit buckets are persisted", &config::bucket_snapshot_interval));
   o.push_back(on_off_option("fault-injection", "lets POST /admin/faults make every store read fail, to test how failures are answered; never for production", &config::fault_injection, true));
+  o.push_back({"clock-start", "svcd's clock reads this UTC time (ISO 8601) at start and runs on from it, to serve a stored data directory as of then without its deadlines passing; never for production", "-", false,
+               [](config& c, const std::string& v) {
+                 auto t = parse_iso8601(v);
+                 if (t)
+                   c.clock_start = *t;
+                 return t.has_value();
+               }});
   o.push_back({"log-level", "debug, info, warn or error", "info", false,
                [](config& c, const std::string& v) {
                  if (v != "debug" && v != "info" && v != "warn" && v != "error")

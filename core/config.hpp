@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,7 @@ struct config {
   std::string log_level = "info";         ///< debug | info | warn | error
   std::string log_format = "text";        ///< text | json
   bool fault_injection = false;           ///< POST /admin/faults may make store reads fail (tests only)
+  std::optional<time_point> clock_start;  ///< the wall clock reads this at start and runs on (tests of stored data); empty: the system clock
 };
 
 /// One option: its name (flag, file key, env suffix), help, default and setter.

@@ -137,12 +137,13 @@ int run_server(const core::config& cfg) {
     links.webhooks = webhooks.get();
     links.mail = mail.get();
     links.mail_fallback = mail_fallback.get();
-    rt = actors::runtime::start(sys, cfg, core::make_system_clock(), *env, std::move(links), error);
+    auto clock = cfg.clock_start ? core::make_clock_starting_at(*cfg.clock_start) : core::make_system_clock();
+    rt = actors::runtime::start(sys, cfg, clock, *env, std::move(links), error);
     if (!rt) {
       core::log_error("svcd", error);
       return 1;
     }
-    services svc{sys, cfg, core::make_system_clock(), *env, *rt, ioc, base_url, *admin_token};
+    services svc{sys, cfg, clock, *env, *rt, ioc, base_url, *admin_token};
     svc.url_secret = *url_secret;
     api_pipeline api{svc};
     admin_pipeline admin{svc};

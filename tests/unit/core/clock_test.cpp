@@ -26,3 +26,13 @@ BOOST_AUTO_TEST_CASE(timestamps_past_the_clock_clamp_instead_of_overflowing) {
   for (int64_t ms : {first - 1, std::numeric_limits<int64_t>::min()})
     BOOST_TEST(to_unix_ms(from_unix_ms(ms)) == first, ms);
 }
+
+// --clock-start: the clock shows the given time at once and then runs on.
+BOOST_AUTO_TEST_CASE(a_clock_starting_at_a_time_runs_on_from_it) {
+  const int64_t start = 1798761600000; // 2027-01-01
+  auto c = make_clock_starting_at(from_unix_ms(start));
+  auto first = to_unix_ms(c->now());
+  BOOST_TEST(first >= start);
+  BOOST_TEST(first < start + 1000);
+  BOOST_TEST(to_unix_ms(c->now()) >= first);
+}

@@ -102,6 +102,7 @@ std::string dump(const config& c) {
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
     << "\ngroup_commit=" << c.group_commit
     << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level << "\nlog_format=" << c.log_format << "\nfault_injection=" << c.fault_injection
+    << "\nclock_start=" << (c.clock_start ? svc::core::to_unix_ms(*c.clock_start) : -1)
     << "\n";
   return o.str();
 }
@@ -172,6 +173,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"log-level", "debug"},
     {"log-format", "json"},
     {"fault-injection", "on"},
+    {"clock-start", "2026-11-27T12:00:00.000Z"},
   };
   return samples;
 }
@@ -321,6 +323,15 @@ BOOST_AUTO_TEST_CASE(legacy_sunset_takes_a_date) {
   BOOST_TEST(svc::core::format_http_date(p.cfg.legacy_sunset) == "Fri, 01 Jan 2027 00:00:00 GMT");
   BOOST_TEST(parse({"--legacy-sunset", "2027-1-1"}).error.find("legacy-sunset") != std::string::npos);
   BOOST_TEST(parse({"--legacy-sunset", "2027-01-01T00:00:00Z"}).error.find("legacy-sunset") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(clock_start_takes_an_iso8601_time) {
+  BOOST_TEST(!parse({}).cfg.clock_start.has_value());
+  auto p = parse({"--clock-start", "2027-01-01T00:00:00.250Z"});
+  BOOST_REQUIRE(p.error == "");
+  BOOST_REQUIRE(p.cfg.clock_start.has_value());
+  BOOST_TEST(svc::core::to_unix_ms(*p.cfg.clock_start) == 1798761600250);
+  BOOST_TEST(parse({"--clock-start", "2027-01-01"}).error.find("clock-start") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(map_size_takes_bytes_or_binary_units) {

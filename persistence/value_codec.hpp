@@ -9,12 +9,13 @@
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/value.hpp>
 
-#include "schema/credit_entry_codec.hpp"
-#include "schema/file_codec.hpp"
-#include "schema/job_codec.hpp"
-#include "schema/mail_codec.hpp"
-#include "schema/record_codecs.hpp"
-#include "schema/webhook_codecs.hpp"
+#include "schema/credit_entry.hpp"
+#include "schema/file_record.hpp"
+#include "schema/job_record.hpp"
+#include "schema/queued_mail.hpp"
+#include "schema/records.hpp"
+#include "schema/stored_json.hpp"
+#include "schema/webhook_records.hpp"
 
 namespace svc::persistence {
 
@@ -31,7 +32,7 @@ std::optional<boost::json::value> decode_value(std::string_view bytes, boost::js
 /// Encodes a record's stored form.
 template <class Record>
 std::string encode_record(const Record& r) {
-  return encode_value(schema::encode(r));
+  return encode_value(schema::encode_stored(r));
 }
 
 /// Decodes a stored record; nullopt when the bytes are damaged.
@@ -43,7 +44,7 @@ std::optional<Record> decode_record(std::string_view bytes) {
   boost::json::monotonic_resource arena{block, sizeof block};
   auto v = decode_value(bytes, &arena);
   Record r;
-  if (!v || !schema::decode(*v, r))
+  if (!v || !schema::decode_stored(*v, r))
     return std::nullopt;
   return r;
 }

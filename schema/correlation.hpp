@@ -13,6 +13,7 @@
 
 #include "schema/trace_context.hpp"
 #include "core/described.hpp"
+#include "schema/stored_field.hpp"
 
 namespace svc::schema {
 
@@ -36,5 +37,10 @@ boost::json::value encode(const correlation& c);
 /// Reads the stored form; a missing (records stored before it existed) or null
 /// value is none. False when a present field is invalid: it would be sent on.
 bool decode(const boost::json::value* v, correlation& c);
+
+/// Stored flat and as null for none (not as its described members): the form
+/// jobs and events have carried since it was kept.
+template <>
+struct own_stored_form<correlation> : std::true_type {};
 
 } // namespace svc::schema

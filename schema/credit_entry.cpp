@@ -26,4 +26,9 @@ std::optional<credit_entry_kind> credit_entry_kind_from_name(std::string_view na
   return std::nullopt;
 }
 
+bool valid(const credit_entry_record& e) {
+  auto within = [](int64_t v, int64_t low) { return v >= low && v <= max_credits; };
+  return within(e.amount, -max_credits) && within(e.available_after, 0) && within(e.held_after, 0);
+}
+
 } // namespace svc::schema

@@ -1,12 +1,14 @@
 #pragma once
 // One change of a team's credit balance, as the team's credit history keeps
 // it: who moved how many credits, why, and what the balance was afterwards.
-// `credit_entry_codec.hpp` is its stored form, `credit_entry_view.hpp` its wire form.
+// `stored_json.hpp` gives its stored form, `credit_entry_view.hpp` its wire form.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include <boost/describe/enum.hpp>
 
 #include "core/clock.hpp"
 #include "core/described.hpp"
@@ -23,6 +25,7 @@ inline constexpr std::size_t max_credit_reason_bytes = 500;
 /// job's hold, its charge or its release (the hold given back when the job did
 /// not succeed), or an operator's refund of a succeeded job's charge.
 enum class credit_entry_kind : uint8_t { grant, hold, charge, release, refund };
+BOOST_DESCRIBE_ENUM(credit_entry_kind, grant, hold, charge, release, refund)
 
 /// The wire name (`grant`).
 std::string_view to_string(credit_entry_kind k);
@@ -44,5 +47,9 @@ struct credit_entry_record {
   core::time_point created_at;
 };
 SVC_DESCRIBE(credit_entry_record, (id, team_id, kind, amount, available_after, held_after, job_id, reason, created_at))
+
+/// False for an amount beyond ±`max_credits` or a balance outside 0..`max_credits`:
+/// a damaged entry must not reach a reader's balance arithmetic.
+bool valid(const credit_entry_record& e);
 
 } // namespace svc::schema

@@ -15,4 +15,6 @@ std::string file_blob_key(std::string_view file_id) { return "files/" + std::str
 
 bool is_expired(const file_record& f, core::time_point now) { return now >= f.expires_at; }
 
+bool valid(const file_record& f) { return f.width > 0 && f.height > 0; }
+
 } // namespace svc::schema

@@ -2,12 +2,14 @@
 // An uploaded file (`POST /v1/files`) as Svc stores it: what it is (sniffed
 // from its bytes, never as the client declared it), whose it is and until
 // when it lives. The bytes live in the blob store under `file_blob_key`.
-// `file_codec.hpp` is its stored form, `file_view.hpp` its wire form.
+// `stored_json.hpp` gives its stored form, `file_view.hpp` its wire form.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include <boost/describe/enum.hpp>
 
 #include "core/clock.hpp"
 #include "core/described.hpp"
@@ -16,6 +18,7 @@ namespace svc::schema {
 
 /// What a file is for: the image a generation starts from, or a mask.
 enum class file_purpose : uint8_t { init_image, mask };
+BOOST_DESCRIBE_ENUM(file_purpose, init_image, mask)
 
 /// The wire name (`init_image`).
 std::string_view to_string(file_purpose p);
@@ -38,6 +41,9 @@ struct file_record {
   core::time_point expires_at; ///< created_at + `--file-ttl`; the bytes are deleted then
 };
 SVC_DESCRIBE(file_record, (id, team_id, purpose, bytes, content_type, width, height, sha256, created_at, expires_at))
+
+/// False for a file whose sides are not positive.
+bool valid(const file_record& f);
 
 /// The blob-store key of a file's bytes (`files/file_...`).
 std::string file_blob_key(std::string_view file_id);

@@ -1,7 +1,7 @@
 #pragma once
 // A generation job (an image or a video) as Svc stores it: the validated
 // request, the resolved adapters, the price, where it stands and what it
-// produced. `job_codec.hpp` is its stored form, `job_view.hpp` its wire form.
+// produced. `stored_json.hpp` gives its stored form, `job_view.hpp` its wire form.
 
 #include <cstdint>
 #include <map>
@@ -10,16 +10,20 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/describe/enum.hpp>
+
 #include "core/clock.hpp"
 #include "schema/correlation.hpp"
 #include "schema/lora_resolution.hpp"
 #include "schema/records.hpp"
 #include "core/described.hpp"
+#include "schema/stored_field.hpp"
 
 namespace svc::schema {
 
 /// Images and videos share one state machine and one record.
 enum class job_kind : uint8_t { image, video };
+BOOST_DESCRIBE_ENUM(job_kind, image, video)
 
 /// `image` or `video` (the record's `object`).
 std::string_view to_string(job_kind k);
@@ -30,6 +34,7 @@ std::optional<job_kind> job_kind_of_id(std::string_view id);
 
 /// The statuses of decisions.md; the last five are terminal.
 enum class job_status : uint8_t { queued, processing, succeeded, failed, cancelled, expired, moderation_rejected };
+BOOST_DESCRIBE_ENUM(job_status, queued, processing, succeeded, failed, cancelled, expired, moderation_rejected)
 
 /// The wire name (`moderation_rejected`).
 std::string_view to_string(job_status s);
@@ -99,6 +104,9 @@ struct job_record {
   schema::correlation correlation;
 };
 SVC_DESCRIBE(job_record, (id, team_id, kind, status, prompt, negative_prompt, width, height, num_outputs, seed, steps, duration_seconds, fps, loras, selection, init_image, metadata, api_version, credits, cost_status, progress, outputs, outputs_expire_at, failure, created_at, started_at, completed_at, requeue_deadline, correlation))
+SVC_STORED_KEY(job_record, selection, "lora_selection")
+SVC_STORED_SINCE(job_record, requeue_deadline)
+SVC_STORED_SINCE(job_record, correlation)
 
 /// The blob-store key of output `index` of a job (`outputs/img_....0.png`).
 std::string output_blob_key(const job_record& job, std::size_t index);

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/describe/enum.hpp>
+
 #include "schema/checked.hpp"
 #include "schema/generation_request.hpp"
 #include "schema/records.hpp"
@@ -22,6 +24,7 @@ enum class lora_selection : uint8_t {
   automatic, ///< `"auto"`: picked from the prompt by keywords
   none,      ///< `"none"`: nothing named and no keyword matched
 };
+BOOST_DESCRIBE_ENUM(lora_selection, requested, automatic, none)
 
 /// The wire name: `explicit`, `auto` or `none`.
 std::string_view to_string(lora_selection s);

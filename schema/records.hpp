@@ -1,6 +1,6 @@
 #pragma once
-// The records Svc stores, as plain structs. `record_codecs.hpp` gives each a
-// Boost.JSON codec (the stored form); `views.hpp` renders the wire form.
+// The records Svc stores, as plain structs. Their stored form derives from
+// their description (`stored_json.hpp`); `views.hpp` renders the wire form.
 
 #include <cstdint>
 #include <map>
@@ -9,10 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/describe/enum.hpp>
+
 #include "core/clock.hpp"
 #include "schema/rate_buckets.hpp"
 #include "schema/scopes.hpp"
 #include "core/described.hpp"
+#include "schema/stored_field.hpp"
 
 namespace svc::schema {
 
@@ -31,6 +34,12 @@ struct team_record {
   std::string disabled_reason; ///< the operator's note on the disable (never shown to the team); empty when enabled
 };
 SVC_DESCRIBE(team_record, (id, name, owner_email, default_api_version, balance_low_threshold, created_at, rate_limit_overrides, disabled_at, disabled_reason))
+SVC_STORED_SINCE(team_record, disabled_at) // teams stored before disabling existed are enabled
+SVC_STORED_SINCE(team_record, disabled_reason)
+
+/// False for a team no operator could have stored: an override out of
+/// bounds, an overlong reason, or a reason on an enabled team.
+bool valid(const team_record& t);
 
 /// The longest `disabled_reason` an operator may give, in bytes.
 constexpr std::size_t max_disabled_reason = 500;
@@ -43,9 +52,11 @@ struct balance_record {
   std::optional<core::time_point> low_event_at; ///< last `usage.balance_low` (debounce)
 };
 SVC_DESCRIBE(balance_record, (team_id, available, held, low_event_at))
+SVC_STORED_SINCE(balance_record, low_event_at) // balances stored before webhooks have none
 
 /// Where a job's credits stand: held while it runs, then charged or refunded once.
 enum class hold_status : uint8_t { held, charged, refunded };
+BOOST_DESCRIBE_ENUM(hold_status, held, charged, refunded)
 
 /// `held`, `charged` or `refunded`.
 std::string_view to_string(hold_status s);
@@ -77,6 +88,11 @@ struct api_key_record {
   std::optional<core::time_point> revoked_at; ///< set by an immediate revoke; the key is refused from then on
 };
 SVC_DESCRIBE(api_key_record, (id, team_id, key_scope, secret_sha256, last4, created_at, deactivate_at, deactivated, replaced_by, revoked_at))
+SVC_STORED_KEY(api_key_record, key_scope, "scope")
+SVC_STORED_SINCE(api_key_record, revoked_at) // keys stored before revocation existed were never revoked
+
+/// False for a key without a scope (`none` is only what a missing key has).
+bool valid(const api_key_record& k);
 
 /// A style adapter in the catalogue.
 struct lora_record {

@@ -5,10 +5,13 @@
 #include <optional>
 #include <string_view>
 
+#include <boost/describe/enum.hpp>
+
 namespace svc::schema {
 
 /// What a key may do. `none` marks routes that need no key.
 enum class scope : uint8_t { none, read, write, full };
+BOOST_DESCRIBE_ENUM(scope, none, read, write, full)
 
 /// True if a key of scope `have` may call a route requiring `need`.
 inline bool permits(scope have, scope need) { return static_cast<uint8_t>(have) >= static_cast<uint8_t>(need); }

@@ -29,4 +29,10 @@ std::optional<delivery_error> delivery_error_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+bool valid(const webhook_endpoint_record& e) { return e.consecutive_failures >= 0; }
+
+bool valid(const delivery_record& d) { return !d.response_status || (*d.response_status >= 100 && *d.response_status <= 999); }
+
+bool valid(const delivery_task& t) { return t.attempt >= 1 && t.attempt <= max_delivery_attempts; }
+
 } // namespace svc::schema

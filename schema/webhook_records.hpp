@@ -1,6 +1,6 @@
 #pragma once
 // Webhook endpoints, the events they receive and the record of every attempt,
-// as Svc stores them. `webhook_codecs.hpp` is their stored form,
+// as Svc stores them. `stored_json.hpp` gives their stored form,
 // `webhook_views.hpp` their wire form.
 
 #include <cstdint>
@@ -10,9 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/describe/enum.hpp>
+
 #include "core/clock.hpp"
 #include "schema/correlation.hpp"
 #include "core/described.hpp"
+#include "schema/stored_field.hpp"
 
 namespace svc::schema {
 
@@ -36,6 +39,9 @@ struct webhook_endpoint_record {
 };
 SVC_DESCRIBE(webhook_endpoint_record, (id, team_id, url, events, secret, previous_secret, previous_secret_expires_at, is_active, consecutive_failures, last_success_at, last_failure_at, disabled_at, metadata, created_at, updated_at))
 
+/// False for a negative failure count.
+bool valid(const webhook_endpoint_record& e);
+
 /// True if the endpoint subscribes to `type`.
 bool subscribes(const webhook_endpoint_record& e, std::string_view type);
 
@@ -51,9 +57,11 @@ struct event_record {
   schema::correlation correlation; ///< the request that caused it, sent with every delivery; none if no request did
 };
 SVC_DESCRIBE(event_record, (id, team_id, type, api_version, synthetic, created_at, body, correlation))
+SVC_STORED_SINCE(event_record, correlation)
 
 /// Why an attempt failed (`none` when it succeeded).
 enum class delivery_error : uint8_t { none, http_4xx, http_5xx, timeout, connect_refused, tls_error, connect_error };
+BOOST_DESCRIBE_ENUM(delivery_error, none, http_4xx, http_5xx, timeout, connect_refused, tls_error, connect_error)
 
 /// The wire name (`connect_refused`); `none` has no wire form and gives "".
 std::string_view to_string(delivery_error e);
@@ -87,6 +95,9 @@ struct delivery_record {
 };
 SVC_DESCRIBE(delivery_record, (id, endpoint_id, team_id, event_id, event_type, attempt, succeeded, response_status, error, error_detail, response_body, duration_ms, is_terminal, is_dead_letter, next_attempt_at, created_at))
 
+/// False for a response status outside 100..999.
+bool valid(const delivery_record& d);
+
 /// An attempt still to make (key `we_id/task_id`): written before the state
 /// change that caused it is acknowledged, rewritten with each retry, erased
 /// when the delivery succeeds or dies.
@@ -98,5 +109,8 @@ struct delivery_task {
   core::time_point due_at; ///< not before
 };
 SVC_DESCRIBE(delivery_task, (id, endpoint_id, event_id, attempt, due_at))
+
+/// False for an attempt outside 1..`max_delivery_attempts`.
+bool valid(const delivery_task& t);
 
 } // namespace svc::schema

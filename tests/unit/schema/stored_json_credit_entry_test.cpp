@@ -1,6 +1,7 @@
-#include "schema/credit_entry_codec.hpp"
+#include "schema/stored_json.hpp"
+#include "schema/credit_entry.hpp"
 
-#define BOOST_TEST_MODULE schema_credit_entry_codec
+#define BOOST_TEST_MODULE schema_stored_json_credit_entry
 #include <boost/test/unit_test.hpp>
 
 #include <limits>
@@ -30,14 +31,14 @@ credit_entry_record sample() {
 
 // The stored JSON of the sample with one field replaced.
 json::value with(const char* field, json::value v) {
-  auto stored = encode(sample());
+  auto stored = encode_stored(sample());
   stored.as_object()[field] = std::move(v);
   return stored;
 }
 
 bool decodes(const json::value& v) {
   credit_entry_record r;
-  return decode(v, r);
+  return decode_stored(v, r);
 }
 
 } // namespace
@@ -45,7 +46,7 @@ bool decodes(const json::value& v) {
 BOOST_AUTO_TEST_CASE(round_trips_through_stored_text) {
   auto e = sample();
   credit_entry_record back;
-  BOOST_TEST_REQUIRE(decode(json::parse(json::serialize(encode(e))), back));
+  BOOST_TEST_REQUIRE(decode_stored(json::parse(json::serialize(encode_stored(e))), back));
   BOOST_TEST(back.id == e.id);
   BOOST_TEST(back.team_id == e.team_id);
   BOOST_TEST((back.kind == credit_entry_kind::refund));
@@ -85,7 +86,7 @@ BOOST_AUTO_TEST_CASE(damaged_entries_are_rejected) {
   BOOST_TEST(!decodes(with("job_id", 7)));
   BOOST_TEST(!decodes(with("reason", nullptr)));
   BOOST_TEST(!decodes(with("created_at", "yesterday")));
-  auto missing = encode(sample());
+  auto missing = encode_stored(sample());
   missing.as_object().erase("held_after");
   BOOST_TEST(!decodes(missing));
 }

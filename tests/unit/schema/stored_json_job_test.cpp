@@ -1,6 +1,7 @@
-#include "schema/job_codec.hpp"
+#include "schema/stored_json.hpp"
+#include "schema/job_record.hpp"
 
-#define BOOST_TEST_MODULE schema_job_codec
+#define BOOST_TEST_MODULE schema_stored_json_job
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -68,13 +69,13 @@ job_record bare_job() {
 
 job_record round_trip(const job_record& j) {
   job_record out;
-  BOOST_REQUIRE(decode(through_text(encode(j)), out));
+  BOOST_REQUIRE(decode_stored(through_text(encode_stored(j)), out));
   return out;
 }
 
 // A stored record with one field replaced.
 json::value with(const job_record& j, std::string_view key, json::value v) {
-  auto stored = encode(j);
+  auto stored = encode_stored(j);
   stored.as_object()[key] = std::move(v);
   return stored;
 }
@@ -126,7 +127,7 @@ BOOST_AUTO_TEST_CASE(a_full_record_round_trips) {
   BOOST_REQUIRE(r.correlation.trace);
   BOOST_TEST(r.correlation.trace->trace_id == "4bf92f3577b34da6a3ce929d0e0e4736");
   BOOST_TEST(r.correlation.trace->flags == "01");
-  BOOST_TEST(json::serialize(encode(r)) == json::serialize(encode(j)));
+  BOOST_TEST(json::serialize(encode_stored(r)) == json::serialize(encode_stored(j)));
 }
 
 BOOST_AUTO_TEST_CASE(a_bare_record_round_trips_with_its_optionals_empty) {
@@ -149,25 +150,25 @@ BOOST_AUTO_TEST_CASE(a_bare_record_round_trips_with_its_optionals_empty) {
   BOOST_TEST(!r.requeue_deadline);
   BOOST_TEST(r.correlation.request_id.empty());
   BOOST_TEST(!r.correlation.trace);
-  BOOST_TEST(json::serialize(encode(r)) == json::serialize(encode(j)));
+  BOOST_TEST(json::serialize(encode_stored(r)) == json::serialize(encode_stored(j)));
 }
 
 // Jobs stored before the re-queue deadline existed have no such field.
 BOOST_AUTO_TEST_CASE(a_record_without_a_requeue_deadline_still_decodes) {
-  auto stored = encode(full_job());
+  auto stored = encode_stored(full_job());
   stored.as_object().erase("requeue_deadline");
   job_record r;
-  BOOST_REQUIRE(decode(through_text(stored), r));
+  BOOST_REQUIRE(decode_stored(through_text(stored), r));
   BOOST_TEST(!r.requeue_deadline);
   BOOST_TEST(r.id == full_job().id);
 }
 
 // Jobs stored before they carried their request's correlation have no such field.
 BOOST_AUTO_TEST_CASE(a_record_without_a_correlation_still_decodes) {
-  auto stored = encode(full_job());
+  auto stored = encode_stored(full_job());
   stored.as_object().erase("correlation");
   job_record r;
-  BOOST_REQUIRE(decode(through_text(stored), r));
+  BOOST_REQUIRE(decode_stored(through_text(stored), r));
   BOOST_TEST(r.correlation.request_id.empty());
   BOOST_TEST(!r.correlation.trace);
   BOOST_TEST(r.id == full_job().id);
@@ -185,29 +186,29 @@ BOOST_AUTO_TEST_CASE(every_status_round_trips) {
 BOOST_AUTO_TEST_CASE(damaged_records_do_not_decode) {
   auto j = full_job();
   job_record out;
-  BOOST_TEST(decode(encode(j), out));
-  BOOST_TEST(!decode(json::value("not an object"), out));
-  BOOST_TEST(!decode(with(j, "status", "done"), out));
-  BOOST_TEST(!decode(with(j, "kind", "audio"), out));
-  BOOST_TEST(!decode(with(j, "cost_status", "owed"), out));
-  BOOST_TEST(!decode(with(j, "lora_selection", "random"), out));
-  BOOST_TEST(!decode(with(j, "seed", -1), out));
-  BOOST_TEST(!decode(with(j, "seed", int64_t{4294967296}), out));
-  BOOST_TEST(!decode(with(j, "width", "1024"), out));
-  BOOST_TEST(!decode(with(j, "init_image", 7), out));
-  BOOST_TEST(!decode(with(j, "failure", "provider_error"), out));
-  BOOST_TEST(!decode(with(j, "failure", json::object{{"code", "x"}}), out));
-  BOOST_TEST(!decode(with(j, "metadata", json::object{{"order", 42}}), out));
-  BOOST_TEST(!decode(with(j, "correlation", "client-abc"), out));
-  BOOST_TEST(!decode(with(j, "correlation", json::object{{"request_id", "a\r\nX-Forged: 1"}}), out));
-  BOOST_TEST(!decode(with(j, "loras", json::array{json::object{{"lora_id", "l"}, {"slug", "s"}}}), out));
-  BOOST_TEST(!decode(with(j, "outputs", json::array{json::object{{"content_type", "image/png"}}}), out));
-  BOOST_TEST(!decode(with(j, "outputs", json::object{}), out));
-  BOOST_TEST(!decode(with(j, "created_at", nullptr), out));
+  BOOST_TEST(decode_stored(encode_stored(j), out));
+  BOOST_TEST(!decode_stored(json::value("not an object"), out));
+  BOOST_TEST(!decode_stored(with(j, "status", "done"), out));
+  BOOST_TEST(!decode_stored(with(j, "kind", "audio"), out));
+  BOOST_TEST(!decode_stored(with(j, "cost_status", "owed"), out));
+  BOOST_TEST(!decode_stored(with(j, "lora_selection", "random"), out));
+  BOOST_TEST(!decode_stored(with(j, "seed", -1), out));
+  BOOST_TEST(!decode_stored(with(j, "seed", int64_t{4294967296}), out));
+  BOOST_TEST(!decode_stored(with(j, "width", "1024"), out));
+  BOOST_TEST(!decode_stored(with(j, "init_image", 7), out));
+  BOOST_TEST(!decode_stored(with(j, "failure", "provider_error"), out));
+  BOOST_TEST(!decode_stored(with(j, "failure", json::object{{"code", "x"}}), out));
+  BOOST_TEST(!decode_stored(with(j, "metadata", json::object{{"order", 42}}), out));
+  BOOST_TEST(!decode_stored(with(j, "correlation", "client-abc"), out));
+  BOOST_TEST(!decode_stored(with(j, "correlation", json::object{{"request_id", "a\r\nX-Forged: 1"}}), out));
+  BOOST_TEST(!decode_stored(with(j, "loras", json::array{json::object{{"lora_id", "l"}, {"slug", "s"}}}), out));
+  BOOST_TEST(!decode_stored(with(j, "outputs", json::array{json::object{{"content_type", "image/png"}}}), out));
+  BOOST_TEST(!decode_stored(with(j, "outputs", json::object{}), out));
+  BOOST_TEST(!decode_stored(with(j, "created_at", nullptr), out));
   // Stored text such as 1e400 parses to infinity, which no answer could show as JSON.
-  BOOST_TEST(!decode(with(j, "progress", json::parse("1e400")), out));
-  BOOST_TEST(!decode(with(j, "loras", json::parse(R"([{"lora_id":"l","slug":"s","weight":-1e400}])")), out));
-  auto missing = encode(j);
+  BOOST_TEST(!decode_stored(with(j, "progress", json::parse("1e400")), out));
+  BOOST_TEST(!decode_stored(with(j, "loras", json::parse(R"([{"lora_id":"l","slug":"s","weight":-1e400}])")), out));
+  auto missing = encode_stored(j);
   missing.as_object().erase("prompt");
-  BOOST_TEST(!decode(missing, out));
+  BOOST_TEST(!decode_stored(missing, out));
 }

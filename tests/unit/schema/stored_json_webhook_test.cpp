@@ -1,6 +1,7 @@
-#include "schema/webhook_codecs.hpp"
+#include "schema/stored_json.hpp"
+#include "schema/webhook_records.hpp"
 
-#define BOOST_TEST_MODULE schema_webhook_codecs
+#define BOOST_TEST_MODULE schema_stored_json_webhook
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -33,7 +34,7 @@ event_record traced_event() {
 
 BOOST_AUTO_TEST_CASE(an_event_round_trips_with_the_correlation_its_deliveries_send) {
   event_record r;
-  BOOST_REQUIRE(decode(through_text(encode(traced_event())), r));
+  BOOST_REQUIRE(decode_stored(through_text(encode_stored(traced_event())), r));
   BOOST_TEST(r.id == traced_event().id);
   BOOST_TEST(r.type == "image.completed");
   BOOST_TEST(to_unix_ms(r.created_at) == 1763720130123);
@@ -46,23 +47,23 @@ BOOST_AUTO_TEST_CASE(an_event_round_trips_with_the_correlation_its_deliveries_se
 
 // Events stored before they carried a correlation, and those no request caused, have none.
 BOOST_AUTO_TEST_CASE(an_event_without_a_correlation_still_decodes) {
-  auto stored = encode(traced_event());
+  auto stored = encode_stored(traced_event());
   stored.as_object().erase("correlation");
   event_record r;
-  BOOST_REQUIRE(decode(through_text(stored), r));
+  BOOST_REQUIRE(decode_stored(through_text(stored), r));
   BOOST_TEST(r.correlation.request_id.empty());
   BOOST_TEST(!r.correlation.trace);
   auto bare = traced_event();
   bare.correlation = {};
-  BOOST_REQUIRE(decode(through_text(encode(bare)), r));
+  BOOST_REQUIRE(decode_stored(through_text(encode_stored(bare)), r));
   BOOST_TEST(r.correlation.request_id.empty());
 }
 
 BOOST_AUTO_TEST_CASE(an_event_with_a_damaged_correlation_does_not_decode) {
-  auto stored = encode(traced_event());
+  auto stored = encode_stored(traced_event());
   stored.as_object()["correlation"] = json::object{{"request_id", "client abc"}};
   event_record r;
-  BOOST_TEST(!decode(stored, r));
+  BOOST_TEST(!decode_stored(stored, r));
   stored.as_object()["correlation"] = json::object{{"request_id", "abc"}, {"trace_id", "x"}, {"trace_flags", "01"}};
-  BOOST_TEST(!decode(stored, r));
+  BOOST_TEST(!decode_stored(stored, r));
 }

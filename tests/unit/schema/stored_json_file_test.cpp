@@ -1,6 +1,7 @@
-#include "schema/file_codec.hpp"
+#include "schema/stored_json.hpp"
+#include "schema/file_record.hpp"
 
-#define BOOST_TEST_MODULE schema_file_codec
+#define BOOST_TEST_MODULE schema_stored_json_file
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -34,7 +35,7 @@ file_record sample() {
 BOOST_AUTO_TEST_CASE(round_trips_through_stored_text) {
   auto f = sample();
   file_record back;
-  BOOST_TEST_REQUIRE(decode(json::parse(json::serialize(encode(f))), back));
+  BOOST_TEST_REQUIRE(decode_stored(json::parse(json::serialize(encode_stored(f))), back));
   BOOST_TEST(back.id == f.id);
   BOOST_TEST(back.team_id == f.team_id);
   BOOST_TEST((back.purpose == file_purpose::mask));
@@ -48,32 +49,32 @@ BOOST_AUTO_TEST_CASE(round_trips_through_stored_text) {
 }
 
 BOOST_AUTO_TEST_CASE(stored_form_names_its_fields) {
-  auto v = encode(sample()).as_object();
+  auto v = encode_stored(sample()).as_object();
   BOOST_TEST(v.at("purpose").as_string() == "mask");
   BOOST_TEST(v.at("created_at").as_int64() == 1763720130123);
   BOOST_TEST(v.size() == 10u);
 }
 
 BOOST_AUTO_TEST_CASE(damaged_records_are_refused) {
-  auto good = encode(sample()).as_object();
+  auto good = encode_stored(sample()).as_object();
   file_record out;
   for (auto field : {"id", "team_id", "purpose", "bytes", "content_type", "width", "height", "sha256", "created_at",
                      "expires_at"}) {
     auto missing = good;
     missing.erase(field);
-    BOOST_TEST(!decode(missing, out), "without " << field);
+    BOOST_TEST(!decode_stored(missing, out), "without " << field);
     auto mistyped = good;
     mistyped[field] = json::array{};
-    BOOST_TEST(!decode(mistyped, out), "mistyped " << field);
+    BOOST_TEST(!decode_stored(mistyped, out), "mistyped " << field);
   }
   auto bad = good;
   bad["purpose"] = "thumbnail";
-  BOOST_TEST(!decode(bad, out));
+  BOOST_TEST(!decode_stored(bad, out));
   bad = good;
   bad["width"] = 0;
-  BOOST_TEST(!decode(bad, out));
+  BOOST_TEST(!decode_stored(bad, out));
   bad = good;
   bad["bytes"] = -1;
-  BOOST_TEST(!decode(bad, out));
-  BOOST_TEST(!decode(json::value{"not an object"}, out));
+  BOOST_TEST(!decode_stored(bad, out));
+  BOOST_TEST(!decode_stored(json::value{"not an object"}, out));
 }

@@ -1,6 +1,7 @@
-#include "schema/record_codecs.hpp"
+#include "schema/stored_json.hpp"
+#include "schema/records.hpp"
 
-#define BOOST_TEST_MODULE schema_record_codecs
+#define BOOST_TEST_MODULE schema_stored_json_records
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -134,10 +135,10 @@ void check_equal(const bucket_snapshot& a, const bucket_snapshot& b) {
 template <class Record>
 void check_round_trip(const Record& r) {
   Record back;
-  BOOST_REQUIRE(decode(encode(r), back));
+  BOOST_REQUIRE(decode_stored(encode_stored(r), back));
   check_equal(r, back);
   Record stored;
-  BOOST_REQUIRE(decode(through_text(encode(r)), stored));
+  BOOST_REQUIRE(decode_stored(through_text(encode_stored(r)), stored));
   check_equal(r, stored);
 }
 
@@ -153,20 +154,20 @@ json::value mistyped(const json::value& v) {
 // Decoding fails when any one top-level field is missing or has another type.
 template <class Record>
 void check_rejections(const Record& r, const std::set<std::string>& optional_fields = {}) {
-  auto good = encode(r).as_object();
+  auto good = encode_stored(r).as_object();
   for (auto& [key, value] : good) {
     std::string name{key};
     auto without = good;
     without.erase(key);
     Record out;
     bool decoded = true;
-    BOOST_CHECK_NO_THROW(decoded = decode(without, out));
+    BOOST_CHECK_NO_THROW(decoded = decode_stored(without, out));
     if (!optional_fields.count(name))
       BOOST_TEST(!decoded, "decode accepts a record without '" << name << "'");
 
     auto wrong = good;
     wrong[key] = mistyped(value);
-    BOOST_CHECK_NO_THROW(decoded = decode(wrong, out));
+    BOOST_CHECK_NO_THROW(decoded = decode_stored(wrong, out));
     BOOST_TEST(!decoded, "decode accepts '" << name << "' = " << json::serialize(wrong[key]));
   }
 }
@@ -177,7 +178,7 @@ void check_non_objects() {
   for (auto text : {"null", "0", "-1", "1.5", "true", "\"team\"", "[]", "[{}]", "{}"}) {
     Record out;
     bool decoded = true;
-    BOOST_CHECK_NO_THROW(decoded = decode(json::parse(text), out));
+    BOOST_CHECK_NO_THROW(decoded = decode_stored(json::parse(text), out));
     BOOST_TEST(!decoded, "decode accepts " << text);
   }
 }
@@ -198,14 +199,14 @@ BOOST_AUTO_TEST_CASE(a_disabled_team_round_trips_and_teams_stored_before_disabli
   check_round_trip(disabled);
   disabled.disabled_reason.clear();
   check_round_trip(disabled);
-  BOOST_TEST(encode(disabled).as_object().at("disabled_at").as_int64() == 1785801600123);
+  BOOST_TEST(encode_stored(disabled).as_object().at("disabled_at").as_int64() == 1785801600123);
 
   // A record written before `disabled_at` existed is an enabled team.
-  auto old = encode(sample_team()).as_object();
+  auto old = encode_stored(sample_team()).as_object();
   old.erase("disabled_at");
   old.erase("disabled_reason");
   team_record out;
-  BOOST_REQUIRE(decode(old, out));
+  BOOST_REQUIRE(decode_stored(old, out));
   BOOST_TEST(!out.disabled_at.has_value());
   BOOST_TEST(out.disabled_reason.empty());
 }
@@ -214,16 +215,16 @@ BOOST_AUTO_TEST_CASE(a_stored_disable_outside_what_an_operator_can_set_is_damage
   auto disabled = sample_team();
   disabled.disabled_at = from_unix_ms(1785801600123);
   team_record out;
-  auto long_reason = encode(disabled);
+  auto long_reason = encode_stored(disabled);
   long_reason.as_object()["disabled_reason"] = std::string(max_disabled_reason + 1, 'x');
-  BOOST_TEST(!decode(long_reason, out));
+  BOOST_TEST(!decode_stored(long_reason, out));
   // A reason belongs to a disable: an enabled team has none.
-  auto orphan_reason = encode(sample_team());
+  auto orphan_reason = encode_stored(sample_team());
   orphan_reason.as_object()["disabled_reason"] = "left over";
-  BOOST_TEST(!decode(orphan_reason, out));
-  auto fractional = encode(disabled);
+  BOOST_TEST(!decode_stored(orphan_reason, out));
+  auto fractional = encode_stored(disabled);
   fractional.as_object()["disabled_at"] = 1.5;
-  BOOST_TEST(!decode(fractional, out));
+  BOOST_TEST(!decode_stored(fractional, out));
 }
 
 BOOST_AUTO_TEST_CASE(balance_round_trips) {
@@ -241,7 +242,7 @@ BOOST_AUTO_TEST_CASE(api_key_round_trips_with_and_without_deactivation) {
     active.key_scope = s;
     check_round_trip(active);
   }
-  BOOST_TEST(encode(active).as_object().at("deactivate_at").is_null());
+  BOOST_TEST(encode_stored(active).as_object().at("deactivate_at").is_null());
 }
 
 BOOST_AUTO_TEST_CASE(lora_round_trips) {
@@ -259,9 +260,9 @@ BOOST_AUTO_TEST_CASE(bucket_snapshot_round_trips) {
 }
 
 BOOST_AUTO_TEST_CASE(stored_times_are_unix_milliseconds) {
-  BOOST_TEST(encode(sample_team()).as_object().at("created_at").as_int64() == 1763720130123);
-  BOOST_TEST(encode(sample_key()).as_object().at("deactivate_at").as_int64() == 1763806530123);
-  BOOST_TEST(encode(sample_key()).as_object().at("scope").as_string() == "write");
+  BOOST_TEST(encode_stored(sample_team()).as_object().at("created_at").as_int64() == 1763720130123);
+  BOOST_TEST(encode_stored(sample_key()).as_object().at("deactivate_at").as_int64() == 1763806530123);
+  BOOST_TEST(encode_stored(sample_key()).as_object().at("scope").as_string() == "write");
 }
 
 BOOST_AUTO_TEST_CASE(missing_or_mistyped_fields_are_rejected) {
@@ -279,39 +280,39 @@ BOOST_AUTO_TEST_CASE(missing_or_mistyped_fields_are_rejected) {
 
 BOOST_AUTO_TEST_CASE(mistyped_nested_fields_are_rejected) {
   team_record team;
-  auto t = encode(sample_team());
+  auto t = encode_stored(sample_team());
   t.as_object()["rate_limit_overrides"].as_object()["reads"].as_object()["capacity"] = "many";
-  BOOST_TEST(!decode(t, team));
-  t = encode(sample_team());
+  BOOST_TEST(!decode_stored(t, team));
+  t = encode_stored(sample_team());
   t.as_object()["rate_limit_overrides"].as_object()["reads"] = 5;
-  BOOST_TEST(!decode(t, team));
+  BOOST_TEST(!decode_stored(t, team));
   // Limits no operator could set: a bucket must neither overflow a wait nor never refill.
   for (auto [field, value] : {std::pair{"capacity", 1e300}, {"capacity", 0.5}, {"per_minute", 0.0}, {"per_minute", 1e13}}) {
-    t = encode(sample_team());
+    t = encode_stored(sample_team());
     t.as_object()["rate_limit_overrides"].as_object()["reads"].as_object()[field] = value;
-    BOOST_TEST(!decode(t, team), field << " " << value);
+    BOOST_TEST(!decode_stored(t, team), field << " " << value);
   }
 
   api_key_record key;
-  auto k = encode(sample_key());
+  auto k = encode_stored(sample_key());
   k.as_object()["scope"] = "admin";
-  BOOST_TEST(!decode(k, key));
-  k = encode(sample_key());
+  BOOST_TEST(!decode_stored(k, key));
+  k = encode_stored(sample_key());
   k.as_object()["created_at"] = 1.5;
-  BOOST_TEST(!decode(k, key));
+  BOOST_TEST(!decode_stored(k, key));
 
   lora_record lora;
-  auto l = encode(sample_lora());
+  auto l = encode_stored(sample_lora());
   l.as_object()["keywords"].as_array().emplace_back(7);
-  BOOST_TEST(!decode(l, lora));
+  BOOST_TEST(!decode_stored(l, lora));
 
   bucket_snapshot snap;
-  auto s = encode(sample_snapshot());
+  auto s = encode_stored(sample_snapshot());
   s.as_object()["levels"].as_object()["reads"].as_object()["tokens"] = "full";
-  BOOST_TEST(!decode(s, snap));
-  s = encode(sample_snapshot());
+  BOOST_TEST(!decode_stored(s, snap));
+  s = encode_stored(sample_snapshot());
   s.as_object()["levels"].as_object()["reads"].as_object().erase("at_ms");
-  BOOST_TEST(!decode(s, snap));
+  BOOST_TEST(!decode_stored(s, snap));
 }
 
 BOOST_AUTO_TEST_CASE(non_objects_are_rejected_without_throwing) {

@@ -1,14 +1,8 @@
 #pragma once
-<<<<<<< HEAD
-// Decodes the typed fields of a stored record (a value this process wrote to
-// LMDB) without throwing: each accessor records the first failure, so a codec
-// reads every field and then checks `ok()` once. Request bodies are read by
-// `field_reader`, which names the offending parameter.
-=======
-// Reads string fields from an untrusted JSON object without throwing (the
-// first failure is kept, so a reader checks `ok()` once), and writes string
-// collections. Records' stored forms come from `stored_json.hpp` instead.
->>>>>>> issue15-codecs
+// Reads string fields from a stored JSON object without throwing (the first
+// failure is kept, so a reader checks `ok()` once), and writes string
+// collections. Records' stored forms come from `stored_json.hpp`; request
+// bodies are read by `field_reader`, which names the offending parameter.
 
 #include <map>
 #include <string>

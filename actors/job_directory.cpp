@@ -33,7 +33,7 @@ void arm_queue_deadline(self_ptr self, const context& ctx) {
   if (st.deadline_armed || st.queue_deadlines.empty())
     return;
   st.deadline_armed = true;
-  self->delayed_send(self, until(ctx, st.queue_deadlines.front().first), expire_atom::value);
+  self->delayed_send(self, until(ctx, st.queue_deadlines.front().first), queue_due_atom::value);
 }
 
 void add_queue_deadline(self_ptr self, const context& ctx, core::time_point deadline, const std::string& id) {
@@ -159,7 +159,7 @@ void fail_dead_job(self_ptr self, const context& ctx, const job_services& servic
   auto record = ctx.tables->jobs.get(id);
   if (record.failed()) {
     core::log_error("job_directory", "job " + id + " not failed yet, the store failed: " + record.why());
-    self->delayed_send(self, std::chrono::seconds{1}, respawn_atom::value, id);
+    self->delayed_send(self, std::chrono::seconds{1}, job_died_atom::value, id);
     return;
   }
   if (record.absent() || schema::is_terminal(record->status))
@@ -313,7 +313,7 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
         return std::move(*found.terminal);
       return std::move(found.error);
     },
-    [=](expire_atom) {
+    [=](queue_due_atom) {
       auto& st = self->state;
       st.deadline_armed = false;
       auto now = ctx.clock->now();
@@ -342,7 +342,7 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
       publish_queue_length(self, services);
       arm_queue_deadline(self, ctx);
     },
-    [=](respawn_atom, const std::string& id) {
+    [=](job_died_atom, const std::string& id) {
       if (!self->state.jobs.count(id))
         fail_dead_job(self, ctx, services, id);
     },

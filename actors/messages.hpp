@@ -18,7 +18,10 @@
 
 namespace svc::actors {
 
-// --- atoms (CAF 0.17: at most 10 characters)
+// --- atoms (CAF 0.17: at most 10 characters). One meaning each; where
+// several actors take one, it means the same at each: `flush` is "write
+// out what is pending now", `expire` is "your deadline passed", `respawn`
+// is "start a successor for the actor that died".
 using commit_atom = caf::atom_constant<caf::atom("commit")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
 using queued_atom = caf::atom_constant<caf::atom("queued")>;
@@ -33,6 +36,7 @@ using create_atom = caf::atom_constant<caf::atom("create")>;
 using rotate_atom = caf::atom_constant<caf::atom("rotate")>;
 using revoke_atom = caf::atom_constant<caf::atom("revoke")>;
 using expire_atom = caf::atom_constant<caf::atom("expire")>;
+using queue_due_atom = caf::atom_constant<caf::atom("queuedue")>;
 using deactivate_atom = caf::atom_constant<caf::atom("deactivate")>;
 using credit_atom = caf::atom_constant<caf::atom("credit")>;
 using refund_atom = caf::atom_constant<caf::atom("refund")>;
@@ -60,6 +64,7 @@ using grace_atom = caf::atom_constant<caf::atom("grace")>;
 using charge_atom = caf::atom_constant<caf::atom("charge")>;
 using fault_atom = caf::atom_constant<caf::atom("fault")>;
 using respawn_atom = caf::atom_constant<caf::atom("respawn")>;
+using job_died_atom = caf::atom_constant<caf::atom("jobdied")>;
 using disable_atom = caf::atom_constant<caf::atom("disable")>;
 using enable_atom = caf::atom_constant<caf::atom("enable")>;
 using dispatch_atom = caf::atom_constant<caf::atom("dispatch")>;
@@ -215,9 +220,9 @@ using job_directory_actor = introspectable_actor::extend<
   /// A team's job once terminal; at once if it already is.
   caf::replies_to<wait_atom, std::string, std::string>::with<schema::job_record>,
   /// Internal: the earliest queue deadline passed.
-  caf::reacts_to<expire_atom>,
+  caf::reacts_to<queue_due_atom>,
   /// Internal: fails the job whose actor died (retried while the store cannot read it).
-  caf::reacts_to<respawn_atom, std::string>,
+  caf::reacts_to<job_died_atom, std::string>,
   /// Whether the jobs found at start are all back (`/readyz`).
   caf::replies_to<ready_atom>::with<recovery_status>,
   /// Internal: hands queued jobs to free worker slots (again after a read that failed).

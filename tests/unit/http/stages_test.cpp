@@ -157,4 +157,30 @@ BOOST_AUTO_TEST_CASE(a_read_key_may_read_but_not_write) {
   BOOST_TEST(writes->error->message.find("write") != std::string::npos, writes->error->message);
 }
 
+// A team bucket that leaves every take in its mailbox, unanswered.
+caf::behavior holding_bucket() {
+  return {
+    [](svc::actors::take_atom, svc::schema::bucket_class) -> caf::result<svc::actors::rate_decision> {
+      return caf::skip;
+    },
+  };
+}
+
+BOOST_AUTO_TEST_CASE(a_team_bucket_that_dies_before_answering_is_503_unavailable) {
+  auto ctx = request(bhttp::verb::get, "/v1/things/t_1");
+  BOOST_REQUIRE(match_route(*ctx, routes));
+  auto team = std::make_shared<svc::schema::team_record>();
+  team->id = "team_relay";
+  ctx->team = team;
+  auto bucket = caf::actor_cast<svc::actors::bucket_actor>(sys->spawn(holding_bucket));
+  svc->buckets.put(team->id, bucket);
+  bool went_on = false;
+  take_rate_token(ctx, [&went_on](const context_ptr&) { went_on = true; });
+  caf::anon_send_exit(bucket, caf::exit_reason::kill);
+  BOOST_REQUIRE(answered());
+  BOOST_TEST(!went_on);
+  BOOST_TEST(answers->front().head.rfind("HTTP/1.1 503 ", 0) == 0, answers->front().head);
+  BOOST_TEST(answers->front().body.find("\"unavailable\"") != std::string::npos, answers->front().body);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

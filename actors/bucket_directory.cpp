@@ -52,16 +52,10 @@ bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ct
   });
   return {
     [=](resolve_atom, const std::string& team_id) -> caf::result<bucket_actor> {
-      auto bucket = bucket_of(self, ctx, team_id);
-      if (!bucket)
-        return std::move(bucket.error());
-      return *bucket;
+      return bucket_of(self, ctx, team_id);
     },
     [=](charge_atom, const std::string& team_id, schema::bucket_class cls, int64_t n) -> caf::result<rate_decision> {
-      auto bucket = bucket_of(self, ctx, team_id);
-      if (!bucket)
-        return std::move(bucket.error());
-      return self->delegate(*bucket, charge_atom::value, cls, n);
+      return delegate_to<rate_decision>(self, bucket_of(self, ctx, team_id), charge_atom::value, cls, n);
     },
     [=](limits_atom, const std::string& team_id, bucket_overrides& overrides) -> caf::result<bool> {
       if (auto it = self->state.buckets.find(team_id); it != self->state.buckets.end())

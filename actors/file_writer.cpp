@@ -1,6 +1,6 @@
 #include "actors/file_writer.hpp"
 
-#include "actors/mailbox_depth.hpp"
+#include "actors/counted_status.hpp"
 #include "actors/supervision.hpp"
 #include "core/crypto.hpp"
 #include "core/log.hpp"
@@ -46,8 +46,7 @@ file_writer_actor::behavior_type file_writer(file_writer_actor::stateful_pointer
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
-      return {"stored=" + std::to_string(self->state.stored) + " failed=" + std::to_string(self->state.failed),
-              mailbox_depth(self)};
+      return counted_status(self, {{"stored", self->state.stored}, {"failed", self->state.failed}});
     },
   };
 }

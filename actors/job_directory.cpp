@@ -157,11 +157,8 @@ found_job find_job(self_ptr self, const context& ctx, const job_services& servic
 // already (it died after its settlement) is left as it is.
 void fail_dead_job(self_ptr self, const context& ctx, const job_services& services, const std::string& id) {
   auto record = ctx.tables->jobs.get(id);
-  if (record.failed()) {
-    core::log_error("job_directory", "job " + id + " not failed yet, the store failed: " + record.why());
-    self->delayed_send(self, std::chrono::seconds{1}, job_died_atom::value, id);
+  if (retry_later_if_failed<job_died_atom>(self, record, id, "job_directory", "job " + id + " not failed yet"))
     return;
-  }
   if (record.absent() || schema::is_terminal(record->status))
     return;
   core::log_error("job_directory", "the actor of job " + id + " died; the job fails");
@@ -176,13 +173,11 @@ void fail_dead_job(self_ptr self, const context& ctx, const job_services& servic
 // at once, which stores it re-queued, and goes first: it had left the queue.
 void recover_batch(self_ptr self, const context& ctx, const job_services& services, const std::string& after) {
   auto& st = self->state;
-  bool more = false;
-  auto ids = recovery_batch(self, ctx.tables->live_jobs, after, job_recovery_batch, more, "job_directory",
-                            "unfinished jobs");
-  if (!ids)
+  auto live = recovery_batch(self, ctx.tables->live_jobs, after, job_recovery_batch, "job_directory", "unfinished jobs");
+  if (!live)
     return;
   std::vector<std::string> interrupted;
-  for (auto& id : *ids) {
+  for (auto& id : live->keys) {
     if (st.jobs.count(id) || st.queue.contains(id)) // created, cancelled or waited for meanwhile
       continue;
     auto record = ctx.tables->jobs.get(id);
@@ -206,7 +201,7 @@ void recover_batch(self_ptr self, const context& ctx, const job_services& servic
   for (auto it = interrupted.rbegin(); it != interrupted.rend(); ++it)
     st.queue.push_front(*it);
   dispatch(self, ctx, services);
-  if (continue_recovery(self, *ids, more))
+  if (continue_recovery(self, *live))
     return;
   st.recovering = false;
   if (st.recovered > 0) {

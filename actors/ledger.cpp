@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "actors/credit_history.hpp"
+#include "actors/idempotent_create.hpp"
 #include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
@@ -146,19 +147,11 @@ caf::result<admission_result> admit(self_ptr self, const context& ctx, admission
   if (a.credits < 0 || a.credits > max_credits)
     return invalid("credits", "must be between 0 and " + std::to_string(max_credits));
   if (!a.idempotency_key.empty()) {
-    if (st.admitting.count(a.idempotency_key) != 0)
-      return make_domain_error(error_code::idempotency_key_in_use, "Idempotency-Key");
-    // Committed creates are in LMDB by the time they leave `admitting`.
-    auto earlier = ctx.tables->idempotency.get(a.idempotency_key);
-    if (earlier.failed())
-      return storage_failure("ledger", earlier.why());
-    if (earlier.has_value() && earlier->expires_at > ctx.clock->now()) {
-      admission_result r;
-      r.replayed = true;
-      r.earlier = std::move(*earlier);
-      r.balance = st.balance;
-      return r;
-    }
+    auto earlier = earlier_create(ctx, st.admitting, a.idempotency_key, "ledger");
+    if (!earlier)
+      return std::move(earlier.error());
+    if (*earlier)
+      return admission_result{true, std::move(**earlier), st.balance}; // replayed
   }
   if (st.holds.count(a.job_id) != 0)
     return invalid("job_id", "already holds credits");

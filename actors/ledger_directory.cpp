@@ -43,16 +43,11 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
   });
   return {
     [=](resolve_atom, const std::string& team_id) -> caf::result<ledger_actor> {
-      auto l = ledger_of(self, ctx, team_id);
-      if (!l)
-        return std::move(l.error());
-      return *l;
+      return ledger_of(self, ctx, team_id);
     },
     [=](credit_atom, const std::string& team_id, int64_t amount, std::string& reason) -> caf::result<balance_record> {
-      auto l = ledger_of(self, ctx, team_id);
-      if (!l)
-        return std::move(l.error());
-      return self->delegate(*l, credit_atom::value, amount, std::move(reason));
+      return delegate_to<balance_record>(self, ledger_of(self, ctx, team_id), credit_atom::value, amount,
+                                         std::move(reason));
     },
     [=](refund_atom, const std::string& job_id, std::string& reason) -> caf::result<schema::credit_entry_record> {
       // The job names its team; its ledger checks the job again, in order with its other changes.
@@ -61,16 +56,11 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
         return storage_failure("ledger_directory", job.why());
       if (job.absent())
         return make_domain_error(schema::error_code::resource_not_found, "id", {{"kind", "job"}, {"id", job_id}});
-      auto l = ledger_of(self, ctx, job->team_id);
-      if (!l)
-        return std::move(l.error());
-      return self->delegate(*l, refund_atom::value, job_id, std::move(reason));
+      return delegate_to<schema::credit_entry_record>(self, ledger_of(self, ctx, job->team_id), refund_atom::value,
+                                                      job_id, std::move(reason));
     },
     [=](caf::get_atom, const std::string& team_id) -> caf::result<balance_record> {
-      auto l = ledger_of(self, ctx, team_id);
-      if (!l)
-        return std::move(l.error());
-      return self->delegate(*l, caf::get_atom::value);
+      return delegate_to<balance_record>(self, ledger_of(self, ctx, team_id), caf::get_atom::value);
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {

@@ -15,31 +15,38 @@
 
 namespace svc::actors {
 
-/// Up to `limit` keys of `table` after `after`; `more` tells if it goes on.
-/// On a store error: logged under `component` ("`what` not all ... yet"),
-/// the same batch asked for again a second later, and nothing returned.
+/// One batch of keys to recover.
+struct recovery_keys {
+  std::vector<std::string> keys;
+  bool more = false; ///< the table goes on after the last key
+};
+
+/// Up to `limit` keys of `table` after `after`. On a store error: logged
+/// under `component` ("`what` not all ... yet"), the same batch asked for
+/// again a second later, and nothing returned.
 template <class Self>
-std::optional<std::vector<std::string>> recovery_batch(Self* self, const persistence::index_table& table,
-                                                       const std::string& after, std::size_t limit, bool& more,
-                                                       std::string_view component, std::string_view what) {
+std::optional<recovery_keys> recovery_batch(Self* self, const persistence::index_table& table, const std::string& after,
+                                            std::size_t limit, std::string_view component, std::string_view what) {
   persistence::scan_range range;
   range.start_after = after;
-  auto keys = table.keys(range, limit, more);
+  recovery_keys batch;
+  auto keys = table.keys(range, limit, batch.more);
   if (keys.failed()) {
     core::log_error(std::string{component},
                     std::string{what} + " not all recovered yet, the store failed: " + keys.why());
     self->delayed_send(self, std::chrono::seconds{1}, recover_atom::value, after);
     return std::nullopt;
   }
-  return std::move(*keys);
+  batch.keys = std::move(*keys);
+  return batch;
 }
 
-/// Asks `self` for the batch after `keys` when there is one; whether it did.
+/// Asks `self` for the batch after `batch` when there is one; whether it did.
 template <class Self>
-bool continue_recovery(Self* self, const std::vector<std::string>& keys, bool more) {
-  if (!more || keys.empty())
+bool continue_recovery(Self* self, const recovery_keys& batch) {
+  if (!batch.more || batch.keys.empty())
     return false;
-  self->send(self, recover_atom::value, keys.back());
+  self->send(self, recover_atom::value, batch.keys.back());
   return true;
 }
 

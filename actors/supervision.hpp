@@ -76,6 +76,29 @@ bool erase_child(Map& children, const caf::actor_addr& addr) {
   return false;
 }
 
+/// Forwards the message `xs...` to `child` (found or spawned for it by a
+/// directory), or answers why there is none.
+template <class Result, class Self, class Child, class... Ts>
+caf::result<Result> delegate_to(Self* self, caf::expected<Child> child, Ts&&... xs) {
+  if (!child)
+    return std::move(child.error());
+  return self->delegate(*child, std::forward<Ts>(xs)...);
+}
+
+/// Whether `read`, of the record a dead child's successor starts from, failed.
+/// If so, says so in the log (`what`: the successor that waits) and makes
+/// `self` try again in a second (`Retry` with the child's `id`: `respawn_atom`
+/// where a successor starts, `job_died_atom` where the dead child's job fails).
+template <class Retry, class Self, class Read>
+bool retry_later_if_failed(Self* self, const Read& read, const std::string& id, const std::string& component,
+                           const std::string& what) {
+  if (!read.failed())
+    return false;
+  core::log_error(component, what + ", the store failed: " + read.why());
+  self->delayed_send(self, std::chrono::seconds{1}, Retry::value, id);
+  return true;
+}
+
 /// Whether a child's exit reason means it died rather than ended its work.
 inline bool died(const caf::error& reason) {
   return reason && reason != caf::exit_reason::user_shutdown;

@@ -2,7 +2,7 @@
 
 #include "actors/credit_history.hpp"
 #include "actors/ledger.hpp"
-#include "actors/mailbox_depth.hpp"
+#include "actors/counted_status.hpp"
 #include "actors/supervision.hpp"
 #include "core/ids.hpp"
 #include "schema/api_versions.hpp"
@@ -173,8 +173,7 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
-      return {"created=" + std::to_string(self->state.created) + " changes=" + std::to_string(self->state.changes),
-              mailbox_depth(self)};
+      return counted_status(self, {{"created", self->state.created}, {"changes", self->state.changes}});
     },
   };
 }

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "actors/idempotent_create.hpp"
 #include "actors/mailbox_depth.hpp"
 #include "actors/recovery_batch.hpp"
 #include "actors/supervision.hpp"
@@ -70,11 +71,8 @@ void spawn_endpoint(self_ptr self, const context& ctx, const endpoint_services& 
 // attempt in flight is made again: delivery is at least once).
 void respawn_endpoint(self_ptr self, const context& ctx, const endpoint_services& services, const std::string& id) {
   auto record = ctx.tables->webhook_endpoints.get(id);
-  if (record.failed()) {
-    core::log_error("webhook_directory", "endpoint " + id + " not respawned yet, the store failed: " + record.why());
-    self->delayed_send(self, std::chrono::seconds{1}, respawn_atom::value, id);
+  if (retry_later_if_failed<respawn_atom>(self, record, id, "webhook_directory", "endpoint " + id + " not respawned yet"))
     return;
-  }
   if (record.absent()) {
     forget(self, id);
     return;
@@ -149,17 +147,11 @@ caf::result<endpoint_created> create(self_ptr self, const context& ctx, const en
   std::string key;
   if (c.idempotency) {
     key = persistence::idempotency_key(c.idempotency->team_id, c.idempotency->route, c.idempotency->key);
-    if (st.creating.count(key))
-      return make_domain_error(schema::error_code::idempotency_key_in_use, "Idempotency-Key");
-    auto earlier = ctx.tables->idempotency.get(key);
-    if (earlier.failed())
-      return storage_failure("webhook_directory", earlier.why());
-    if (earlier.has_value() && earlier->expires_at > ctx.clock->now()) {
-      endpoint_created r;
-      r.replayed = true;
-      r.earlier = std::move(*earlier);
-      return r;
-    }
+    auto earlier = earlier_create(ctx, st.creating, key, "webhook_directory");
+    if (!earlier)
+      return std::move(earlier.error());
+    if (*earlier)
+      return endpoint_created{true, std::move(**earlier), {}}; // replayed
   }
   auto& team_id = c.endpoint.team_id;
   auto team = st.by_team.find(team_id);
@@ -209,12 +201,11 @@ void check_recovered(self_ptr self, const context& ctx) {
 // then asks for the next batch.
 void fan_out_pending(self_ptr self, const context& ctx, const std::string& after) {
   auto& st = self->state;
-  bool more = false;
-  auto ids = recovery_batch(self, ctx.tables->pending_events, after, event_recovery_batch, more, "webhook_directory",
-                            "pending events");
-  if (!ids)
+  auto pending = recovery_batch(self, ctx.tables->pending_events, after, event_recovery_batch, "webhook_directory",
+                                "pending events");
+  if (!pending)
     return;
-  for (auto& id : *ids) {
+  for (auto& id : pending->keys) {
     auto event = ctx.tables->events.get(id);
     if (event.failed()) { // its pending row stays: the next start fans it out
       core::log_error("webhook_directory", "event " + id + " not fanned out, the store failed: " + event.why());
@@ -231,7 +222,7 @@ void fan_out_pending(self_ptr self, const context& ctx, const std::string& after
               });
     }
   }
-  if (continue_recovery(self, *ids, more))
+  if (continue_recovery(self, *pending))
     return;
   st.fanning_out = false;
   check_recovered(self, ctx);

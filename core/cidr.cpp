@@ -5,6 +5,8 @@
 #include <charconv>
 #include <string>
 
+#include "core/comma_list.hpp"
+
 namespace svc::core {
 namespace {
 
@@ -81,19 +83,9 @@ std::optional<cidr> parse_cidr(std::string_view text) {
 }
 
 std::optional<std::vector<cidr>> parse_cidr_list(std::string_view text) {
-  std::vector<cidr> out;
   if (trimmed(text).empty())
-    return out;
-  while (true) {
-    auto comma = text.find(',');
-    auto c = parse_cidr(trimmed(text.substr(0, comma)));
-    if (!c)
-      return std::nullopt;
-    out.push_back(*c);
-    if (comma == std::string_view::npos)
-      return out;
-    text.remove_prefix(comma + 1);
-  }
+    return std::vector<cidr>{};
+  return parse_comma_list(text, [](std::string_view item) { return parse_cidr(trimmed(item)); });
 }
 
 } // namespace svc::core

@@ -17,14 +17,36 @@ config_option text_option(std::string name, std::string help, std::string config
           [field](config& c, const std::string& v) { c.*field = v; return true; }};
 }
 
+// `parse` gives the field's value for a text, or nothing when the text is malformed.
+template <class T, class Parse>
+config_option parsed_option(std::string name, std::string help, std::string default_text, T config::*field,
+                            Parse parse, bool repeatable = false) {
+  return {std::move(name), std::move(help), std::move(default_text), false,
+          [field, parse](config& c, const std::string& v) {
+            auto parsed = parse(v);
+            if (parsed)
+              c.*field = std::move(*parsed);
+            return parsed.has_value();
+          },
+          repeatable};
+}
+
 config_option duration_option(std::string name, std::string help, duration config::*field) {
   config defaults;
-  return {std::move(name), std::move(help), format_duration(defaults.*field), false,
-          [field](config& c, const std::string& v) {
-            auto d = parse_duration(v);
-            if (d)
-              c.*field = *d;
-            return d.has_value();
+  return parsed_option(std::move(name), std::move(help), format_duration(defaults.*field), field,
+                       [](const std::string& v) { return parse_duration(v); });
+}
+
+// A text that must be one of `choices`.
+config_option choice_option(std::string name, std::string help, std::string config::*field,
+                            std::vector<std::string> choices) {
+  config defaults;
+  return {std::move(name), std::move(help), defaults.*field, false,
+          [field, choices = std::move(choices)](config& c, const std::string& v) {
+            if (std::find(choices.begin(), choices.end(), v) == choices.end())
+              return false;
+            c.*field = v;
+            return true;
           }};
 }
 
@@ -66,22 +88,16 @@ std::vector<config_option> make_options() {
   o.push_back(text_option("listen", "public API HOST:PORT (port 0 binds an ephemeral port)", &config::listen));
   o.push_back(text_option("admin-listen", "operator API HOST:PORT", &config::admin_listen));
   o.push_back(text_option("base-url", "public base URL (default http://<bound listen address>)", &config::base_url));
-  o.push_back({"map-size", "most bytes the LMDB store may hold (`512MiB`, `64GiB`; at least 1MiB); writes that would grow it past this less a reserve answer 507 insufficient_storage; the data file grows only as data does", format_byte_size(default_map_size), false,
-               [](config& c, const std::string& v) {
-                 auto bytes = parse_byte_size(v);
-                 if (!bytes || *bytes < (uint64_t{1} << 20) || *bytes > (uint64_t{64} << 40))
-                   return false;
-                 c.map_size = *bytes;
-                 return true;
-               }});
-  o.push_back({"retry-schedule", "delays before webhook attempts 2..5", "5s,30s,2m,10m", false,
-               [](config& c, const std::string& v) {
-                 auto list = parse_duration_list(v);
-                 if (!list || list->size() != 4)
-                   return false;
-                 c.retry_schedule = *list;
-                 return true;
-               }});
+  o.push_back(parsed_option("map-size", "most bytes the LMDB store may hold (`512MiB`, `64GiB`; at least 1MiB); writes that would grow it past this less a reserve answer 507 insufficient_storage; the data file grows only as data does", format_byte_size(default_map_size), &config::map_size,
+                            [](const std::string& v) {
+                              auto bytes = parse_byte_size(v);
+                              return bytes && *bytes >= (uint64_t{1} << 20) && *bytes <= (uint64_t{64} << 40) ? bytes : std::nullopt;
+                            }));
+  o.push_back(parsed_option("retry-schedule", "delays before webhook attempts 2..5", "5s,30s,2m,10m", &config::retry_schedule,
+                            [](const std::string& v) {
+                              auto list = parse_duration_list(v);
+                              return list && list->size() == 4 ? list : std::nullopt;
+                            }));
   o.push_back(duration_option("delivery-timeout", "webhook receiver acknowledgement deadline", &config::delivery_timeout));
   o.push_back(int_option("disable-failures", "consecutive failures that can disable an endpoint", &config::disable_failures, 1, 1000000));
   o.push_back(duration_option("disable-window", "...when no delivery succeeded within this window", &config::disable_window));
@@ -95,13 +111,8 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("balance-low-debounce", "at most one usage.balance_low per team per this", &config::balance_low_debounce));
   o.push_back(duration_option("event-retention", "how long GET /v1/events keeps events", &config::event_retention));
   o.push_back(duration_option("job-retention", "terminal jobs (images, videos) are deleted this long after they ended; usage rows stay", &config::job_retention));
-  o.push_back({"legacy-sunset", "legacy paths redirect before this date, answer 410 from it on", "2026-08-04", false,
-               [](config& c, const std::string& v) {
-                 auto t = parse_date(v);
-                 if (t)
-                   c.legacy_sunset = *t;
-                 return t.has_value();
-               }});
+  o.push_back(parsed_option("legacy-sunset", "legacy paths redirect before this date, answer 410 from it on", "2026-08-04", &config::legacy_sunset,
+                            [](const std::string& v) { return parse_date(v); }));
   o.push_back(text_option("webhook-ca-file", "extra CA bundle to trust for receivers (default: system CAs only)", &config::webhook_ca_file));
   o.push_back(on_off_option("webhook-allow-private", "allow receivers on loopback/private addresses", &config::webhook_allow_private, true));
   o.push_back({"smtp", "SMTP relay: `smtp://[user@]host[:port]` (STARTTLS required), `smtps://[user@]host[:port]` (implicit TLS) or `HOST:PORT` (plain, no TLS, no AUTH); without it mail goes to DIR/outbox/", "", false,
@@ -115,13 +126,7 @@ std::vector<config_option> make_options() {
   o.push_back(text_option("smtp-ca-file", "CA bundle trusted for the SMTP relay's certificate instead of the system CAs (default: system CAs)", &config::smtp_ca_file));
   o.push_back(duration_option("smtp-timeout", "deadline of one whole SMTP conversation with the relay, connect to QUIT (then the mail is retried)", &config::smtp_timeout));
   o.push_back(text_option("mail-from", "From address of e-mail to team owners (`Name <addr>` or `addr`)", &config::mail_from));
-  o.push_back({"provider", "procedural (built-in renderer) or remote", "procedural", false,
-               [](config& c, const std::string& v) {
-                 if (v != "procedural" && v != "remote")
-                   return false;
-                 c.provider = v;
-                 return true;
-               }});
+  o.push_back(choice_option("provider", "procedural (built-in renderer) or remote", &config::provider, {"procedural", "remote"}));
   o.push_back(text_option("remote-url", "base URL of the remote generation back end (`http://[user:password@]host[:port][/path]`)", &config::remote_url));
   o.push_back(duration_option("remote-timeout", "deadline of one job on the remote back end, retries included (then provider_timeout)", &config::remote_timeout));
   o.push_back(duration_option("remote-connect-timeout", "connecting to the remote back end; also bounds each progress poll and interrupt", &config::remote_connect_timeout));
@@ -142,13 +147,8 @@ std::vector<config_option> make_options() {
   o.push_back(int_option("max-connections", "open client connections; further ones wait in the backlog", &config::max_connections, 1, 1 << 20));
   o.push_back(int_option("max-connections-per-address", "open connections of one client address (IPv6: one /64; trusted proxies exempt); more are closed at once", &config::max_connections_per_address, 1, 1 << 20));
   o.push_back(duration_option("busy-idle-timeout", "while over 75% of max-connections are open, connections waiting this long for a request close", &config::busy_idle_timeout));
-  o.push_back({"trusted-proxy", "CIDR of a reverse proxy whose Forwarded / X-Forwarded-For names the client (repeatable; a comma list in a file or SVC_TRUSTED_PROXY)", "", false,
-               [](config& c, const std::string& v) {
-                 auto list = parse_cidr_list(v);
-                 if (list)
-                   c.trusted_proxies = std::move(*list);
-                 return list.has_value();
-               }, true});
+  o.push_back(parsed_option("trusted-proxy", "CIDR of a reverse proxy whose Forwarded / X-Forwarded-For names the client (repeatable; a comma list in a file or SVC_TRUSTED_PROXY)", "", &config::trusted_proxies,
+                            [](const std::string& v) { return parse_cidr_list(v); }, true));
   o.push_back(int_option("max-uploads", "POST /v1/files bodies held in memory at once (each up to 20 MiB); more answer 503; one team may hold half (429 past it)", &config::max_uploads, 1, 1024));
   o.push_back(int_option("upload-min-bytes", "an upload body must bring at least this many bytes per --upload-rate-window (after the first), else 408", &config::upload_min_bytes, 1, 1 << 30));
   o.push_back(duration_option("upload-rate-window", "the window of --upload-min-bytes; the first window of an upload is free", &config::upload_rate_window));
@@ -159,37 +159,14 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it (a cancel waits for its refund instead)", &config::request_deadline));
   o.push_back(int_option("http-threads", "asio threads serving both listeners", &config::http_threads, 1, 64));
   o.push_back(int_option("actor-threads", "actor scheduler worker threads", &config::actor_threads, 1, 64));
-  o.push_back({"actor-policy", "actor scheduler: stealing (idle workers poll, then back off) or sharing (they sleep)", "stealing", false,
-               [](config& c, const std::string& v) {
-                 if (v != "sharing" && v != "stealing")
-                   return false;
-                 c.actor_policy = v;
-                 return true;
-               }});
+  o.push_back(choice_option("actor-policy", "actor scheduler: stealing (idle workers poll, then back off) or sharing (they sleep)", &config::actor_policy, {"sharing", "stealing"}));
   o.push_back(on_off_option("group-commit", "on: concurrent writes share one synced LMDB transaction; off: one each (a benchmark baseline)", &config::group_commit, false));
   o.push_back(duration_option("bucket-snapshot-interval", "how often rate-limit buckets are persisted", &config::bucket_snapshot_interval));
   o.push_back(on_off_option("fault-injection", "lets POST /admin/faults make every store read fail, to test how failures are answered; never for production", &config::fault_injection, true));
-  o.push_back({"clock-start", "svcd's clock reads this UTC time (ISO 8601) at start and runs on from it, to serve a stored data directory as of then without its deadlines passing; never for production", "-", false,
-               [](config& c, const std::string& v) {
-                 auto t = parse_iso8601(v);
-                 if (t)
-                   c.clock_start = *t;
-                 return t.has_value();
-               }});
-  o.push_back({"log-level", "debug, info, warn or error", "info", false,
-               [](config& c, const std::string& v) {
-                 if (v != "debug" && v != "info" && v != "warn" && v != "error")
-                   return false;
-                 c.log_level = v;
-                 return true;
-               }});
-  o.push_back({"log-format", "text (one readable line per event) or json (one JSON object per line)", "text", false,
-               [](config& c, const std::string& v) {
-                 if (v != "text" && v != "json")
-                   return false;
-                 c.log_format = v;
-                 return true;
-               }});
+  o.push_back(parsed_option("clock-start", "svcd's clock reads this UTC time (ISO 8601) at start and runs on from it, to serve a stored data directory as of then without its deadlines passing; never for production", "-", &config::clock_start,
+                            [](const std::string& v) { return parse_iso8601(v); }));
+  o.push_back(choice_option("log-level", "debug, info, warn or error", &config::log_level, {"debug", "info", "warn", "error"}));
+  o.push_back(choice_option("log-format", "text (one readable line per event) or json (one JSON object per line)", &config::log_format, {"text", "json"}));
   return o;
 }
 

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "core/comma_list.hpp"
+
 namespace svc::core {
 
 std::optional<duration> parse_duration(std::string_view text) {
@@ -35,17 +37,7 @@ std::optional<duration> parse_duration(std::string_view text) {
 }
 
 std::optional<std::vector<duration>> parse_duration_list(std::string_view text) {
-  std::vector<duration> out;
-  while (true) {
-    auto comma = text.find(',');
-    auto item = parse_duration(text.substr(0, comma));
-    if (!item)
-      return std::nullopt;
-    out.push_back(*item);
-    if (comma == std::string_view::npos)
-      return out;
-    text.remove_prefix(comma + 1);
-  }
+  return parse_comma_list(text, [](std::string_view item) { return parse_duration(item); });
 }
 
 std::string format_duration(duration d) {

@@ -15,29 +15,31 @@ namespace svc::core::metrics {
 
 using label_values = std::vector<std::string>;
 
+/// The one number of a counter or gauge, changed by any thread and read by
+/// the scrape without a lock.
+class single_value {
+public:
+  double value() const { return value_.load(std::memory_order_relaxed); }
+
+protected:
+  std::atomic<double> value_{0};
+};
+
 /// Only ever goes up (by non-negative amounts).
-class counter {
+class counter : public single_value {
 public:
   /// Adds `n` (>= 0).
   void inc(double n = 1);
   /// Raises the value to `v` if it is below: a counter sampled from a source that counts by itself.
   void reach(double v);
-  double value() const { return value_.load(std::memory_order_relaxed); }
-
-private:
-  std::atomic<double> value_{0};
 };
 
 /// Goes up and down, or is set to what was sampled.
-class gauge {
+class gauge : public single_value {
 public:
   void set(double v) { value_.store(v, std::memory_order_relaxed); }
   /// Adds `n` (negative to subtract).
   void add(double n);
-  double value() const { return value_.load(std::memory_order_relaxed); }
-
-private:
-  std::atomic<double> value_{0};
 };
 
 /// Counts observations into buckets with fixed upper bounds (plus +Inf).

@@ -22,22 +22,10 @@ bool is_dns_name(std::string_view name) {
 // Host and port of an authority (a URL's or a bare `HOST:PORT`); false when
 // either is unusable. Without a port `out.port` keeps its default.
 bool take_host_port(const urls::authority_view& a, smtp_url& out) {
-  switch (a.host_type()) {
-  case urls::host_type::ipv4:
-    out.host = a.host_ipv4_address().to_string();
-    break;
-  case urls::host_type::ipv6:
-    out.host = a.host_ipv6_address().to_string();
-    break;
-  case urls::host_type::name:
-    // Encoded on purpose: a percent sign is no letter of a DNS name.
-    if (!is_dns_name(a.encoded_host()))
-      return false;
-    out.host = std::string{a.encoded_host()};
-    break;
-  default: // IPvFuture
+  auto host = host_text(a);
+  if (!host || (a.host_type() == urls::host_type::name && !is_dns_name(*host)))
     return false;
-  }
+  out.host = std::move(*host);
   if (!a.has_port())
     return true;
   auto port = parse_port(a.port());

@@ -17,6 +17,15 @@ std::optional<boost::urls::url_view> parse_uri(std::string_view text) {
   return *parsed;
 }
 
+std::optional<std::string> host_text(const boost::urls::authority_view& a) {
+  switch (a.host_type()) {
+  case boost::urls::host_type::ipv4: return a.host_ipv4_address().to_string();
+  case boost::urls::host_type::ipv6: return a.host_ipv6_address().to_string();
+  case boost::urls::host_type::name: return std::string{a.encoded_host()};
+  default: return std::nullopt;
+  }
+}
+
 std::optional<uint16_t> parse_port(std::string_view digits) {
   if (digits.empty() || digits.size() > 5
       || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
+#include <boost/url/authority_view.hpp>
 #include <boost/url/url_view.hpp>
 
 namespace svc::core {
@@ -21,5 +23,11 @@ std::optional<boost::urls::url_view> parse_uri(std::string_view text);
 /// 1..65535 written in at most five digits; nothing otherwise (Boost.URL
 /// takes any run of digits, or none: `http://gpu:`).
 std::optional<uint16_t> parse_port(std::string_view digits);
+
+/// The host of `a` as text to connect to: an IPv4 or IPv6 address as
+/// Boost.URL prints it (IPv6 without brackets), or a name as written, still
+/// percent-encoded, so that an escape is never taken for a letter of a DNS
+/// name (callers check a name's letters). Nothing for an IPvFuture host.
+std::optional<std::string> host_text(const boost::urls::authority_view& a);
 
 } // namespace svc::core

@@ -23,12 +23,7 @@ render_outcome keyframe_video_backend::render(const render_request& req, const p
                                               const cancel_token& cancel) {
   if (!req.is_video())
     return stills_->render(req, progress, cancel);
-  animation_spec spec;
-  spec.width = req.width;
-  spec.height = req.height;
-  spec.duration_seconds = req.duration_seconds;
-  spec.fps = req.fps;
-  spec.seed = req.seed;
+  const animation_spec spec{req.width, req.height, req.duration_seconds, req.fps, req.seed, mp4_options{}};
   if (auto why = animation_spec_error(spec); !why.empty())
     return provider_error::failed(why);
 

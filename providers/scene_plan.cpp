@@ -166,6 +166,23 @@ void paint_sky(scene_plan& p, rng& g) {
   }
 }
 
+// The ground's colours in daylight, near and far, of each terrain (`h`: the scene's hue).
+struct ground_colours {
+  rgb near, far;
+};
+ground_colours ground_by_day(terrain land, float h) {
+  switch (land) {
+    case terrain::meadow: return {hsv(0.26f + (h - 0.5f) * 0.06f, 0.6f, 0.5f), hsv(0.2f, 0.45f, 0.72f)};
+    case terrain::desert: return {hsv(0.075f, 0.6f, 0.75f), hsv(0.1f, 0.45f, 0.9f)};
+    case terrain::snow: return {{0.9f, 0.94f, 1.f}, {0.78f, 0.84f, 0.95f}};
+    case terrain::forest: return {hsv(0.3f, 0.65f, 0.28f), hsv(0.28f, 0.5f, 0.42f)};
+    case terrain::coast: return {hsv(0.11f, 0.35f, 0.85f), hsv(0.12f, 0.3f, 0.9f)};
+    case terrain::city: return {hsv(0.62f, 0.12f, 0.28f), hsv(0.6f, 0.1f, 0.45f)};
+    case terrain::space: return {hsv(h + 0.05f, 0.12f, 0.32f), hsv(h, 0.1f, 0.5f)};
+  }
+  return {};
+}
+
 void paint_land(scene_plan& p, rng& g, bool mountains) {
   const float h = p.hue;
   rgb ridge_base;
@@ -183,36 +200,9 @@ void paint_land(scene_plan& p, rng& g, bool mountains) {
   p.roughness = mountains ? g.range(0.7f, 1.f) : g.range(0.15f, 0.85f);
   p.snow_caps = p.land == terrain::snow || (mountains && p.land != terrain::desert && p.land != terrain::space);
 
-  switch (p.land) {
-    case terrain::meadow:
-      p.ground_near = hsv(0.26f + (h - 0.5f) * 0.06f, 0.6f, 0.5f);
-      p.ground_far = hsv(0.2f, 0.45f, 0.72f);
-      break;
-    case terrain::desert:
-      p.ground_near = hsv(0.075f, 0.6f, 0.75f);
-      p.ground_far = hsv(0.1f, 0.45f, 0.9f);
-      break;
-    case terrain::snow:
-      p.ground_near = {0.9f, 0.94f, 1.f};
-      p.ground_far = {0.78f, 0.84f, 0.95f};
-      break;
-    case terrain::forest:
-      p.ground_near = hsv(0.3f, 0.65f, 0.28f);
-      p.ground_far = hsv(0.28f, 0.5f, 0.42f);
-      break;
-    case terrain::coast:
-      p.ground_near = hsv(0.11f, 0.35f, 0.85f);
-      p.ground_far = hsv(0.12f, 0.3f, 0.9f);
-      break;
-    case terrain::city:
-      p.ground_near = hsv(0.62f, 0.12f, 0.28f);
-      p.ground_far = hsv(0.6f, 0.1f, 0.45f);
-      break;
-    case terrain::space:
-      p.ground_near = hsv(h + 0.05f, 0.12f, 0.32f);
-      p.ground_far = hsv(h, 0.1f, 0.5f);
-      break;
-  }
+  const auto ground = ground_by_day(p.land, h);
+  p.ground_near = ground.near;
+  p.ground_far = ground.far;
   if (p.time == time_of_day::sunset) {
     p.ground_near = p.ground_near * rgb{0.85f, 0.62f, 0.6f};
     p.ground_far = p.ground_far * rgb{0.95f, 0.72f, 0.65f};

@@ -1,29 +1,13 @@
 #include "schema/credit_entry.hpp"
 
+#include "core/enum_names.hpp"
+
 namespace svc::schema {
-namespace {
 
-constexpr credit_entry_kind all_kinds[] = {credit_entry_kind::grant, credit_entry_kind::hold, credit_entry_kind::charge,
-                                           credit_entry_kind::release, credit_entry_kind::refund};
-
-} // namespace
-
-std::string_view to_string(credit_entry_kind k) {
-  switch (k) {
-  case credit_entry_kind::grant: return "grant";
-  case credit_entry_kind::hold: return "hold";
-  case credit_entry_kind::charge: return "charge";
-  case credit_entry_kind::release: return "release";
-  case credit_entry_kind::refund: return "refund";
-  }
-  return "grant";
-}
+std::string_view to_string(credit_entry_kind k) { return core::enumerator_name(k); }
 
 std::optional<credit_entry_kind> credit_entry_kind_from_name(std::string_view name) {
-  for (auto k : all_kinds)
-    if (name == to_string(k))
-      return k;
-  return std::nullopt;
+  return core::enum_from_name<credit_entry_kind>(name);
 }
 
 bool valid(const credit_entry_record& e) {

@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include "schema/json_numbers.hpp"
 #include "schema/utf8.hpp"
 
 namespace svc::schema {
@@ -21,23 +22,11 @@ std::string show(double d, json_discipline discipline) {
   return json::serialize(json::value(d));
 }
 
-std::optional<double> number_value(const json::value& v) {
-  if (auto* x = v.if_double())
-    return *x;
-  if (auto* i = v.if_int64())
-    return static_cast<double>(*i);
-  if (auto* u = v.if_uint64())
-    return static_cast<double>(*u);
-  return std::nullopt;
-}
-
 } // namespace
 
 std::optional<int64_t> integral_value(const json::value& v) {
-  if (auto* i = v.if_int64())
-    return *i;
-  if (auto* u = v.if_uint64(); u && *u <= static_cast<uint64_t>(INT64_MAX))
-    return static_cast<int64_t>(*u);
+  if (auto n = exact_int64(v))
+    return n;
   // Clients in languages with one number type send 1024.0; 2^63 bounds keep
   // the cast defined.
   if (auto* d = v.if_double(); d && std::isfinite(*d) && std::floor(*d) == *d && *d >= -9.2e18 && *d <= 9.2e18)
@@ -112,8 +101,8 @@ std::optional<double> field_reader::number(std::string_view name, double min, do
   auto* v = given(name, required);
   if (!v)
     return std::nullopt;
-  auto d = number_value(*v);
-  if (!d || !std::isfinite(*d) || *d < min || *d > max) {
+  auto d = finite_number(*v);
+  if (!d || *d < min || *d > max) {
     fail(name, "must be a number between " + show(min, discipline_) + " and " + show(max, discipline_));
     return std::nullopt;
   }

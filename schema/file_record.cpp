@@ -1,14 +1,13 @@
 #include "schema/file_record.hpp"
 
+#include "core/enum_names.hpp"
+
 namespace svc::schema {
 
-std::string_view to_string(file_purpose p) { return p == file_purpose::init_image ? "init_image" : "mask"; }
+std::string_view to_string(file_purpose p) { return core::enumerator_name(p); }
 
 std::optional<file_purpose> file_purpose_from_name(std::string_view name) {
-  for (auto p : {file_purpose::init_image, file_purpose::mask})
-    if (name == to_string(p))
-      return p;
-  return std::nullopt;
+  return core::enum_from_name<file_purpose>(name);
 }
 
 std::string file_blob_key(std::string_view file_id) { return "files/" + std::string{file_id}; }

@@ -1,5 +1,7 @@
 #include "schema/generation_request.hpp"
 
+#include <array>
+
 #include <boost/json.hpp>
 
 #include "core/ids.hpp"
@@ -105,34 +107,37 @@ void read_common_rest(field_reader& in, generation_request& r) {
     r.metadata = std::move(*metadata);
 }
 
+// A request of one kind: the fields every kind has, and the kind's own two
+// (`own`, read by `read_own`), in the order their errors are reported.
+template <class Request, class ReadOwn>
+checked<Request> read_request(const json::object& body, std::array<std::string_view, 2> own, const size_rule& size,
+                              ReadOwn read_own) {
+  field_reader in{body};
+  in.only({"prompt", "negative_prompt", "width", "height", own[0], own[1], "seed", "lora_id", "loras", "init_image",
+           "metadata"});
+  Request r;
+  read_text_and_size(in, r, size);
+  read_own(in, r);
+  read_common_rest(in, r);
+  if (in.error())
+    return *in.error();
+  return checked<Request>{std::move(r)};
+}
+
 } // namespace
 
 checked<image_request> validate_image_request(const json::object& body) {
-  field_reader in{body};
-  in.only({"prompt", "negative_prompt", "width", "height", "num_outputs", "steps", "seed", "lora_id", "loras",
-           "init_image", "metadata"});
-  image_request r;
-  read_text_and_size(in, r, image_size);
-  r.num_outputs = static_cast<int>(in.integer("num_outputs", 1, 4).value_or(1));
-  r.steps = static_cast<int>(in.integer("steps", 1, 100).value_or(30));
-  read_common_rest(in, r);
-  if (in.error())
-    return *in.error();
-  return checked<image_request>{std::move(r)};
+  return read_request<image_request>(body, {"num_outputs", "steps"}, image_size, [](field_reader& in, image_request& r) {
+    r.num_outputs = static_cast<int>(in.integer("num_outputs", 1, 4).value_or(1));
+    r.steps = static_cast<int>(in.integer("steps", 1, 100).value_or(30));
+  });
 }
 
 checked<video_request> validate_video_request(const json::object& body) {
-  field_reader in{body};
-  in.only({"prompt", "negative_prompt", "width", "height", "duration_seconds", "fps", "seed", "lora_id", "loras",
-           "init_image", "metadata"});
-  video_request r;
-  read_text_and_size(in, r, video_size);
-  r.duration_seconds = static_cast<int>(in.integer("duration_seconds", 1, 10).value_or(4));
-  r.fps = static_cast<int>(in.integer("fps", 8, 30).value_or(24));
-  read_common_rest(in, r);
-  if (in.error())
-    return *in.error();
-  return checked<video_request>{std::move(r)};
+  return read_request<video_request>(body, {"duration_seconds", "fps"}, video_size, [](field_reader& in, video_request& r) {
+    r.duration_seconds = static_cast<int>(in.integer("duration_seconds", 1, 10).value_or(4));
+    r.fps = static_cast<int>(in.integer("fps", 8, 30).value_or(24));
+  });
 }
 
 } // namespace svc::schema

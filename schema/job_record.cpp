@@ -1,18 +1,10 @@
 #include "schema/job_record.hpp"
 
-#include <array>
+#include "core/enum_names.hpp"
 
 namespace svc::schema {
-namespace {
 
-constexpr std::array<job_status, 7> all_statuses{job_status::queued,    job_status::processing,
-                                                 job_status::succeeded, job_status::failed,
-                                                 job_status::cancelled, job_status::expired,
-                                                 job_status::moderation_rejected};
-
-} // namespace
-
-std::string_view to_string(job_kind k) { return k == job_kind::image ? "image" : "video"; }
+std::string_view to_string(job_kind k) { return core::enumerator_name(k); }
 
 std::string_view id_prefix(job_kind k) { return k == job_kind::image ? "img" : "vid"; }
 
@@ -24,25 +16,9 @@ std::optional<job_kind> job_kind_of_id(std::string_view id) {
   return std::nullopt;
 }
 
-std::string_view to_string(job_status s) {
-  switch (s) {
-  case job_status::queued: return "queued";
-  case job_status::processing: return "processing";
-  case job_status::succeeded: return "succeeded";
-  case job_status::failed: return "failed";
-  case job_status::cancelled: return "cancelled";
-  case job_status::expired: return "expired";
-  case job_status::moderation_rejected: return "moderation_rejected";
-  }
-  return "queued";
-}
+std::string_view to_string(job_status s) { return core::enumerator_name(s); }
 
-std::optional<job_status> job_status_from_name(std::string_view name) {
-  for (auto s : all_statuses)
-    if (name == to_string(s))
-      return s;
-  return std::nullopt;
-}
+std::optional<job_status> job_status_from_name(std::string_view name) { return core::enum_from_name<job_status>(name); }
 
 bool is_terminal(job_status s) { return s != job_status::queued && s != job_status::processing; }
 

@@ -124,27 +124,17 @@ void json_text::quoted(std::string_view s) {
 
 json_tree::json_tree() { stack_.reset(); }
 
-json_tree& json_tree::begin_object() {
-  sizes_.push_back(0);
-  return *this;
-}
+json_tree& json_tree::begin_object() { return open(); }
 
 json_tree& json_tree::end_object() {
-  auto n = sizes_.back();
-  sizes_.pop_back();
-  stack_.push_object(n);
+  stack_.push_object(closed());
   return counted();
 }
 
-json_tree& json_tree::begin_array() {
-  sizes_.push_back(0);
-  return *this;
-}
+json_tree& json_tree::begin_array() { return open(); }
 
 json_tree& json_tree::end_array() {
-  auto n = sizes_.back();
-  sizes_.pop_back();
-  stack_.push_array(n);
+  stack_.push_array(closed());
   return counted();
 }
 
@@ -187,6 +177,17 @@ json_tree& json_tree::null() {
 }
 
 boost::json::value json_tree::release() { return stack_.release(); }
+
+json_tree& json_tree::open() {
+  sizes_.push_back(0);
+  return *this;
+}
+
+std::size_t json_tree::closed() {
+  auto n = sizes_.back();
+  sizes_.pop_back();
+  return n;
+}
 
 json_tree& json_tree::counted() {
   if (!sizes_.empty())

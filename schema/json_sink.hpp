@@ -67,6 +67,9 @@ public:
   boost::json::value release();
 
 private:
+  json_tree& open();
+  /// Ends the innermost container: the values it holds.
+  std::size_t closed();
   json_tree& counted();
   boost::json::value_stack stack_;
   std::vector<std::size_t> sizes_; ///< values so far in each open container

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "core/enum_names.hpp"
 #include "schema/utf8.hpp"
 
 namespace svc::schema {
@@ -74,10 +75,7 @@ std::string_view to_string(lora_selection s) {
 }
 
 std::optional<lora_selection> lora_selection_from_name(std::string_view name) {
-  for (auto s : {lora_selection::requested, lora_selection::automatic, lora_selection::none})
-    if (to_string(s) == name)
-      return s;
-  return std::nullopt;
+  return core::enum_from_name<lora_selection>(name);
 }
 
 std::size_t keyword_matches(std::string_view prompt, const std::vector<std::string>& keywords) {

@@ -1,5 +1,7 @@
 #include "schema/records.hpp"
 
+#include "core/enum_names.hpp"
+
 namespace svc::schema {
 
 bool valid(const team_record& t) {
@@ -9,21 +11,9 @@ bool valid(const team_record& t) {
   return t.disabled_reason.size() <= max_disabled_reason && (t.disabled_at || t.disabled_reason.empty());
 }
 
-std::string_view to_string(hold_status s) {
-  switch (s) {
-  case hold_status::held: return "held";
-  case hold_status::charged: return "charged";
-  case hold_status::refunded: return "refunded";
-  }
-  return "held";
-}
+std::string_view to_string(hold_status s) { return core::enumerator_name(s); }
 
-std::optional<hold_status> hold_status_from_name(std::string_view name) {
-  for (auto s : {hold_status::held, hold_status::charged, hold_status::refunded})
-    if (name == to_string(s))
-      return s;
-  return std::nullopt;
-}
+std::optional<hold_status> hold_status_from_name(std::string_view name) { return core::enum_from_name<hold_status>(name); }
 
 bool valid(const api_key_record& k) { return k.key_scope != scope::none; }
 

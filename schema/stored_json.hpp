@@ -22,22 +22,18 @@
 #include <type_traits>
 #include <vector>
 
-#include <boost/describe/enum.hpp>
-#include <boost/describe/enumerators.hpp>
 #include <boost/describe/members.hpp>
 #include <boost/json/value.hpp>
 #include <boost/mp11/algorithm.hpp>
 
 #include "core/clock.hpp"
+#include "core/enum_names.hpp"
+#include "schema/json_numbers.hpp"
 #include "schema/stored_field.hpp"
 
 namespace svc::schema {
 namespace stored_detail {
 
-/// `v` as an int64: a JSON integer that fits.
-std::optional<int64_t> integer(const boost::json::value& v);
-/// `v` as a finite double: a JSON double or integer.
-std::optional<double> number(const boost::json::value& v);
 /// A JSON string of `s`.
 boost::json::value text(std::string_view s);
 
@@ -141,18 +137,6 @@ bool get_members(const boost::json::object& o, T& x) {
   return ok;
 }
 
-template <class E>
-bool get_enum(std::string_view name, E& x) {
-  bool found = false;
-  boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto e) {
-    if (!found && to_string(e.value) == name) {
-      x = e.value;
-      found = true;
-    }
-  });
-  return found;
-}
-
 template <class T>
 bool get(const boost::json::value& v, T& x) {
   if constexpr (own_stored_form<T>::value) {
@@ -186,13 +170,16 @@ bool get(const boost::json::value& v, T& x) {
         return false;
     return true;
   } else if constexpr (std::is_same_v<T, core::time_point>) {
-    auto ms = integer(v);
+    auto ms = exact_int64(v);
     if (ms)
       x = core::from_unix_ms(*ms);
     return ms.has_value();
   } else if constexpr (std::is_enum_v<T>) {
     auto* s = v.if_string();
-    return s && get_enum(std::string_view{*s}, x);
+    auto e = s ? core::enum_from_name<T>(std::string_view{*s}) : std::nullopt;
+    if (e)
+      x = *e;
+    return e.has_value();
   } else if constexpr (std::is_same_v<T, bool>) {
     auto* b = v.if_bool();
     if (b)
@@ -204,13 +191,13 @@ bool get(const boost::json::value& v, T& x) {
       x.assign(s->data(), s->size());
     return s != nullptr;
   } else if constexpr (std::is_floating_point_v<T>) {
-    auto d = number(v);
+    auto d = finite_number(v);
     if (d)
       x = static_cast<T>(*d);
     return d.has_value();
   } else {
     static_assert(std::is_integral_v<T>, "no stored form for this member type");
-    auto n = integer(v);
+    auto n = exact_int64(v);
     using limits = std::numeric_limits<T>;
     if (!n || *n < static_cast<int64_t>(limits::min())
         || (sizeof(T) < sizeof(int64_t) && *n > static_cast<int64_t>(limits::max())))

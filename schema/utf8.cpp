@@ -1,44 +1,49 @@
 #include "schema/utf8.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace svc::schema {
 namespace {
 
 bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
+// Lead bytes `first`..`last` start a sequence of `extra` more bytes, the
+// next of them in `lo`..`hi` and any others continuation bytes. That range is
+// what rules out overlong forms (E0, F0), surrogates (ED) and code points
+// above U+10FFFF (F4).
+struct lead_bytes {
+  unsigned char first, last;
+  std::size_t extra;
+  unsigned char lo, hi;
+};
+
+// The well-formed sequences: Unicode's Table 3-7, a row for each lead byte range.
+constexpr lead_bytes well_formed[] = {
+  {0x00, 0x7F, 0, 0x80, 0xBF},
+  {0xC2, 0xDF, 1, 0x80, 0xBF},
+  {0xE0, 0xE0, 2, 0xA0, 0xBF},
+  {0xE1, 0xEC, 2, 0x80, 0xBF},
+  {0xED, 0xED, 2, 0x80, 0x9F},
+  {0xEE, 0xEF, 2, 0x80, 0xBF},
+  {0xF0, 0xF0, 3, 0x90, 0xBF},
+  {0xF1, 0xF3, 3, 0x80, 0xBF},
+  {0xF4, 0xF4, 3, 0x80, 0x8F},
+};
+
 // Bytes of the well-formed sequence starting at `s[i]`, or 0 if there is none.
 std::size_t sequence_length(std::string_view s, std::size_t i) {
   auto c = static_cast<unsigned char>(s[i]);
-  std::size_t extra = 0;
-  // The second byte's range is what rules out overlong forms (E0, F0),
-  // surrogates (ED) and code points above U+10FFFF (F4).
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c < 0x80) {
-    extra = 0;
-  } else if (c >= 0xC2 && c <= 0xDF) {
-    extra = 1;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    extra = 2;
-    if (c == 0xE0)
-      lo = 0xA0;
-    if (c == 0xED)
-      hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    extra = 3;
-    if (c == 0xF0)
-      lo = 0x90;
-    if (c == 0xF4)
-      hi = 0x8F;
-  } else {
+  auto row = std::find_if(std::begin(well_formed), std::end(well_formed),
+                          [c](const lead_bytes& r) { return c >= r.first && c <= r.last; });
+  if (row == std::end(well_formed) || s.size() - i - 1 < row->extra)
     return 0;
-  }
-  if (s.size() - i - 1 < extra)
-    return 0;
-  for (std::size_t k = 1; k <= extra; ++k) {
+  for (std::size_t k = 1; k <= row->extra; ++k) {
     auto b = static_cast<unsigned char>(s[i + k]);
-    if (k == 1 ? (b < lo || b > hi) : !is_continuation(b))
+    if (k == 1 ? (b < row->lo || b > row->hi) : !is_continuation(b))
       return 0;
   }
-  return extra + 1;
+  return row->extra + 1;
 }
 
 } // namespace

@@ -37,27 +37,16 @@ std::string why_malformed(std::string_view rest) {
 
 // Host and port of a parsed URL; false with the reason in `why`.
 bool take_host_port(const urls::url_view& u, remote_url& url, std::string& why) {
-  switch (u.host_type()) {
-  case urls::host_type::ipv4:
-    url.host = u.host_ipv4_address().to_string();
-    break;
-  case urls::host_type::ipv6:
-    url.host = u.host_ipv6_address().to_string();
-    break;
-  case urls::host_type::name: {
-    // Encoded on purpose: a percent-encoded host names nothing DNS resolves.
-    auto host = u.encoded_host();
-    if (host.empty() || !std::all_of(host.begin(), host.end(), name_char)) {
-      why = host.empty() ? "no host" : "invalid character in the host";
-      return false;
-    }
-    url.host = std::string{host};
-    break;
-  }
-  default:
+  auto host = core::host_text(u.authority());
+  if (!host) {
     why = "malformed IPv6 address";
     return false;
   }
+  if (u.host_type() == urls::host_type::name && (host->empty() || !std::all_of(host->begin(), host->end(), name_char))) {
+    why = host->empty() ? "no host" : "invalid character in the host";
+    return false;
+  }
+  url.host = std::move(*host);
   if (!u.has_port())
     return true;
   auto port = core::parse_port(u.port());

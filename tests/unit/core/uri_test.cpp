@@ -36,3 +36,12 @@ BOOST_AUTO_TEST_CASE(ports_are_1_to_65535_in_at_most_five_digits) {
   for (auto bad : {"", "0", "65536", "000443", "99999999999999999999", "8x", "-1", " 80"})
     BOOST_TEST(!svc::core::parse_port(bad).has_value(), bad);
 }
+
+BOOST_AUTO_TEST_CASE(host_text_gives_addresses_printed_and_names_as_written) {
+  using svc::core::host_text;
+  BOOST_TEST(host_text(parse_uri("http://10.0.0.7:80/")->authority()).value() == "10.0.0.7");
+  BOOST_TEST(host_text(parse_uri("http://[::1]:80/")->authority()).value() == "::1");
+  BOOST_TEST(host_text(parse_uri("http://Gpu.Local/")->authority()).value() == "Gpu.Local");
+  BOOST_TEST(host_text(parse_uri("http://gp%75/")->authority()).value() == "gp%75");
+  BOOST_TEST(!host_text(parse_uri("http://[v1.x]/")->authority()).has_value());
+}

@@ -322,3 +322,14 @@ BOOST_AUTO_TEST_CASE(non_objects_are_rejected_without_throwing) {
   check_non_objects<lora_record>();
   check_non_objects<bucket_snapshot>();
 }
+
+BOOST_AUTO_TEST_CASE(every_hold_status_has_its_wire_name_and_reads_back) {
+  const std::pair<hold_status, std::string> names[] = {
+    {hold_status::held, "held"}, {hold_status::charged, "charged"}, {hold_status::refunded, "refunded"}};
+  for (auto& [status, name] : names) {
+    BOOST_TEST(to_string(status) == name);
+    BOOST_TEST((hold_status_from_name(name) == status));
+  }
+  BOOST_TEST(!hold_status_from_name("released"));
+  BOOST_TEST(!hold_status_from_name(""));
+}

@@ -11,6 +11,7 @@
 // shows only sometimes, leaves to its own code) the member's line after its
 // struct says (`view_field.hpp`).
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -76,38 +77,25 @@ constexpr std::string_view key() {
   return k.empty() ? std::string_view{D::name} : k;
 }
 
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
-template <class T> struct is_vector : std::false_type {};
-template <class T> struct is_vector<std::vector<T>> : std::true_type {};
-template <class T> struct is_map : std::false_type {};
-template <class T> struct is_map<std::map<std::string, T>> : std::true_type {};
-
 template <class Sink, class T, class Context>
 void write_members(Sink& w, const T& x, const Context& context);
+
+// One overload per container, chosen by the member's type; the scalars and
+// described structs in the first.
+template <class Sink, class T>
+void write_value(Sink& w, const T& x);
+template <class Sink, class T>
+void write_value(Sink& w, const std::optional<T>& x);
+template <class Sink, class T>
+void write_value(Sink& w, const std::vector<T>& x);
+template <class Sink, class T>
+void write_value(Sink& w, const std::map<std::string, T>& x);
 
 template <class Sink, class T>
 void write_value(Sink& w, const T& x) {
   if constexpr (boost::describe::has_describe_members<T>::value) {
     w.begin_object();
     write_members(w, x, no_view_context{});
-    w.end_object();
-  } else if constexpr (is_optional<T>::value) {
-    if (x)
-      write_value(w, *x);
-    else
-      w.null();
-  } else if constexpr (is_vector<T>::value) {
-    w.begin_array();
-    for (auto& item : x)
-      write_value(w, item);
-    w.end_array();
-  } else if constexpr (is_map<T>::value) {
-    w.begin_object();
-    for (auto& [k, item] : x) {
-      w.key(k);
-      write_value(w, item);
-    }
     w.end_object();
   } else if constexpr (std::is_same_v<T, core::time_point>) {
     w.string(core::format_iso8601(x));
@@ -128,30 +116,62 @@ void write_value(Sink& w, const T& x) {
   }
 }
 
+template <class Sink, class T>
+void write_value(Sink& w, const std::optional<T>& x) {
+  if (x)
+    write_value(w, *x);
+  else
+    w.null();
+}
+
+template <class Sink, class T>
+void write_value(Sink& w, const std::vector<T>& x) {
+  w.begin_array();
+  for (auto& item : x)
+    write_value(w, item);
+  w.end_array();
+}
+
+template <class Sink, class T>
+void write_value(Sink& w, const std::map<std::string, T>& x) {
+  w.begin_object();
+  for (auto& [k, item] : x) {
+    w.key(k);
+    write_value(w, item);
+  }
+  w.end_object();
+}
+
+/// The nested object member `I` of `List` is shown in; "" for none (and past either end).
+template <class List, std::size_t I>
+constexpr std::string_view group() {
+  if constexpr (I < boost::mp11::mp_size<List>::value)
+    return view_in<boost::mp11::mp_at_c<List, I>::pointer>::value;
+  else
+    return {};
+}
+
+// Where the `object` member goes and where nested objects open and close is
+// decided at compile time: this writes every answer of the read path.
 template <class Sink, class T, class Context>
 void write_members(Sink& w, const T& x, const Context& context) {
+  using list = shown_members<T>;
   constexpr std::string_view object = view_object<T>::value;
-  bool object_due = !object.empty(); // still to write, after the id
-  auto write_object = [&] {
+  constexpr bool object_after_id = !object.empty() && key<boost::mp11::mp_front<list>>() == "id";
+  if constexpr (!object.empty() && !object_after_id)
     w.key("object").string(object);
-    object_due = false;
-  };
-  std::string_view group; // the key of the open nested object; empty: none
-  boost::mp11::mp_for_each<shown_members<T>>([&](auto d) {
-    using D = decltype(d);
+  boost::mp11::mp_for_each<boost::mp11::mp_iota<boost::mp11::mp_size<list>>>([&](auto index) {
+    constexpr std::size_t i = decltype(index)::value;
+    using D = boost::mp11::mp_at_c<list, i>;
+    static_assert(!view_when<D::pointer>::conditional || group<list, i>().empty(),
+                  "a member shown only sometimes cannot be in a nested object");
     if constexpr (view_when<D::pointer>::conditional)
       if (!view_when<D::pointer>::shown(x))
         return;
-    if (object_due && key<D>() != "id")
-      write_object();
-    constexpr std::string_view in = view_in<D::pointer>::value;
-    if (in != group) {
-      if (!group.empty())
-        w.end_object();
-      if (!in.empty())
-        w.key(in).begin_object();
-      group = in;
-    }
+    constexpr auto in = group<list, i>();
+    constexpr auto before = group<list, i - 1>(); // "" before the first
+    if constexpr (in != before && !in.empty())
+      w.key(in).begin_object();
     if constexpr (view_own<D::pointer>::value) {
       context.write(w, x, member_tag<D::pointer>{});
     } else {
@@ -161,11 +181,11 @@ void write_members(Sink& w, const T& x, const Context& context) {
       else
         write_value(w, x.*D::pointer);
     }
+    if constexpr (!in.empty() && group<list, i + 1>() != in)
+      w.end_object();
+    if constexpr (i == 0 && object_after_id)
+      w.key("object").string(object);
   });
-  if (!group.empty())
-    w.end_object();
-  if (object_due)
-    write_object();
 }
 
 } // namespace view_detail

@@ -91,21 +91,8 @@ struct token_context {
 };
 
 sample_record full_sample() {
-  sample_record r;
-  r.owner = "team_secret";
-  r.id = "smp_1";
-  r.tint = shade::dark;
-  r.code = "ab";
-  r.low = -3;
-  r.high = 7;
-  r.big = true;
-  r.size = 12;
-  r.token = "tk_value";
-  r.parts = {{"left", 0.5}, {"right", 2}};
-  r.tags = {{"b", "2"}, {"a", "1"}};
-  r.created_at = svc::core::from_unix_ms(1700000000123);
-  r.count = 18446744073709551615u;
-  return r;
+  return {"team_secret", "smp_1", shade::dark, "ab", -3, 7, true, 12, "tk_value", {{"left", 0.5}, {"right", 2}},
+          {{"b", "2"}, {"a", "1"}}, {}, svc::core::from_unix_ms(1700000000123), 18446744073709551615u};
 }
 
 // The view as text, checked against the tree sink first: both must agree.

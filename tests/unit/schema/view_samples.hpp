@@ -86,51 +86,22 @@ inline job_record job(job_kind kind, job_status status, bool full) {
 }
 
 inline webhook_endpoint_record endpoint(bool full) {
-  webhook_endpoint_record e;
-  e.id = "we_01KAK3";
-  e.team_id = "team_01KAK3R5N2";
-  e.url = "https://hooks.example.test/svc";
-  e.secret = "whsec_0123456789abcdef0123456789abcdef";
-  e.created_at = at(1763720130123);
-  e.updated_at = at(1763720130999);
-  if (full) {
-    e.events = {"image.succeeded", "image.failed"};
-    e.previous_secret = "whsec_old";
-    e.previous_secret_expires_at = at(1763806530123);
-    e.is_active = false;
-    e.consecutive_failures = 12;
-    e.last_success_at = at(1763720131000);
-    e.last_failure_at = at(1763720132000);
-    e.disabled_at = at(1763720133000);
-    e.metadata = {{"env", "prod"}};
-  }
-  return e;
+  const std::string id = "we_01KAK3", team = "team_01KAK3R5N2", url = "https://hooks.example.test/svc";
+  const std::string secret = "whsec_0123456789abcdef0123456789abcdef";
+  if (!full)
+    return {id, team, url, {}, secret, {}, {}, true, 0, {}, {}, {}, {}, at(1763720130123), at(1763720130999)};
+  return {id,    team,  url, {"image.succeeded", "image.failed"}, secret, "whsec_old", at(1763806530123), false, 12,
+          at(1763720131000), at(1763720132000), at(1763720133000), {{"env", "prod"}}, at(1763720130123),
+          at(1763720130999)};
 }
 
 inline delivery_record delivery(bool succeeded) {
-  delivery_record d;
-  d.id = "dlv_01KAK3";
-  d.endpoint_id = "we_01KAK3";
-  d.team_id = "team_01KAK3R5N2";
-  d.event_id = "evt_01KAK3";
-  d.event_type = "image.succeeded";
-  d.attempt = succeeded ? 1 : 5;
-  d.succeeded = succeeded;
-  d.created_at = at(1763720130123);
-  if (succeeded) {
-    d.response_status = 204;
-    d.duration_ms = 12;
-    d.is_terminal = true;
-  } else {
-    d.error = delivery_error::connect_refused;
-    d.error_detail = "connection refused";
-    d.response_body = "<html>";
-    d.duration_ms = 3;
-    d.is_terminal = true;
-    d.is_dead_letter = true;
-    d.next_attempt_at = at(1763720190123);
-  }
-  return d;
+  if (succeeded)
+    return {"dlv_01KAK3", "we_01KAK3", "team_01KAK3R5N2", "evt_01KAK3", "image.succeeded", 1, true, 204,
+            delivery_error::none, "", "", 12, true, false, {}, at(1763720130123)};
+  return {"dlv_01KAK3", "we_01KAK3", "team_01KAK3R5N2", "evt_01KAK3", "image.succeeded", 5, false, {},
+          delivery_error::connect_refused, "connection refused", "<html>", 3, true, true, at(1763720190123),
+          at(1763720130123)};
 }
 
 inline credit_entry_record credit_entry(bool grant) {

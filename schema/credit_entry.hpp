@@ -1,7 +1,8 @@
 #pragma once
 // One change of a team's credit balance, as the team's credit history keeps
 // it: who moved how many credits, why, and what the balance was afterwards.
-// `stored_json.hpp` gives its stored form, `credit_entry_view.hpp` its wire form.
+// `stored_json.hpp` gives its stored form, `credit_entry_view.hpp` its wire form
+// (derived as `record_view.hpp` says).
 
 #include <cstdint>
 #include <optional>
@@ -12,6 +13,7 @@
 
 #include "core/clock.hpp"
 #include "core/described.hpp"
+#include "schema/view_field.hpp"
 
 namespace svc::schema {
 
@@ -47,6 +49,13 @@ struct credit_entry_record {
   core::time_point created_at;
 };
 SVC_DESCRIBE(credit_entry_record, (id, team_id, kind, amount, available_after, held_after, job_id, reason, created_at))
+SVC_VIEW_OBJECT(credit_entry_record, "credit_entry")
+SVC_VIEW_IN(credit_entry_record, available_after, "balance")
+SVC_VIEW_KEY(credit_entry_record, available_after, "available")
+SVC_VIEW_IN(credit_entry_record, held_after, "balance")
+SVC_VIEW_KEY(credit_entry_record, held_after, "held")
+SVC_VIEW_FORMAT(credit_entry_record, job_id, null_if_empty) // none for a grant
+SVC_VIEW_FORMAT(credit_entry_record, reason, null_if_empty)
 
 /// False for an amount beyond ±`max_credits` or a balance outside 0..`max_credits`:
 /// a damaged entry must not reach a reader's balance arithmetic.

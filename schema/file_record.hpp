@@ -2,7 +2,8 @@
 // An uploaded file (`POST /v1/files`) as Svc stores it: what it is (sniffed
 // from its bytes, never as the client declared it), whose it is and until
 // when it lives. The bytes live in the blob store under `file_blob_key`.
-// `stored_json.hpp` gives its stored form, `file_view.hpp` its wire form.
+// `stored_json.hpp` gives its stored form, `file_view.hpp` its wire form
+// (derived as `record_view.hpp` says).
 
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,7 @@
 
 #include "core/clock.hpp"
 #include "core/described.hpp"
+#include "schema/view_field.hpp"
 
 namespace svc::schema {
 
@@ -41,6 +43,8 @@ struct file_record {
   core::time_point expires_at; ///< created_at + `--file-ttl`; the bytes are deleted then
 };
 SVC_DESCRIBE(file_record, (id, team_id, purpose, bytes, content_type, width, height, sha256, created_at, expires_at))
+SVC_VIEW_OBJECT(file_record, "file")
+SVC_VIEW_HIDDEN(file_record, team_id)
 
 /// False for a file whose sides are not positive.
 bool valid(const file_record& f);

@@ -1,7 +1,8 @@
 #pragma once
 // A generation job (an image or a video) as Svc stores it: the validated
 // request, the resolved adapters, the price, where it stands and what it
-// produced. `stored_json.hpp` gives its stored form, `job_view.hpp` its wire form.
+// produced. `stored_json.hpp` gives its stored form, `job_view.hpp` its wire form
+// (derived as `record_view.hpp` says, with the markers after the struct).
 
 #include <cstdint>
 #include <map>
@@ -18,6 +19,7 @@
 #include "schema/records.hpp"
 #include "core/described.hpp"
 #include "schema/stored_field.hpp"
+#include "schema/view_field.hpp"
 
 namespace svc::schema {
 
@@ -107,6 +109,22 @@ SVC_DESCRIBE(job_record, (id, team_id, kind, status, prompt, negative_prompt, wi
 SVC_STORED_KEY(job_record, selection, "lora_selection")
 SVC_STORED_SINCE(job_record, requeue_deadline)
 SVC_STORED_SINCE(job_record, correlation)
+SVC_VIEW_HIDDEN(job_record, team_id)
+SVC_VIEW_KEY(job_record, kind, "object")
+SVC_VIEW_WHEN(job_record, duration_seconds, is_video)
+SVC_VIEW_WHEN(job_record, fps, is_video)
+SVC_VIEW_KEY(job_record, selection, "lora_selection")
+SVC_VIEW_OWN(job_record, outputs) // with `output_urls` before it, signed by job_view.cpp
+SVC_VIEW_OWN(job_record, outputs_expire_at) // null until the job succeeded (job_view.cpp)
+SVC_VIEW_IN(job_record, credits, "cost")
+SVC_VIEW_IN(job_record, cost_status, "cost")
+SVC_VIEW_KEY(job_record, cost_status, "status")
+SVC_VIEW_HIDDEN(job_record, requeue_deadline)
+SVC_VIEW_HIDDEN(job_record, correlation)
+SVC_VIEW_ORDER(job_record, (id, kind, status, prompt, negative_prompt, width, height, duration_seconds, fps, num_outputs, seed, steps, loras, selection, init_image, progress, outputs, outputs_expire_at, credits, cost_status, failure, metadata, api_version, created_at, started_at, completed_at))
+
+/// True for a video job: only videos show `duration_seconds` and `fps`.
+inline bool is_video(const job_record& r) { return r.kind == job_kind::video; }
 
 /// The blob-store key of output `index` of a job (`outputs/img_....0.png`).
 std::string output_blob_key(const job_record& job, std::size_t index);

@@ -20,18 +20,4 @@ std::string json_fields::str(std::string_view key) {
   return {};
 }
 
-boost::json::object string_map_json(const std::map<std::string, std::string>& m) {
-  boost::json::object o;
-  for (auto& [k, v] : m)
-    o[k] = v;
-  return o;
-}
-
-boost::json::array strings_json(const std::vector<std::string>& v) {
-  boost::json::array a;
-  for (auto& s : v)
-    a.emplace_back(s);
-  return a;
-}
-
 } // namespace svc::schema

@@ -1,13 +1,11 @@
 #pragma once
 // Reads string fields from a stored JSON object without throwing (the first
-// failure is kept, so a reader checks `ok()` once), and writes string
-// collections. Records' stored forms come from `stored_json.hpp`; request
-// bodies are read by `field_reader`, which names the offending parameter.
+// failure is kept, so a reader checks `ok()` once). Records' stored forms come
+// from `stored_json.hpp`; request bodies are read by `field_reader`, which
+// names the offending parameter.
 
-#include <map>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <boost/json.hpp>
 
@@ -29,11 +27,5 @@ private:
   const boost::json::object* object_;
   bool ok_;
 };
-
-/// A string map as a JSON object.
-boost::json::object string_map_json(const std::map<std::string, std::string>& m);
-
-/// A string vector as a JSON array.
-boost::json::array strings_json(const std::vector<std::string>& v);
 
 } // namespace svc::schema

@@ -15,6 +15,7 @@
 #include "schema/generation_request.hpp"
 #include "schema/records.hpp"
 #include "core/described.hpp"
+#include "schema/view_field.hpp"
 
 namespace svc::schema {
 
@@ -43,6 +44,7 @@ struct resolved_lora {
   double weight = 1.0;
 };
 SVC_DESCRIBE(resolved_lora, (lora_id, slug, weight))
+SVC_VIEW_KEY(resolved_lora, lora_id, "lora")
 
 /// The adapters of a generation and how they were chosen.
 struct lora_resolution {

@@ -1,6 +1,7 @@
 #pragma once
-// The records Svc stores, as plain structs. Their stored form derives from
-// their description (`stored_json.hpp`); `views.hpp` renders the wire form.
+// The records Svc stores, as plain structs. Their stored form (`stored_json.hpp`)
+// and their wire form (`record_view.hpp`) derive from their description; the
+// lines after each struct say where either differs from the members.
 
 #include <cstdint>
 #include <map>
@@ -16,6 +17,7 @@
 #include "schema/scopes.hpp"
 #include "core/described.hpp"
 #include "schema/stored_field.hpp"
+#include "schema/view_field.hpp"
 
 namespace svc::schema {
 
@@ -36,6 +38,10 @@ struct team_record {
 SVC_DESCRIBE(team_record, (id, name, owner_email, default_api_version, balance_low_threshold, created_at, rate_limit_overrides, disabled_at, disabled_reason))
 SVC_STORED_SINCE(team_record, disabled_at) // teams stored before disabling existed are enabled
 SVC_STORED_SINCE(team_record, disabled_reason)
+SVC_VIEW_OBJECT(team_record, "team")
+SVC_VIEW_HIDDEN(team_record, disabled_at) // the admin listener adds both; the team never sees them
+SVC_VIEW_HIDDEN(team_record, disabled_reason)
+SVC_VIEW_ORDER(team_record, (id, name, owner_email, default_api_version, balance_low_threshold, rate_limit_overrides, created_at))
 
 /// False for a team no operator could have stored: an override out of
 /// bounds, an overlong reason, or a reason on an enabled team.
@@ -53,6 +59,9 @@ struct balance_record {
 };
 SVC_DESCRIBE(balance_record, (team_id, available, held, low_event_at))
 SVC_STORED_SINCE(balance_record, low_event_at) // balances stored before webhooks have none
+SVC_VIEW_OBJECT(balance_record, "balance")
+SVC_VIEW_HIDDEN(balance_record, team_id)      // the caller's own
+SVC_VIEW_HIDDEN(balance_record, low_event_at) // debounce bookkeeping
 
 /// Where a job's credits stand: held while it runs, then charged or refunded once.
 enum class hold_status : uint8_t { held, charged, refunded };
@@ -74,6 +83,9 @@ struct hold_record {
 };
 SVC_DESCRIBE(hold_record, (team_id, job_id, credits, status, updated_at))
 
+/// How a key shows once its plaintext is gone: `svc_live_...` and its last four hex digits.
+inline std::string key_preview(const std::string& last4) { return "svc_live_..." + last4; }
+
 /// An API key. Only the SHA-256 of its secret is stored.
 struct api_key_record {
   std::string id;          ///< `key_...`
@@ -90,6 +102,14 @@ struct api_key_record {
 SVC_DESCRIBE(api_key_record, (id, team_id, key_scope, secret_sha256, last4, created_at, deactivate_at, deactivated, replaced_by, revoked_at))
 SVC_STORED_KEY(api_key_record, key_scope, "scope")
 SVC_STORED_SINCE(api_key_record, revoked_at) // keys stored before revocation existed were never revoked
+SVC_VIEW_OBJECT(api_key_record, "api_key")
+SVC_VIEW_KEY(api_key_record, key_scope, "scope")
+SVC_VIEW_HIDDEN(api_key_record, secret_sha256)
+SVC_VIEW_KEY(api_key_record, last4, "preview")
+SVC_VIEW_FORMAT(api_key_record, last4, key_preview) // `svc_live_...` and the last four
+SVC_VIEW_HIDDEN(api_key_record, deactivated) // the keyring's bookkeeping
+SVC_VIEW_HIDDEN(api_key_record, replaced_by)
+SVC_VIEW_ORDER(api_key_record, (id, team_id, key_scope, last4, deactivate_at, revoked_at, created_at))
 
 /// False for a key without a scope (`none` is only what a missing key has).
 bool valid(const api_key_record& k);
@@ -105,6 +125,7 @@ struct lora_record {
   core::time_point created_at;
 };
 SVC_DESCRIBE(lora_record, (id, slug, name, description, keywords, builtin, created_at))
+SVC_VIEW_OBJECT(lora_record, "lora")
 
 /// Persisted state of one token bucket.
 struct bucket_level {

@@ -3,7 +3,7 @@
 #include <boost/json.hpp>
 
 #include "core/time_format.hpp"
-#include "schema/json_sink.hpp"
+#include "schema/record_view.hpp"
 
 namespace svc::schema {
 namespace json = boost::json;
@@ -13,48 +13,21 @@ json::value json_number(double d) {
   return json::value(d);
 }
 
-namespace {
-
-// The one description of the team view, for both sinks (json_sink.hpp).
-template <class Sink>
-void write_team(Sink& w, const team_record& t) {
-  w.begin_object();
-  w.key("id").string(t.id);
-  w.key("object").string("team");
-  w.key("name").string(t.name);
-  w.key("owner_email").string(t.owner_email);
-  w.key("default_api_version").string(t.default_api_version);
-  w.key("balance_low_threshold").integer(t.balance_low_threshold);
-  w.key("rate_limit_overrides").begin_object();
-  for (auto& [name, l] : t.rate_limit_overrides) {
-    w.key(name).begin_object();
-    w.key("capacity").number(l.capacity);
-    w.key("per_minute").number(l.per_minute);
-    w.end_object();
-  }
-  w.end_object();
-  w.key("created_at").string(core::format_iso8601(t.created_at));
-  w.end_object();
-}
-
-} // namespace
-
-json::value team_view(const team_record& t) {
-  json_tree tree;
-  write_team(tree, t);
-  return tree.release();
-}
+json::value team_view(const team_record& t) { return view_tree(t); }
 
 void write_team_view(std::string& out, const team_record& t) {
   json_text text{out};
-  write_team(text, t);
+  write_view(text, t);
 }
 
 json::value balance_view(const balance_record& b, int64_t balance_low_threshold) {
-  return {{"object", "balance"},
-          {"available", b.available},
-          {"held", b.held},
-          {"balance_low_threshold", balance_low_threshold}};
+  json_tree tree;
+  tree.begin_object();
+  write_view_members(tree, b);
+  // The team's threshold, shown beside the balance it concerns.
+  tree.key("balance_low_threshold").integer(balance_low_threshold);
+  tree.end_object();
+  return tree.release();
 }
 
 json::value admin_team_view(const team_record& t, const balance_record& b) {
@@ -68,34 +41,20 @@ json::value admin_team_view(const team_record& t, const balance_record& b) {
 }
 
 json::value api_key_view(const api_key_record& k, const std::string& plaintext) {
-  json::value deactivate = nullptr;
-  if (k.deactivate_at)
-    deactivate = core::format_iso8601(*k.deactivate_at);
-  json::object o{{"id", k.id},
-                 {"object", "api_key"},
-                 {"team_id", k.team_id},
-                 {"scope", to_string(k.key_scope)},
-                 {"preview", "svc_live_..." + k.last4},
-                 {"deactivate_at", deactivate},
-                 {"revoked_at", k.revoked_at ? json::value(core::format_iso8601(*k.revoked_at)) : json::value(nullptr)},
-                 {"created_at", core::format_iso8601(k.created_at)}};
-  o["key"] = plaintext.empty() ? json::value(nullptr) : json::value(plaintext);
-  return o;
+  json_tree tree;
+  tree.begin_object();
+  write_view_members(tree, k);
+  // The plaintext is no member: only its hash is stored, so only create and rotate can show it.
+  tree.key("key");
+  if (plaintext.empty())
+    tree.null();
+  else
+    tree.string(plaintext);
+  tree.end_object();
+  return tree.release();
 }
 
-json::value lora_view(const lora_record& l) {
-  json::array keywords;
-  for (auto& k : l.keywords)
-    keywords.emplace_back(k);
-  return {{"id", l.id},
-          {"object", "lora"},
-          {"slug", l.slug},
-          {"name", l.name},
-          {"description", l.description},
-          {"keywords", std::move(keywords)},
-          {"builtin", l.builtin},
-          {"created_at", core::format_iso8601(l.created_at)}};
-}
+json::value lora_view(const lora_record& l) { return view_tree(l); }
 
 json::value pricing_view(const price_table& t) {
   json::array items;

@@ -1,7 +1,7 @@
 #pragma once
 // Webhook endpoints, the events they receive and the record of every attempt,
 // as Svc stores them. `stored_json.hpp` gives their stored form,
-// `webhook_views.hpp` their wire form.
+// `webhook_views.hpp` their wire form (derived as `record_view.hpp` says).
 
 #include <cstdint>
 #include <map>
@@ -16,6 +16,7 @@
 #include "schema/correlation.hpp"
 #include "core/described.hpp"
 #include "schema/stored_field.hpp"
+#include "schema/view_field.hpp"
 
 namespace svc::schema {
 
@@ -38,6 +39,10 @@ struct webhook_endpoint_record {
   core::time_point updated_at;
 };
 SVC_DESCRIBE(webhook_endpoint_record, (id, team_id, url, events, secret, previous_secret, previous_secret_expires_at, is_active, consecutive_failures, last_success_at, last_failure_at, disabled_at, metadata, created_at, updated_at))
+SVC_VIEW_OBJECT(webhook_endpoint_record, "webhook_endpoint")
+SVC_VIEW_HIDDEN(webhook_endpoint_record, team_id)
+SVC_VIEW_OWN(webhook_endpoint_record, secret) // `secret_preview`, then the secret only in the answers to create and rotate (webhook_views.cpp)
+SVC_VIEW_HIDDEN(webhook_endpoint_record, previous_secret)
 
 /// False for a negative failure count.
 bool valid(const webhook_endpoint_record& e);
@@ -74,6 +79,9 @@ inline constexpr int max_delivery_attempts = 5;
 /// Bytes of a receiver's answer kept on a delivery row.
 inline constexpr std::size_t stored_response_bytes = 1024;
 
+/// A delivery's status as its view shows it: `succeeded` or `failed`.
+inline std::string_view delivery_status(bool succeeded) { return succeeded ? "succeeded" : "failed"; }
+
 /// One attempt to deliver one event to one endpoint (key `we_id/dlv_id`).
 struct delivery_record {
   std::string id;          ///< `dlv_...`
@@ -94,6 +102,14 @@ struct delivery_record {
   core::time_point created_at;
 };
 SVC_DESCRIBE(delivery_record, (id, endpoint_id, team_id, event_id, event_type, attempt, succeeded, response_status, error, error_detail, response_body, duration_ms, is_terminal, is_dead_letter, next_attempt_at, created_at))
+SVC_VIEW_OBJECT(delivery_record, "webhook_delivery")
+SVC_VIEW_HIDDEN(delivery_record, team_id)
+SVC_VIEW_KEY(delivery_record, succeeded, "status")
+SVC_VIEW_FORMAT(delivery_record, succeeded, delivery_status) // `succeeded` or `failed`
+SVC_VIEW_KEY(delivery_record, error, "error_class")
+SVC_VIEW_FORMAT(delivery_record, error, name_or_null) // null when it succeeded
+SVC_VIEW_KEY(delivery_record, error_detail, "error_message")
+SVC_VIEW_FORMAT(delivery_record, error_detail, null_if_empty)
 
 /// False for a response status outside 100..999.
 bool valid(const delivery_record& d);

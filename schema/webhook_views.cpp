@@ -4,59 +4,39 @@
 
 #include "core/ids.hpp"
 #include "core/time_format.hpp"
-#include "schema/json_fields.hpp"
+#include "schema/record_view.hpp"
 #include "schema/webhook_signature.hpp"
 
 namespace svc::schema {
 namespace json = boost::json;
 namespace {
 
-json::value optional_time(const std::optional<core::time_point>& t) {
-  return t ? json::value(core::format_iso8601(*t)) : json::value(nullptr);
-}
+// The endpoint's secret: its preview always, the secret itself only in the
+// answers to create and rotate_secret.
+struct endpoint_secret {
+  bool shown;
+  template <class Sink>
+  void write(Sink& w, const webhook_endpoint_record& e, member_tag<&webhook_endpoint_record::secret>) const {
+    w.key("secret_preview").string(secret_preview(e.secret));
+    w.key("secret");
+    if (shown)
+      w.string(e.secret);
+    else
+      w.null();
+  }
+};
 
 } // namespace
 
 json::value webhook_endpoint_view(const webhook_endpoint_record& e, bool show_secret) {
-  return {{"id", e.id},
-          {"object", "webhook_endpoint"},
-          {"url", e.url},
-          {"events", strings_json(e.events)},
-          {"secret_preview", secret_preview(e.secret)},
-          {"secret", show_secret ? json::value(e.secret) : json::value(nullptr)},
-          {"previous_secret_expires_at", optional_time(e.previous_secret_expires_at)},
-          {"is_active", e.is_active},
-          {"consecutive_failures", e.consecutive_failures},
-          {"last_success_at", optional_time(e.last_success_at)},
-          {"last_failure_at", optional_time(e.last_failure_at)},
-          {"disabled_at", optional_time(e.disabled_at)},
-          {"metadata", string_map_json(e.metadata)},
-          {"created_at", core::format_iso8601(e.created_at)},
-          {"updated_at", core::format_iso8601(e.updated_at)}};
+  return view_tree(e, endpoint_secret{show_secret});
 }
 
 json::value deleted_endpoint_view(std::string_view id) {
   return {{"id", id}, {"object", "webhook_endpoint"}, {"deleted", true}};
 }
 
-json::value delivery_view(const delivery_record& d) {
-  return {{"id", d.id},
-          {"object", "webhook_delivery"},
-          {"endpoint_id", d.endpoint_id},
-          {"event_id", d.event_id},
-          {"event_type", d.event_type},
-          {"attempt", d.attempt},
-          {"status", d.succeeded ? "succeeded" : "failed"},
-          {"response_status", d.response_status ? json::value(*d.response_status) : json::value(nullptr)},
-          {"error_class", d.error == delivery_error::none ? json::value(nullptr) : json::value(to_string(d.error))},
-          {"error_message", d.error_detail.empty() ? json::value(nullptr) : json::value(d.error_detail)},
-          {"response_body", d.response_body},
-          {"duration_ms", d.duration_ms},
-          {"is_terminal", d.is_terminal},
-          {"is_dead_letter", d.is_dead_letter},
-          {"next_attempt_at", optional_time(d.next_attempt_at)},
-          {"created_at", core::format_iso8601(d.created_at)}};
-}
+json::value delivery_view(const delivery_record& d) { return view_tree(d); }
 
 json::value event_envelope(const event_record& e, json::value data) {
   return {{"id", e.id},

@@ -3,6 +3,8 @@
 #define BOOST_TEST_MODULE http_idempotency
 #include <boost/test/unit_test.hpp>
 
+#include <boost/json.hpp>
+
 #include <memory>
 #include <optional>
 #include <string>

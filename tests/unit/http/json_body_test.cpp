@@ -3,6 +3,8 @@
 #define BOOST_TEST_MODULE http_json_body
 #include <boost/test/unit_test.hpp>
 
+#include <boost/json.hpp>
+
 #include <optional>
 #include <string>
 

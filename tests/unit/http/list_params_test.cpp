@@ -3,6 +3,8 @@
 #define BOOST_TEST_MODULE http_list_params
 #include <boost/test/unit_test.hpp>
 
+#include <boost/json.hpp>
+
 #include <string>
 
 #include "persistence/tables.hpp"
@@ -21,7 +23,7 @@ struct page_fixture : testing::services_fixture {
     svc::persistence::write_batch b;
     for (auto slug : {"ant", "bee", "cat"}) {
       svc::schema::lora_record l;
-      l.id = std::string{"lora_"} + slug;
+      l.id = std::string{"t/"} + slug; // a prefix of the test's own: the runtime adds the built-in LoRAs
       l.slug = slug;
       svc->tables().loras.put(b, l.id, l);
     }
@@ -46,13 +48,13 @@ struct page_fixture : testing::services_fixture {
 BOOST_FIXTURE_TEST_SUITE(record_page, page_fixture)
 
 BOOST_AUTO_TEST_CASE(a_page_shows_each_record_in_the_ranges_order_and_says_if_more_follow) {
-  svc::persistence::scan_range newest_first{"", "", true};
+  svc::persistence::scan_range newest_first{"t/", "", true};
   auto first = page(newest_first, 2);
-  BOOST_TEST(boost::json::serialize(first.at("data")) == R"(["lora_cat","lora_bee"])");
+  BOOST_TEST(boost::json::serialize(first.at("data")) == R"(["t/cat","t/bee"])");
   BOOST_TEST(first.at("has_more").as_bool());
-  svc::persistence::scan_range rest{"", "lora_bee", true};
+  svc::persistence::scan_range rest{"t/", "t/bee", true};
   auto second = page(rest, 2);
-  BOOST_TEST(boost::json::serialize(second.at("data")) == R"(["lora_ant"])");
+  BOOST_TEST(boost::json::serialize(second.at("data")) == R"(["t/ant"])");
   BOOST_TEST(!second.at("has_more").as_bool());
   BOOST_TEST(second.at("object").as_string() == "list");
 }

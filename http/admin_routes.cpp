@@ -1,43 +1,56 @@
-// The admin listener's route table. Every route but health needs the admin token.
+// The admin listener's route table. Every route but the probes and the console
+// page needs the admin token.
 #include "http/admin/admin_handlers.hpp"
 #include "http/pipeline.hpp"
 
 namespace svc::http {
+namespace {
+
+// A route of the operator: the admin token (scope `full`), no rate bucket.
+route with_token(beast::http::verb method, std::string_view path, route_handler handler, std::string_view summary) {
+  return {method, path, schema::scope::full, schema::bucket_class::anonymous, handler, summary};
+}
+
+// A route for probes and the console page, which carries no data.
+route without_token(beast::http::verb method, std::string_view path, route_handler handler, std::string_view summary) {
+  return {method, path, schema::scope::none, schema::bucket_class::anonymous, handler, summary};
+}
+
+} // namespace
 
 std::vector<route> admin_routes() {
   using v = beast::http::verb;
-  using s = schema::scope;
-  using b = schema::bucket_class;
   return {
-    {v::get, "/healthz", s::none, b::anonymous, get_healthz, "liveness"},
-    {v::get, "/readyz", s::none, b::anonymous, get_readyz, "readiness (503 while recovering at start, draining or while the store fails reads)"},
-    {v::post, "/admin/faults", s::full, b::anonymous, set_faults, "fault switch for tests (--fault-injection)"},
-    {v::get, "/metrics", s::full, b::anonymous, get_metrics, "Prometheus metrics"},
-    {v::get, "/admin/actors", s::full, b::anonymous, list_actors, "live actors"},
-    {v::post, "/admin/teams", s::full, b::anonymous, create_team, "create a team"},
-    {v::get, "/admin/teams", s::full, b::anonymous, list_teams, "list teams with their balances"},
-    {v::get, "/admin/teams/{id}", s::full, b::anonymous, show_team, "one team with its balance"},
-    {v::patch, "/admin/teams/{id}", s::full, b::anonymous, update_team, "change a team's settings"},
-    {v::post, "/admin/teams/{id}/disable", s::full, b::anonymous, disable_team, "refuse the team's keys"},
-    {v::post, "/admin/teams/{id}/enable", s::full, b::anonymous, enable_team, "give the team's keys back"},
-    {v::get, "/admin/teams/{id}/keys", s::full, b::anonymous, list_team_keys, "a team's API keys"},
-    {v::post, "/admin/teams/{id}/limits", s::full, b::anonymous, set_team_limits, "override a bucket class"},
-    {v::post, "/admin/teams/{id}/credits", s::full, b::anonymous, add_credits, "add credits"},
-    {v::get, "/admin/teams/{id}/credits", s::full, b::anonymous, list_team_credits, "a team's credit history"},
-    {v::post, "/admin/keys", s::full, b::anonymous, create_key, "issue an API key"},
-    {v::post, "/admin/keys/{id}/rotate", s::full, b::anonymous, admin_rotate_key, "rotate an API key"},
-    {v::post, "/admin/keys/{id}/revoke", s::full, b::anonymous, admin_revoke_key, "revoke an API key at once"},
-    {v::get, "/admin/teams/{id}/usage", s::full, b::anonymous, team_usage, "a team's usage per UTC day"},
-    {v::get, "/admin/teams/{id}/endpoints", s::full, b::anonymous, list_team_endpoints, "a team's webhook endpoints"},
-    {v::post, "/admin/endpoints/{id}/disable", s::full, b::anonymous, disable_endpoint, "stop an endpoint's deliveries"},
-    {v::post, "/admin/endpoints/{id}/enable", s::full, b::anonymous, enable_endpoint, "resume an endpoint"},
-    {v::get, "/admin/jobs/{id}", s::full, b::anonymous, show_job, "any team's image or video"},
-    {v::post, "/admin/jobs/{id}/cancel", s::full, b::anonymous, admin_cancel_job, "cancel a job, refunding its team"},
-    {v::post, "/admin/jobs/{id}/refund", s::full, b::anonymous, refund_job, "refund a succeeded job's charge"},
-    {v::post, "/admin/loras", s::full, b::anonymous, add_lora, "add a LoRA"},
-    {v::post, "/admin/backup", s::full, b::anonymous, backup_store, "compacted copy of the store"},
-    {v::get, "/", s::none, b::anonymous, get_console, "operator console (the page asks for the token)"},
-    {v::get, "/admin/overview", s::full, b::anonymous, get_overview, "teams, renders, endpoints, recent 5xx"},
+    without_token(v::get, "/healthz", get_healthz, "liveness"),
+    without_token(v::get, "/readyz", get_readyz,
+                  "readiness (503 while recovering at start, draining or while the store fails reads)"),
+    with_token(v::post, "/admin/faults", set_faults, "fault switch for tests (--fault-injection)"),
+    with_token(v::get, "/metrics", get_metrics, "Prometheus metrics"),
+    with_token(v::get, "/admin/actors", list_actors, "live actors"),
+    with_token(v::post, "/admin/teams", create_team, "create a team"),
+    with_token(v::get, "/admin/teams", list_teams, "list teams with their balances"),
+    with_token(v::get, "/admin/teams/{id}", show_team, "one team with its balance"),
+    with_token(v::patch, "/admin/teams/{id}", update_team, "change a team's settings"),
+    with_token(v::post, "/admin/teams/{id}/disable", disable_team, "refuse the team's keys"),
+    with_token(v::post, "/admin/teams/{id}/enable", enable_team, "give the team's keys back"),
+    with_token(v::get, "/admin/teams/{id}/keys", list_team_keys, "a team's API keys"),
+    with_token(v::post, "/admin/teams/{id}/limits", set_team_limits, "override a bucket class"),
+    with_token(v::post, "/admin/teams/{id}/credits", add_credits, "add credits"),
+    with_token(v::get, "/admin/teams/{id}/credits", list_team_credits, "a team's credit history"),
+    with_token(v::post, "/admin/keys", create_key, "issue an API key"),
+    with_token(v::post, "/admin/keys/{id}/rotate", admin_rotate_key, "rotate an API key"),
+    with_token(v::post, "/admin/keys/{id}/revoke", admin_revoke_key, "revoke an API key at once"),
+    with_token(v::get, "/admin/teams/{id}/usage", team_usage, "a team's usage per UTC day"),
+    with_token(v::get, "/admin/teams/{id}/endpoints", list_team_endpoints, "a team's webhook endpoints"),
+    with_token(v::post, "/admin/endpoints/{id}/disable", disable_endpoint, "stop an endpoint's deliveries"),
+    with_token(v::post, "/admin/endpoints/{id}/enable", enable_endpoint, "resume an endpoint"),
+    with_token(v::get, "/admin/jobs/{id}", show_job, "any team's image or video"),
+    with_token(v::post, "/admin/jobs/{id}/cancel", admin_cancel_job, "cancel a job, refunding its team"),
+    with_token(v::post, "/admin/jobs/{id}/refund", refund_job, "refund a succeeded job's charge"),
+    with_token(v::post, "/admin/loras", add_lora, "add a LoRA"),
+    with_token(v::post, "/admin/backup", backup_store, "compacted copy of the store"),
+    without_token(v::get, "/", get_console, "operator console (the page asks for the token)"),
+    with_token(v::get, "/admin/overview", get_overview, "teams, renders, endpoints, recent 5xx"),
   };
 }
 

@@ -48,4 +48,32 @@ persistence::read_result<schema::idempotency_record> find_idempotency_record(con
     .keep_if([&](const schema::idempotency_record& r) { return r.expires_at > now; });
 }
 
+bool claim_create(const context_ptr& ctx, std::string_view route, const boost::json::object& body,
+                  std::optional<idempotency_claim>& claim) {
+  bool ok = true;
+  claim = read_idempotency_claim(ctx, body, ok);
+  if (!ok || !claim)
+    return ok;
+  auto earlier = find_idempotency_record(ctx, route, *claim);
+  if (earlier.failed()) {
+    reply_storage_failure(ctx, earlier.why());
+    return false;
+  }
+  if (earlier.has_value()) {
+    reply_replay(ctx, *earlier, *claim);
+    return false;
+  }
+  return true;
+}
+
+std::optional<schema::idempotency_record> replay_record(const context_ptr& ctx, std::string_view route,
+                                                        const std::optional<idempotency_claim>& claim,
+                                                        const std::string& answer, const std::string& location) {
+  if (!claim)
+    return std::nullopt;
+  auto now = ctx->svc.clock->now();
+  return schema::idempotency_record{ctx->team->id, std::string{route}, claim->key, claim->request_sha256, 201,
+                                    answer,        location,           now,        now + ctx->svc.cfg.idempotency_ttl};
+}
+
 } // namespace svc::http

@@ -9,9 +9,13 @@
 #include <string>
 #include <string_view>
 
+#include <boost/json/array.hpp>
 #include <boost/json/value.hpp>
 
 #include "http/request_context.hpp"
+#include "http/respond.hpp"
+#include "persistence/record_table.hpp"
+#include "schema/views.hpp"
 
 namespace svc::http {
 
@@ -47,5 +51,21 @@ void reply_team_list(const context_ptr& ctx, const persistence::index_table& ind
 /// The same over `team_id`'s list: for the admin routes, which act for no team of their own.
 void reply_team_list(const context_ptr& ctx, const std::string& team_id, const persistence::index_table& index,
                      std::string_view id_prefix, const list_params& params, const list_item& item);
+
+/// One page of `table`'s `range` (up to `limit` records, in the range's
+/// order, damaged ones skipped), each record shown by `view`: the list
+/// envelope, or 503 `storage_unavailable` when the read failed.
+template <class Record, class View>
+void reply_record_page(const context_ptr& ctx, const persistence::record_table<Record>& table,
+                       const persistence::scan_range& range, std::size_t limit, View view) {
+  bool more = false;
+  auto records = table.page(range, limit, more);
+  if (records.failed())
+    return reply_storage_failure(ctx, records.why());
+  boost::json::array data;
+  for (auto& r : *records)
+    data.push_back(view(r));
+  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+}
 
 } // namespace svc::http

@@ -282,10 +282,8 @@ struct webhook_client::impl {
     att->phase = "resolve";
     conn->resolver.async_resolve(att->url.host, std::to_string(att->url.port),
                                  [this, att, conn](error_code ec, tcp::resolver::results_type results) {
-                                   if (abandoned(att, conn))
+                                   if (!goes_on(att, conn, ec))
                                      return;
-                                   if (ec)
-                                     return fail(att, conn, ec);
                                    std::vector<tcp::endpoint> eps;
                                    for (auto& r : results)
                                      eps.push_back(r.endpoint());
@@ -309,11 +307,8 @@ struct webhook_client::impl {
     conn->endpoints = std::move(eps);
     net::async_connect(conn->stream.next_layer(), conn->endpoints,
                        [this, att, conn](error_code ec, const tcp::endpoint&) {
-                         if (abandoned(att, conn))
-                           return;
-                         if (ec)
-                           return fail(att, conn, ec);
-                         handshake(att, conn);
+                         if (goes_on(att, conn, ec))
+                           handshake(att, conn);
                        });
   }
 
@@ -323,11 +318,8 @@ struct webhook_client::impl {
       SSL_set_tlsext_host_name(conn->stream.native_handle(), att->url.host.c_str());
     conn->stream.set_verify_callback(ssl::host_name_verification(att->url.host));
     conn->stream.async_handshake(ssl::stream_base::client, [this, att, conn](error_code ec) {
-      if (abandoned(att, conn))
-        return;
-      if (ec)
-        return fail(att, conn, ec);
-      send(att, conn);
+      if (goes_on(att, conn, ec))
+        send(att, conn);
     });
   }
 
@@ -337,10 +329,8 @@ struct webhook_client::impl {
     conn->parser.emplace();
     conn->parser->body_limit(max_answer_bytes);
     net::async_write(conn->stream, net::buffer(att->wire), [this, att, conn](error_code ec, std::size_t) {
-      if (abandoned(att, conn))
+      if (!goes_on(att, conn, ec))
         return;
-      if (ec)
-        return fail(att, conn, ec);
       att->phase = "read";
       bhttp::async_read(conn->stream, conn->buffer, *conn->parser,
                         [this, att, conn](error_code ec, std::size_t) { on_read(att, conn, ec); });
@@ -384,6 +374,16 @@ struct webhook_client::impl {
       return false;
     discard(conn);
     return true;
+  }
+
+  // Whether the attempt goes on after a step that ended with `ec`: false
+  // once it was abandoned, or after failing it.
+  bool goes_on(const attempt_ptr& att, const connection_ptr& conn, error_code ec) {
+    if (abandoned(att, conn))
+      return false;
+    if (ec)
+      fail(att, conn, ec);
+    return !ec;
   }
 
   void fail(const attempt_ptr& att, const connection_ptr& conn, error_code ec) {

@@ -59,6 +59,13 @@ void declare_page(po::options_description& d);
 /// `?limit=N&starting_after=ID` from those options; "" when neither was given.
 std::string page_query(const po::variables_map& vm);
 
+/// Declares --team TEAM_ID (required), the team a command acts on.
+void declare_team(po::options_description& d);
+/// `/admin/teams/<id>` of the team --team names (percent-encoded).
+std::string team_path(const po::variables_map& vm);
+/// `name` (--team and the paging options): GET `team_path` + `path`, a page at a time.
+command team_list_command(std::string name, std::string synopsis, std::string summary, std::string path);
+
 /// An option's value if it was given, else "".
 std::string text_of(const po::variables_map& vm, const std::string& name);
 

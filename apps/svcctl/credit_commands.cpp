@@ -50,21 +50,20 @@ std::vector<command> credit_commands() {
     {"credits add", "--team TEAM_ID --amount N [--reason TEXT]",
      "add N credits to a team (negative N takes them away), recorded in its history",
      [](po::options_description& d) {
-       d.add_options()("team", po::value<std::string>()->required(), "the team's id")(
-         "amount", po::value<int64_t>()->required(), "credits, an integer");
+       declare_team(d);
+       d.add_options()("amount", po::value<int64_t>()->required(), "credits, an integer");
        declare_reason(d, "why, kept in the team's credit history (up to 500 bytes)");
      },
      [](const po::variables_map& vm, const global_options& g) {
        json::object body{{"amount", vm["amount"].as<int64_t>()}};
        if (vm.count("reason"))
          body["reason"] = text_of(vm, "reason");
-       return send_admin_request(g, "POST", "/admin/teams/" + percent_encode(text_of(vm, "team")) + "/credits",
-                                 body);
+       return send_admin_request(g, "POST", team_path(vm) + "/credits", body);
      }},
     {"credits history", "--team TEAM_ID [--limit N] [--after ENTRY_ID] [--format table|jsonl|json]",
      "every change of a team's balance, newest first: grants, holds, charges, releases, refunds",
      [](po::options_description& d) {
-       d.add_options()("team", po::value<std::string>()->required(), "the team's id");
+       declare_team(d);
        declare_page(d);
        d.add_options()("format", po::value<std::string>()->default_value("table"),
                        "table (a line per entry), jsonl (a JSON object per entry) or json (svcd's answer)");
@@ -78,8 +77,7 @@ std::vector<command> credit_commands() {
          print = print_table;
        else if (format == "jsonl")
          print = print_json_lines;
-       return send_admin_request(
-         g, "GET", "/admin/teams/" + percent_encode(text_of(vm, "team")) + "/credits" + page_query(vm), {}, print);
+       return send_admin_request(g, "GET", team_path(vm) + "/credits" + page_query(vm), {}, print);
      }},
     {"credits refund", "--job JOB_ID [--reason TEXT]",
      "give back what a succeeded job was charged (once per job), recorded in its team's history",

@@ -22,15 +22,8 @@ command endpoint_action(const std::string& action, const std::string& summary) {
 
 std::vector<command> endpoint_commands() {
   return {
-    {"endpoint list", "--team TEAM_ID [--limit N] [--after ENDPOINT_ID]", "a team's webhook endpoints, newest first",
-     [](po::options_description& d) {
-       d.add_options()("team", po::value<std::string>()->required(), "the team's id");
-       declare_page(d);
-     },
-     [](const po::variables_map& vm, const global_options& g) {
-       return send_admin_request(g, "GET",
-                                 "/admin/teams/" + percent_encode(text_of(vm, "team")) + "/endpoints" + page_query(vm));
-     }},
+    team_list_command("endpoint list", "--team TEAM_ID [--limit N] [--after ENDPOINT_ID]",
+                      "a team's webhook endpoints, newest first", "/endpoints"),
     endpoint_action("disable", "stop an endpoint's deliveries (its team can re-enable it)"),
     endpoint_action("enable", "resume an endpoint's deliveries and reset its failure count"),
   };

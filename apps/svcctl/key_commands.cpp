@@ -24,21 +24,15 @@ std::vector<command> key_commands() {
   return {
     {"key create", "--team TEAM_ID --scope read|write|full", "issue an API key; the only time its plaintext is shown",
      [](po::options_description& d) {
-       d.add_options()("team", po::value<std::string>()->required(), "the team's id")(
-         "scope", po::value<std::string>()->required(), "read, write or full");
+       declare_team(d);
+       d.add_options()("scope", po::value<std::string>()->required(), "read, write or full");
      },
      [](const po::variables_map& vm, const global_options& g) {
        return send_admin_request(g, "POST", "/admin/keys",
                                  {{"team_id", text_of(vm, "team")}, {"scope", text_of(vm, "scope")}});
      }},
-    {"key list", "--team TEAM_ID [--limit N] [--after KEY_ID]", "a team's keys, newest first (never their plaintext)",
-     [](po::options_description& d) {
-       d.add_options()("team", po::value<std::string>()->required(), "the team's id");
-       declare_page(d);
-     },
-     [](const po::variables_map& vm, const global_options& g) {
-       return send_admin_request(g, "GET", "/admin/teams/" + percent_encode(text_of(vm, "team")) + "/keys" + page_query(vm));
-     }},
+    team_list_command("key list", "--team TEAM_ID [--limit N] [--after KEY_ID]",
+                      "a team's keys, newest first (never their plaintext)", "/keys"),
     key_action("rotate", "issue a successor; the old key stays valid for --key-grace"),
     key_action("revoke", "invalidate a key at once"),
   };

@@ -1,7 +1,6 @@
 // team create | list | show | update | disable | enable | limits
 #include "apps/svcctl/admin_client.hpp"
 #include "apps/svcctl/command.hpp"
-#include "apps/svcctl/url_text.hpp"
 
 namespace svc::ctl {
 
@@ -11,10 +10,9 @@ std::vector<command> team_commands() {
      [](const po::variables_map& vm, const global_options& g) {
        return send_admin_request(g, "GET", "/admin/teams" + page_query(vm));
      }},
-    {"team show", "--team TEAM_ID", "one team with its balance",
-     [](po::options_description& d) { d.add_options()("team", po::value<std::string>()->required(), "the team's id"); },
+    {"team show", "--team TEAM_ID", "one team with its balance", declare_team,
      [](const po::variables_map& vm, const global_options& g) {
-       return send_admin_request(g, "GET", "/admin/teams/" + percent_encode(text_of(vm, "team")));
+       return send_admin_request(g, "GET", team_path(vm));
      }},
     {"team create", "--name NAME --owner-email EMAIL [--credits N]", "create a team (with N credits, default 0)",
      [](po::options_description& d) {
@@ -32,8 +30,8 @@ std::vector<command> team_commands() {
      "--team TEAM_ID [--name NAME] [--owner-email EMAIL] [--balance-low-threshold N] [--default-api-version V]",
      "change a team's name, owner e-mail, low-balance threshold or default Svc-Version",
      [](po::options_description& d) {
-       d.add_options()("team", po::value<std::string>()->required(), "the team's id")(
-         "name", po::value<std::string>(), "the new display name")(
+       declare_team(d);
+       d.add_options()("name", po::value<std::string>(), "the new display name")(
          "owner-email", po::value<std::string>(), "where the team's mail goes from now on")(
          "balance-low-threshold", po::value<int64_t>(), "credits at or below which usage.balance_low fires")(
          "default-api-version", po::value<std::string>(), "the Svc-Version of requests that name none");
@@ -49,35 +47,34 @@ std::vector<command> team_commands() {
        if (body.empty())
          throw usage_error("team update: give at least one of --name, --owner-email, --balance-low-threshold, "
                            "--default-api-version");
-       return send_admin_request(g, "PATCH", "/admin/teams/" + percent_encode(text_of(vm, "team")), body);
+       return send_admin_request(g, "PATCH", team_path(vm), body);
      }},
     {"team disable", "--team TEAM_ID [--reason TEXT]",
      "refuse every API request with the team's keys (403 team_disabled) until team enable",
      [](po::options_description& d) {
-       d.add_options()("team", po::value<std::string>()->required(), "the team's id")(
-         "reason", po::value<std::string>(), "a note for operators (never shown to the team)");
+       declare_team(d);
+       d.add_options()("reason", po::value<std::string>(), "a note for operators (never shown to the team)");
      },
      [](const po::variables_map& vm, const global_options& g) {
        boost::json::object body;
        if (vm.count("reason"))
          body["reason"] = text_of(vm, "reason");
-       return send_admin_request(g, "POST", "/admin/teams/" + percent_encode(text_of(vm, "team")) + "/disable", body);
+       return send_admin_request(g, "POST", team_path(vm) + "/disable", body);
      }},
-    {"team enable", "--team TEAM_ID", "give a disabled team's keys their access back at once",
-     [](po::options_description& d) { d.add_options()("team", po::value<std::string>()->required(), "the team's id"); },
+    {"team enable", "--team TEAM_ID", "give a disabled team's keys their access back at once", declare_team,
      [](const po::variables_map& vm, const global_options& g) {
-       return send_admin_request(g, "POST", "/admin/teams/" + percent_encode(text_of(vm, "team")) + "/enable");
+       return send_admin_request(g, "POST", team_path(vm) + "/enable");
      }},
     {"team limits", "--team TEAM_ID --bucket NAME --capacity N --per-minute M",
      "override one rate-limit bucket class for one team",
      [](po::options_description& d) {
-       d.add_options()("team", po::value<std::string>()->required(), "the team's id")(
-         "bucket", po::value<std::string>()->required(), "the bucket class (reads, writes, ...)")(
+       declare_team(d);
+       d.add_options()("bucket", po::value<std::string>()->required(), "the bucket class (reads, writes, ...)")(
          "capacity", po::value<double>()->required(), "burst size")(
          "per-minute", po::value<double>()->required(), "refill rate per minute");
      },
      [](const po::variables_map& vm, const global_options& g) {
-       return send_admin_request(g, "POST", "/admin/teams/" + percent_encode(text_of(vm, "team")) + "/limits",
+       return send_admin_request(g, "POST", team_path(vm) + "/limits",
                                  {{"bucket", text_of(vm, "bucket")},
                                   {"capacity", vm["capacity"].as<double>()},
                                   {"per_minute", vm["per-minute"].as<double>()}});

@@ -51,7 +51,7 @@ std::vector<command> usage_commands() {
        if (format != "csv" && format != "jsonl" && format != "json")
          throw usage_error{"--format must be csv, jsonl or json"};
        auto team = text_of(vm, "team");
-       std::string target = "/admin/teams/" + percent_encode(team) + "/usage", separator = "?";
+       std::string target = team_path(vm) + "/usage", separator = "?";
        for (auto name : {"start", "end"})
          if (vm.count(name)) {
            target += separator + name + "=" + percent_encode(text_of(vm, name));

@@ -69,6 +69,11 @@ bool parse(int argc, char** argv, const po::options_description& d, po::variable
   }
 }
 
+int refuse(const std::string& why) {
+  std::cerr << "svc-bench: " << why << "\n";
+  return 2;
+}
+
 bool load_target(const common_args& a, target& server, std::vector<std::string>& keys, image_spec& image) {
   std::string error;
   auto t = parse_target_url(a.url, a.allow_remote, error);

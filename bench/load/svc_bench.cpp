@@ -44,42 +44,34 @@ constexpr const char* usage =
   "       svc-bench --help              every scenario's options\n";
 
 int run_create_poll_command(int argc, char** argv, const char* argv0) {
-  common_args a;
+  scenario_command c("create-poll: create -> terminal under the rate limits");
   create_poll_options o;
   std::string interval, wait, timeout;
-  po::options_description d("create-poll: create -> terminal under the rate limits");
-  add_common(d, a);
-  d.add_options()("per-team", po::value(&o.per_team)->default_value(130), "images each team creates")(
+  c.d.add_options()("per-team", po::value(&o.per_team)->default_value(130), "images each team creates")(
     "poll-interval", po::value(&interval)->default_value("200ms"), "between two GETs of one job")(
     "wait", po::value(&wait)->default_value("0s"), "whole seconds: GETs send Prefer: wait=N instead of sleeping")(
     "poll-connections", po::value(&o.poll_connections)->default_value(2), "GET connections per team")(
     "timeout", po::value(&timeout)->default_value("5m"), "give up on unfinished jobs after this");
-  po::variables_map vm;
-  int status = 0;
-  if (!parse(argc, argv, d, vm, status))
-    return status;
+  if (!c.parse(argc, argv))
+    return c.status;
   svc::core::duration wait_ms{};
-  if (!load_target(a, o.server, o.keys, o.image) || !read_duration(interval, "--poll-interval", o.poll_interval)
+  if (!load_target(c.a, o.server, o.keys, o.image) || !read_duration(interval, "--poll-interval", o.poll_interval)
       || !read_duration(wait, "--wait", wait_ms) || !read_duration(timeout, "--timeout", o.timeout))
     return 2;
-  if (o.per_team == 0 || o.poll_connections == 0 || wait_ms.count() % 1000 != 0) {
-    std::cerr << "svc-bench: need --per-team >= 1, --poll-connections >= 1 and --wait in whole seconds\n";
-    return 2;
-  }
+  if (o.per_team == 0 || o.poll_connections == 0 || wait_ms.count() % 1000 != 0)
+    return refuse("need --per-team >= 1, --poll-connections >= 1 and --wait in whole seconds");
   o.wait = std::chrono::duration_cast<std::chrono::seconds>(wait_ms);
   const auto r = run_create_poll(o);
-  std::cout << create_poll_report(o, r) << "reproduce: " << reproduce_command(argv0, "create-poll", vm) << std::endl;
+  std::cout << create_poll_report(o, r) << "reproduce: " << reproduce_command(argv0, "create-poll", c.vm) << std::endl;
   return r.complete() ? 0 : 1;
 }
 
 int run_webhook_command(int argc, char** argv, const char* argv0) {
-  common_args a;
+  scenario_command c("webhook: verified webhook deliveries/s and event latency");
   webhook_options o;
   std::string warmup, duration, drain;
-  po::options_description d("webhook: verified webhook deliveries/s and event latency");
-  add_common(d, a);
-  d.add_options()("ca-dir", po::value(&o.ca_dir)->required(), "the receiver's test CA (made if absent; svcd trusts "
-                                                              "DIR/ca.pem through --webhook-ca-file)")(
+  c.d.add_options()("ca-dir", po::value(&o.ca_dir)->required(),
+                    "the receiver's test CA (made if absent; svcd trusts DIR/ca.pem through --webhook-ca-file)")(
     "endpoints-per-team", po::value(&o.endpoints_per_team)->default_value(8), "endpoints each team registers")(
     "subscribe", po::value(&o.subscribe)->default_value("mixed"),
     "all: events [\"*\"]; cancelled: [\"image.cancelled\"]; mixed: alternating")(
@@ -92,31 +84,26 @@ int run_webhook_command(int argc, char** argv, const char* argv0) {
     "duration", po::value(&duration)->default_value("10s"), "measured window")(
     "drain", po::value(&drain)->default_value("15s"), "longest wait for owed deliveries after the window")(
     "svcd-pid", po::value(&o.svcd_pid)->default_value(0), "report this process's CPU per thread in the window");
-  po::variables_map vm;
-  int status = 0;
-  if (!parse(argc, argv, d, vm, status))
-    return status;
-  if (!load_target(a, o.server, o.keys, o.image) || !read_duration(warmup, "--warmup", o.warmup)
+  if (!c.parse(argc, argv))
+    return c.status;
+  if (!load_target(c.a, o.server, o.keys, o.image) || !read_duration(warmup, "--warmup", o.warmup)
       || !read_duration(duration, "--duration", o.duration) || !read_duration(drain, "--drain", o.drain))
     return 2;
   if (o.endpoints_per_team == 0 || o.connections == 0 || o.receiver_threads == 0 || o.duration.count() == 0
       || o.rate < 0 || (o.rate == 0 && o.window < o.endpoints_per_team)
-      || (o.subscribe != "all" && o.subscribe != "cancelled" && o.subscribe != "mixed")) {
-    std::cerr << "svc-bench: need --endpoints-per-team, --connections, --receiver-threads >= 1, a non-zero "
-                 "--duration, --rate >= 0, --window >= --endpoints-per-team and --subscribe all|cancelled|mixed\n";
-    return 2;
-  }
+      || (o.subscribe != "all" && o.subscribe != "cancelled" && o.subscribe != "mixed"))
+    return refuse("need --endpoints-per-team, --connections, --receiver-threads >= 1, a non-zero "
+                  "--duration, --rate >= 0, --window >= --endpoints-per-team and --subscribe all|cancelled|mixed");
   webhook_result r;
   try {
     r = run_webhook(o);
   } catch (const std::exception& e) { // the receiver could not start (certificate, port)
-    std::cerr << "svc-bench: " << e.what() << "\n";
-    return 2;
+    return refuse(e.what());
   }
   std::cout << webhook_report(o, r);
   if (!r.setup_error.empty())
     return 2;
-  std::cout << "reproduce: " << reproduce_command(argv0, "webhook", vm) << std::endl;
+  std::cout << "reproduce: " << reproduce_command(argv0, "webhook", c.vm) << std::endl;
   return r.clean() ? 0 : 1;
 }
 
@@ -132,8 +119,7 @@ int run_webhook_ca_command(int argc, char** argv) {
   try {
     prepare_webhook_ca(dir);
   } catch (const std::exception& e) {
-    std::cerr << "svc-bench: " << e.what() << "\n";
-    return 2;
+    return refuse(e.what());
   }
   std::cout << dir << "/ca.pem\n";
   return 0;

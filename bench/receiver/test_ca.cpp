@@ -77,13 +77,19 @@ x509_ptr new_cert(EVP_PKEY* key, const char* cn, int days) {
   return cert;
 }
 
-void make_server_extensions(X509* cert, X509* issuer) {
+// Makes `cert` a server certificate for 127.0.0.1 and localhost issued by
+// `issuer` and signed with `signer` (`cert` and its own key when self-signed);
+// `signing` names the step in the error.
+void issue_server_cert(X509* cert, X509* issuer, EVP_PKEY* signer, const char* signing) {
+  check(X509_set_issuer_name(cert, X509_get_subject_name(issuer)), "issuer");
   add_ext(cert, issuer, NID_basic_constraints, "critical,CA:FALSE");
   add_ext(cert, issuer, NID_key_usage, "critical,digitalSignature,keyEncipherment");
   add_ext(cert, issuer, NID_ext_key_usage, "serverAuth");
   add_ext(cert, issuer, NID_subject_alt_name, "IP:127.0.0.1,DNS:localhost");
   add_ext(cert, issuer, NID_subject_key_identifier, "hash");
   add_ext(cert, issuer, NID_authority_key_identifier, "keyid:always");
+  if (!X509_sign(cert, signer, EVP_sha256()))
+    fail(signing);
 }
 
 std::string to_pem(X509* cert) {
@@ -139,10 +145,7 @@ test_pki make_test_pki(int days) {
 
   auto server_key = new_key();
   auto server = new_cert(server_key.get(), "localhost", days);
-  check(X509_set_issuer_name(server.get(), X509_get_subject_name(ca.get())), "issuer");
-  make_server_extensions(server.get(), ca.get());
-  if (!X509_sign(server.get(), ca_key.get(), EVP_sha256()))
-    fail("signing the server certificate");
+  issue_server_cert(server.get(), ca.get(), ca_key.get(), "signing the server certificate");
 
   return {{to_pem(ca.get()), to_pem(ca_key.get())}, {to_pem(server.get()), to_pem(server_key.get())}};
 }
@@ -150,10 +153,7 @@ test_pki make_test_pki(int days) {
 pem_identity make_untrusted_server(int days) {
   auto key = new_key();
   auto cert = new_cert(key.get(), "localhost", days);
-  check(X509_set_issuer_name(cert.get(), X509_get_subject_name(cert.get())), "issuer");
-  make_server_extensions(cert.get(), cert.get());
-  if (!X509_sign(cert.get(), key.get(), EVP_sha256()))
-    fail("self-signing");
+  issue_server_cert(cert.get(), cert.get(), key.get(), "self-signing");
   return {to_pem(cert.get()), to_pem(key.get())};
 }
 

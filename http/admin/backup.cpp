@@ -11,13 +11,9 @@
 namespace svc::http {
 
 void backup_store(const context_ptr& ctx) {
-  auto body = read_json_object(ctx, {"to"});
-  if (!body)
+  auto to = read_fields(ctx, {"to"}, [](schema::field_reader& f) { return f.text("to", 1, 4096, true).value_or(""); });
+  if (!to)
     return;
-  schema::field_reader f{*body, schema::json_discipline::strict};
-  auto to = f.text("to", 1, 4096, true);
-  if (f.error())
-    return reply_error(ctx, *f.error());
   // A compacting copy reads the whole store, and the blobs follow it (a blob
   // written after the LMDB snapshot is an orphan the restored server sweeps;
   // one expired meanwhile is one the snapshot's sweep would expire too):

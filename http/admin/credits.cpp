@@ -20,17 +20,23 @@ std::string reason_of(schema::field_reader& f) {
   return f.text("reason", 0, schema::max_credit_reason_bytes).value_or("");
 }
 
+// What POST /admin/teams/{id}/credits asks for.
+struct credit_change {
+  int64_t amount = 0;
+  std::string reason;
+};
+
 } // namespace
 
 void add_credits(const context_ptr& ctx) {
-  auto body = read_json_object(ctx, {"amount", "reason"});
-  if (!body)
+  auto change = read_fields(ctx, {"amount", "reason"}, [](schema::field_reader& f) {
+    credit_change c;
+    c.amount = f.integer("amount", -schema::max_credits, schema::max_credits, true).value_or(0);
+    c.reason = reason_of(f);
+    return c;
+  });
+  if (!change)
     return;
-  schema::field_reader f{*body, schema::json_discipline::strict};
-  auto amount = f.integer("amount", -schema::max_credits, schema::max_credits, true);
-  auto reason = reason_of(f);
-  if (f.error())
-    return reply_error(ctx, *f.error());
   auto team_id = ctx->param("id");
   ask<schema::balance_record>(
     ctx, ctx->svc.actors().ledgers,
@@ -39,7 +45,7 @@ void add_credits(const context_ptr& ctx) {
       auto team = ctx->svc.tables().teams.get(team_id);
       reply_json(ctx, 200, schema::balance_view(b, team.has_value() ? team->balance_low_threshold : 0));
     },
-    actors::credit_atom::value, team_id, *amount, reason);
+    actors::credit_atom::value, team_id, change->amount, change->reason);
 }
 
 void list_team_credits(const context_ptr& ctx) {
@@ -51,31 +57,20 @@ void list_team_credits(const context_ptr& ctx) {
   persistence::scan_range range{team->id + "/", "", true};
   if (!params->starting_after.empty())
     range.start_after = persistence::credit_entry_key(team->id, params->starting_after);
-  bool more = false;
-  auto entries = ctx->svc.tables().credit_entries.page(range, params->limit, more);
-  if (entries.failed())
-    return reply_storage_failure(ctx, entries.why());
-  boost::json::array data;
-  for (auto& e : *entries)
-    data.push_back(schema::credit_entry_view(e));
-  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+  reply_record_page(ctx, ctx->svc.tables().credit_entries, range, params->limit, schema::credit_entry_view);
 }
 
 void refund_job(const context_ptr& ctx) {
-  auto body = read_json_object(ctx, {"reason"}, empty_body::allowed);
-  if (!body)
+  auto reason = read_fields(ctx, {"reason"}, reason_of, empty_body::allowed);
+  if (!reason)
     return;
-  schema::field_reader f{*body, schema::json_discipline::strict};
-  auto reason = reason_of(f);
-  if (f.error())
-    return reply_error(ctx, *f.error());
   auto job = path_record(ctx, ctx->svc.tables().jobs, {"img", "vid"}, "job");
   if (!job)
     return;
   ask<schema::credit_entry_record>(
     ctx, ctx->svc.actors().ledgers,
     [ctx](schema::credit_entry_record& e) { reply_json(ctx, 200, schema::credit_entry_view(e)); },
-    actors::refund_atom::value, job->id, reason);
+    actors::refund_atom::value, job->id, *reason);
 }
 
 } // namespace svc::http

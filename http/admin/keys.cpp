@@ -21,24 +21,29 @@ boost::json::object issued_view(const actors::issued_key& k) {
   return o;
 }
 
+// What POST /admin/keys asks for.
+struct key_request {
+  std::string team_id;
+  schema::scope scope = schema::scope::none;
+};
+
 } // namespace
 
 void create_key(const context_ptr& ctx) {
-  auto body = read_json_object(ctx, {"team_id", "scope"});
-  if (!body)
+  auto request = read_fields(ctx, {"team_id", "scope"}, [](schema::field_reader& f) {
+    key_request r;
+    r.team_id = f.text("team_id", 1, 64, true).value_or("");
+    auto scope = schema::scope_from_name(f.text("scope", 1, 16, true).value_or(""));
+    if (!scope)
+      f.fail("scope", "must be read, write or full");
+    r.scope = scope.value_or(schema::scope::none);
+    return r;
+  });
+  if (!request)
     return;
-  schema::field_reader f{*body, schema::json_discipline::strict};
-  auto team_id = f.text("team_id", 1, 64, true);
-  auto scope_name = f.text("scope", 1, 16, true);
-  if (f.error())
-    return reply_error(ctx, *f.error());
-  auto scope = schema::scope_from_name(*scope_name);
-  if (!scope)
-    return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter,
-                                                   {{"detail", "must be read, write or full"}}, "scope"));
   ask<actors::issued_key>(
     ctx, ctx->svc.actors().keyring, [ctx](actors::issued_key& k) { reply_json(ctx, 201, issued_view(k)); },
-    actors::create_atom::value, *team_id, *scope);
+    actors::create_atom::value, request->team_id, request->scope);
 }
 
 void admin_rotate_key(const context_ptr& ctx) {

@@ -57,8 +57,9 @@ void get_webhook_endpoint(const context_ptr& ctx);
 void patch_webhook_endpoint(const context_ptr& ctx);
 void delete_webhook_endpoint(const context_ptr& ctx);
 void rotate_webhook_secret(const context_ptr& ctx);
-/// Shared with webhook_actions.cpp: 404 `resource_not_found` for an endpoint id (param `id`).
-void reply_endpoint_not_found(const context_ptr& ctx, const std::string& id);
+/// Shared with webhook_actions.cpp: the path's `{id}` when it has the shape of
+/// a `we_` id; nullopt after answering 404 `resource_not_found`.
+std::optional<std::string> endpoint_path_id(const context_ptr& ctx);
 /// Shared with webhook_actions.cpp: the team's endpoint named by `{id}`, or
 /// nullopt after answering 404 (unknown, another team's, not a `we_` id) or
 /// 503 (the store failed).

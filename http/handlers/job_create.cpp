@@ -23,7 +23,20 @@ uint32_t random_seed() {
   return seed;
 }
 
-// The fields both kinds share.
+// The fields only images have.
+void add_kind_fields(schema::job_record& job, const schema::image_request& r) {
+  job.num_outputs = r.num_outputs;
+  job.steps = r.steps;
+}
+
+// The fields only videos have; a video is one output.
+void add_kind_fields(schema::job_record& job, const schema::video_request& r) {
+  job.num_outputs = 1;
+  job.duration_seconds = r.duration_seconds;
+  job.fps = r.fps;
+}
+
+// The job a priced request of `kind` asks for, as it will be stored (`queued`).
 template <class Request>
 schema::job_record new_job(const context_ptr& ctx, schema::job_kind kind, const priced_request<Request>& p) {
   auto& r = p.request;
@@ -44,66 +57,37 @@ schema::job_record new_job(const context_ptr& ctx, schema::job_kind kind, const 
   job.credits = p.price.credits;
   job.created_at = ctx->svc.clock->now();
   job.correlation = ctx->correlation();
+  add_kind_fields(job, r);
   return job;
 }
 
 // Answers an idempotent replay, or admits `job` (holding its price) and answers 201.
 void admit(const context_ptr& ctx, std::string_view route, const boost::json::object& fingerprinted,
            schema::job_record job) {
-  bool ok = true;
-  auto claim = read_idempotency_claim(ctx, fingerprinted, ok);
-  if (!ok)
+  std::optional<idempotency_claim> claim;
+  if (!claim_create(ctx, route, fingerprinted, claim))
     return;
-  if (claim) {
-    auto earlier = find_idempotency_record(ctx, route, *claim);
-    if (earlier.failed())
-      return reply_storage_failure(ctx, earlier.why());
-    if (earlier.has_value())
-      return reply_replay(ctx, *earlier, *claim);
-  }
-
   actors::job_admission admission;
   admission.job = std::move(job);
   auto location = ctx->svc.base_url + "/v1/" + std::string{route} + "/" + admission.job.id;
   std::string body;
   schema::write_job_view(body, admission.job, {ctx->svc.base_url, ctx->svc.url_secret});
-  if (claim) {
-    auto now = ctx->svc.clock->now();
-    admission.idempotency = schema::idempotency_record{
-      ctx->team->id, std::string{route}, claim->key, claim->request_sha256, 201, body, location, now,
-      now + ctx->svc.cfg.idempotency_ttl};
-  }
-  ask<actors::admission_result>(
-    ctx, ctx->svc.actors().jobs,
-    [ctx, claim, body = std::move(body), location = std::move(location)](actors::admission_result& r) {
-      if (r.replayed)
-        return reply_replay(ctx, r.earlier, *claim);
-      reply_body(ctx, 201, body, "application/json", {{"Location", location}});
-    },
-    actors::create_atom::value, std::move(admission));
+  admission.idempotency = replay_record(ctx, route, claim, body, location);
+  ask<actors::admission_result>(ctx, ctx->svc.actors().jobs,
+                                on_created<actors::admission_result>(ctx, claim, std::move(body), std::move(location)),
+                                actors::create_atom::value, std::move(admission));
 }
 
 } // namespace
 
 void create_image(const context_ptr& ctx) {
-  auto priced = read_priced_image(ctx);
-  if (!priced)
-    return;
-  auto job = new_job(ctx, schema::job_kind::image, *priced);
-  job.num_outputs = priced->request.num_outputs;
-  job.steps = priced->request.steps;
-  admit(ctx, "images", priced->body, std::move(job));
+  if (auto priced = read_priced_image(ctx))
+    admit(ctx, "images", priced->body, new_job(ctx, schema::job_kind::image, *priced));
 }
 
 void create_video(const context_ptr& ctx) {
-  auto priced = read_priced_video(ctx);
-  if (!priced)
-    return;
-  auto job = new_job(ctx, schema::job_kind::video, *priced);
-  job.num_outputs = 1;
-  job.duration_seconds = priced->request.duration_seconds;
-  job.fps = priced->request.fps;
-  admit(ctx, "videos", priced->body, std::move(job));
+  if (auto priced = read_priced_video(ctx))
+    admit(ctx, "videos", priced->body, new_job(ctx, schema::job_kind::video, *priced));
 }
 
 void estimate_image(const context_ptr& ctx) {

@@ -10,25 +10,20 @@ namespace {
 
 template <class Request, class Validate, class Price>
 std::optional<priced_request<Request>> read_priced(const context_ptr& ctx, Validate validate, Price price) {
-  auto body = parse_json_object(ctx);
-  if (!body)
+  auto valid = read_valid_body(ctx, validate);
+  if (!valid)
     return std::nullopt;
-  auto request = validate(*body);
-  if (!request) {
-    reply_error(ctx, request.error());
-    return std::nullopt;
-  }
   auto catalogue = ctx->svc.loras.get(ctx->svc.env, ctx->svc.tables());
   if (catalogue.failed()) {
     reply_storage_failure(ctx, catalogue.why());
     return std::nullopt;
   }
-  auto loras = schema::resolve_loras(request.value(), **catalogue);
+  auto loras = schema::resolve_loras(valid->request, **catalogue);
   if (!loras) {
     reply_error(ctx, loras.error());
     return std::nullopt;
   }
-  if (auto& id = request.value().init_image) {
+  if (auto& id = valid->request.init_image) {
     auto file = find_team_file(ctx, *id);
     if (file.failed()) {
       reply_storage_failure(ctx, file.why());
@@ -46,8 +41,8 @@ std::optional<priced_request<Request>> read_priced(const context_ptr& ctx, Valid
     }
   }
   priced_request<Request> out;
-  out.body = std::move(*body);
-  out.request = std::move(request.value());
+  out.body = std::move(valid->json);
+  out.request = std::move(valid->request);
   out.loras = std::move(loras.value());
   out.price = price(out.request, out.loras.loras.size(), schema::pricing_for(ctx->version));
   return out;

@@ -21,17 +21,15 @@ void reply_team(const context_ptr& ctx, const schema::team_record& t) {
 void get_team(const context_ptr& ctx) { reply_team(ctx, *ctx->team); }
 
 void patch_team(const context_ptr& ctx) {
-  auto body = read_json_object(ctx, {"balance_low_threshold"});
-  if (!body)
+  auto threshold = read_fields(ctx, {"balance_low_threshold"}, [](schema::field_reader& f) {
+    return f.integer("balance_low_threshold", 0, int64_t{1} << 50);
+  });
+  if (!threshold)
     return;
-  schema::field_reader f{*body, schema::json_discipline::strict};
-  auto threshold = f.integer("balance_low_threshold", 0, int64_t{1} << 50);
-  if (f.error())
-    return reply_error(ctx, *f.error());
-  if (!threshold) // nothing to change
+  if (!*threshold) // not given: nothing to change
     return reply_team(ctx, *ctx->team);
   actors::team_update update;
-  update.balance_low_threshold = threshold;
+  update.balance_low_threshold = *threshold;
   ask<schema::team_record>(
     ctx, ctx->svc.actors().teams, [ctx](schema::team_record& t) { reply_team(ctx, t); },
     actors::patch_atom::value, ctx->team->id, std::move(update));

@@ -15,37 +15,32 @@
 namespace svc::http {
 
 void test_webhook_endpoint(const context_ptr& ctx) {
-  auto& id = ctx->param("id");
-  if (!core::has_id_shape(id, "we"))
-    return reply_endpoint_not_found(ctx, id);
-  auto body = parse_json_object(ctx, empty_body::allowed);
-  if (!body)
+  auto id = endpoint_path_id(ctx);
+  if (!id)
     return;
-  auto type = schema::validate_test_fire_request(*body);
+  auto type = read_valid_body(ctx, schema::validate_test_fire_request, empty_body::allowed);
   if (!type)
-    return reply_error(ctx, type.error());
+    return;
   ask<actors::test_fire>(
     ctx, ctx->svc.actors().webhooks,
     [ctx](actors::test_fire& t) {
       reply_json(ctx, 202, schema::test_fire_view(t.endpoint_id, t.event_id, t.enqueued));
     },
-    actors::test_fire_atom::value, ctx->team->id, id, type.value(), ctx->version,
-    ctx->correlation());
+    actors::test_fire_atom::value, ctx->team->id, *id, type->request, ctx->version, ctx->correlation());
 }
 
 void replay_webhook_endpoint(const context_ptr& ctx) {
-  auto& id = ctx->param("id");
-  if (!core::has_id_shape(id, "we"))
-    return reply_endpoint_not_found(ctx, id);
-  auto body = parse_json_object(ctx);
-  if (!body)
+  auto id = endpoint_path_id(ctx);
+  if (!id)
     return;
-  auto since = schema::validate_replay_request(*body, ctx->svc.clock->now());
+  auto since = read_valid_body(ctx, [&ctx](const boost::json::object& body) {
+    return schema::validate_replay_request(body, ctx->svc.clock->now());
+  });
   if (!since)
-    return reply_error(ctx, since.error());
+    return;
   ask<int64_t>(
-    ctx, ctx->svc.actors().webhooks, [ctx, id](int64_t& n) { reply_json(ctx, 202, schema::replay_view(id, n)); },
-    actors::replay_atom::value, ctx->team->id, id, since.value());
+    ctx, ctx->svc.actors().webhooks, [ctx, id = *id](int64_t& n) { reply_json(ctx, 202, schema::replay_view(id, n)); },
+    actors::replay_atom::value, ctx->team->id, *id, since->request);
 }
 
 void list_webhook_deliveries(const context_ptr& ctx) {
@@ -58,14 +53,7 @@ void list_webhook_deliveries(const context_ptr& ctx) {
   // Rows are keyed `we_id/dlv_id` with time-ordered ids: a reverse scan is newest first.
   auto prefix = persistence::owned_key(endpoint->id, "");
   persistence::scan_range range{prefix, params->starting_after.empty() ? "" : prefix + params->starting_after, true};
-  bool more = false;
-  auto rows = ctx->svc.tables().deliveries.page(range, params->limit, more);
-  if (rows.failed())
-    return reply_storage_failure(ctx, rows.why());
-  boost::json::array data;
-  for (auto& d : *rows)
-    data.push_back(schema::delivery_view(d));
-  reply_json(ctx, 200, schema::list_view(std::move(data), more));
+  reply_record_page(ctx, ctx->svc.tables().deliveries, range, params->limit, schema::delivery_view);
 }
 
 } // namespace svc::http

@@ -52,11 +52,19 @@ void reply_endpoint(const context_ptr& ctx, const schema::webhook_endpoint_recor
   reply_json(ctx, 200, schema::webhook_endpoint_view(e, show_secret));
 }
 
-} // namespace
-
 void reply_endpoint_not_found(const context_ptr& ctx, const std::string& id) {
   reply_error(ctx, schema::make_api_error(schema::error_code::resource_not_found,
                                           {{"kind", "webhook endpoint"}, {"id", id.substr(0, 64)}}, "id"));
+}
+
+} // namespace
+
+std::optional<std::string> endpoint_path_id(const context_ptr& ctx) {
+  auto& id = ctx->param("id");
+  if (core::has_id_shape(id, "we"))
+    return id;
+  reply_endpoint_not_found(ctx, id);
+  return std::nullopt;
 }
 
 std::optional<schema::webhook_endpoint_record> find_team_endpoint(const context_ptr& ctx) {
@@ -70,46 +78,23 @@ std::optional<schema::webhook_endpoint_record> find_team_endpoint(const context_
 }
 
 void create_webhook_endpoint(const context_ptr& ctx) {
-  auto body = parse_json_object(ctx);
-  if (!body)
+  auto valid = read_valid_body(ctx, schema::validate_webhook_endpoint_create);
+  if (!valid || !url_acceptable(ctx, valid->request.url))
     return;
-  auto request = schema::validate_webhook_endpoint_create(*body);
-  if (!request)
-    return reply_error(ctx, request.error());
-  if (!url_acceptable(ctx, request.value().url))
+  std::optional<idempotency_claim> claim;
+  if (!claim_create(ctx, endpoints_route, valid->json, claim))
     return;
-  bool ok = true;
-  auto claim = read_idempotency_claim(ctx, *body, ok);
-  if (!ok)
-    return;
-  if (claim) {
-    auto earlier = find_idempotency_record(ctx, endpoints_route, *claim);
-    if (earlier.failed())
-      return reply_storage_failure(ctx, earlier.why());
-    if (earlier.has_value())
-      return reply_replay(ctx, *earlier, *claim);
-  }
 
   actors::endpoint_creation creation;
-  creation.endpoint = new_endpoint(ctx, request.value());
+  creation.endpoint = new_endpoint(ctx, valid->request);
   auto location = ctx->svc.base_url + "/v1/webhook_endpoints/" + creation.endpoint.id;
   // The one answer that shows the secret; a replay shows it again, as the
   // stored 201 is the create's answer.
   auto answer = boost::json::serialize(schema::webhook_endpoint_view(creation.endpoint, true));
-  if (claim) {
-    auto now = ctx->svc.clock->now();
-    creation.idempotency = schema::idempotency_record{
-      ctx->team->id, std::string{endpoints_route}, claim->key, claim->request_sha256, 201, answer, location, now,
-      now + ctx->svc.cfg.idempotency_ttl};
-  }
-  ask<actors::endpoint_created>(
-    ctx, ctx->svc.actors().webhooks,
-    [ctx, claim, answer = std::move(answer), location = std::move(location)](actors::endpoint_created& r) {
-      if (r.replayed)
-        return reply_replay(ctx, r.earlier, *claim);
-      reply_body(ctx, 201, answer, "application/json", {{"Location", location}});
-    },
-    actors::create_atom::value, std::move(creation));
+  creation.idempotency = replay_record(ctx, endpoints_route, claim, answer, location);
+  ask<actors::endpoint_created>(ctx, ctx->svc.actors().webhooks,
+                                on_created<actors::endpoint_created>(ctx, claim, std::move(answer), std::move(location)),
+                                actors::create_atom::value, std::move(creation));
 }
 
 void list_webhook_endpoints(const context_ptr& ctx) {
@@ -130,44 +115,37 @@ void get_webhook_endpoint(const context_ptr& ctx) {
 }
 
 void patch_webhook_endpoint(const context_ptr& ctx) {
-  auto& id = ctx->param("id");
-  if (!core::has_id_shape(id, "we"))
-    return reply_endpoint_not_found(ctx, id);
-  auto body = parse_json_object(ctx);
-  if (!body)
+  auto id = endpoint_path_id(ctx);
+  if (!id)
     return;
-  auto update = schema::validate_webhook_endpoint_update(*body);
+  auto update = read_valid_body(ctx, schema::validate_webhook_endpoint_update);
   if (!update)
-    return reply_error(ctx, update.error());
-  auto& u = update.value();
+    return;
+  auto& u = update->request;
   if (u.url && !url_acceptable(ctx, *u.url))
     return;
   actors::endpoint_patch patch{std::move(u.url), std::move(u.events), std::move(u.metadata), u.is_active};
   ask<schema::webhook_endpoint_record>(
     ctx, ctx->svc.actors().webhooks, [ctx](schema::webhook_endpoint_record& e) { reply_endpoint(ctx, e); },
-    actors::patch_atom::value, ctx->team->id, id, std::move(patch));
+    actors::patch_atom::value, ctx->team->id, *id, std::move(patch));
 }
 
 void delete_webhook_endpoint(const context_ptr& ctx) {
-  auto& id = ctx->param("id");
-  if (!core::has_id_shape(id, "we"))
-    return reply_endpoint_not_found(ctx, id);
-  if (!read_json_object(ctx, {}, empty_body::allowed))
+  auto id = endpoint_path_id(ctx);
+  if (!id || !read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<bool>(
-    ctx, ctx->svc.actors().webhooks, [ctx, id](bool&) { reply_json(ctx, 200, schema::deleted_endpoint_view(id)); },
-    actors::delete_atom::value, ctx->team->id, id);
+    ctx, ctx->svc.actors().webhooks, [ctx, id = *id](bool&) { reply_json(ctx, 200, schema::deleted_endpoint_view(id)); },
+    actors::delete_atom::value, ctx->team->id, *id);
 }
 
 void rotate_webhook_secret(const context_ptr& ctx) {
-  auto& id = ctx->param("id");
-  if (!core::has_id_shape(id, "we"))
-    return reply_endpoint_not_found(ctx, id);
-  if (!read_json_object(ctx, {}, empty_body::allowed))
+  auto id = endpoint_path_id(ctx);
+  if (!id || !read_json_object(ctx, {}, empty_body::allowed))
     return;
   ask<schema::webhook_endpoint_record>(
     ctx, ctx->svc.actors().webhooks, [ctx](schema::webhook_endpoint_record& e) { reply_endpoint(ctx, e, true); },
-    actors::rotate_atom::value, ctx->team->id, id);
+    actors::rotate_atom::value, ctx->team->id, *id);
 }
 
 } // namespace svc::http

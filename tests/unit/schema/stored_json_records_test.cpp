@@ -10,7 +10,7 @@
 
 #include <boost/json.hpp>
 
-#include "stored_text.hpp"
+#include "tests/support/stored_text.hpp"
 
 namespace {
 

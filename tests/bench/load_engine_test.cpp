@@ -15,12 +15,7 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = net::ip::tcp;
 using namespace std::chrono_literals;
-using svc::bench::exchange;
-using svc::bench::load_options;
-using svc::bench::load_result;
-using svc::bench::load_source;
-using svc::bench::planned_request;
-using svc::bench::steady;
+using namespace svc::bench;
 
 // A plain HTTP/1.1 server on 127.0.0.1 that answers every request 200 at
 // once, except that it holds the answer to request number `stall_at`

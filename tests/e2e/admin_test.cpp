@@ -29,10 +29,8 @@ void check_failed_as_json(const svcctl_result& r, const std::string& what) {
 }
 
 std::set<std::string> kinds_of(const boost::json::value& list) {
-  std::set<std::string> kinds;
-  for (long i = 0; i < json_size(list, "data"); ++i)
-    kinds.insert(json_str(list, "data." + std::to_string(i) + ".kind"));
-  return kinds;
+  auto kinds = data_strings(list, "kind");
+  return {kinds.begin(), kinds.end()};
 }
 
 } // namespace

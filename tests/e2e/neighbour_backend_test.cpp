@@ -23,6 +23,7 @@
 #include "support/neighbour_fixture.hpp"
 #include "support/peak_memory.hpp"
 #include "support/wait.hpp"
+#include "tests/support/fixture_with.hpp"
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -146,15 +147,9 @@ struct backend_neighbour : with_a1111, neighbour_fixture {
   }
 };
 
-struct hanging_back_end : backend_neighbour {
-  hanging_back_end() : backend_neighbour(a1111_mode::hang) {}
-};
-struct garbage_back_end : backend_neighbour {
-  garbage_back_end() : backend_neighbour(a1111_mode::not_http) {}
-};
-struct huge_png_back_end : backend_neighbour {
-  huge_png_back_end() : backend_neighbour(a1111_mode::huge_png) {}
-};
+using hanging_back_end = svc::test::fixture_with<backend_neighbour, a1111_mode::hang>;
+using garbage_back_end = svc::test::fixture_with<backend_neighbour, a1111_mode::not_http>;
+using huge_png_back_end = svc::test::fixture_with<backend_neighbour, a1111_mode::huge_png>;
 
 } // namespace
 

@@ -19,6 +19,7 @@
 #include "support/process.hpp"
 #include "support/smtp_relay.hpp"
 #include "support/wait.hpp"
+#include "tests/support/fixture_with.hpp"
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -128,15 +129,9 @@ struct mail_neighbour : with_relay, neighbour_fixture {
   }
 };
 
-struct silent_relay : mail_neighbour {
-  silent_relay() : mail_neighbour(relay_behaviour::never_greets) {}
-};
-struct trickling_relay : mail_neighbour {
-  trickling_relay() : mail_neighbour(relay_behaviour::endless_greeting) {}
-};
-struct unconfirming_relay : mail_neighbour {
-  unconfirming_relay() : mail_neighbour(relay_behaviour::stalls_after_data) {}
-};
+using silent_relay = svc::test::fixture_with<mail_neighbour, relay_behaviour::never_greets>;
+using trickling_relay = svc::test::fixture_with<mail_neighbour, relay_behaviour::endless_greeting>;
+using unconfirming_relay = svc::test::fixture_with<mail_neighbour, relay_behaviour::stalls_after_data>;
 
 } // namespace
 

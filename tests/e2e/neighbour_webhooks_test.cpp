@@ -20,6 +20,7 @@
 #include "support/json_util.hpp"
 #include "support/neighbour_fixture.hpp"
 #include "support/wait.hpp"
+#include "tests/support/fixture_with.hpp"
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -158,21 +159,11 @@ struct receiver_neighbour : neighbour_fixture {
   }
 };
 
-struct silent_receiver : receiver_neighbour {
-  silent_receiver() : receiver_neighbour(receiver_fault::silent) {}
-};
-struct unanswering_receiver : receiver_neighbour {
-  unanswering_receiver() : receiver_neighbour(receiver_fault::never_answers) {}
-};
-struct huge_body_receiver : receiver_neighbour {
-  huge_body_receiver() : receiver_neighbour(receiver_fault::huge_body) {}
-};
-struct handshake_reset_receiver : receiver_neighbour {
-  handshake_reset_receiver() : receiver_neighbour(receiver_fault::reset_in_handshake) {}
-};
-struct answer_reset_receiver : receiver_neighbour {
-  answer_reset_receiver() : receiver_neighbour(receiver_fault::reset_in_answer) {}
-};
+using silent_receiver = svc::test::fixture_with<receiver_neighbour, receiver_fault::silent>;
+using unanswering_receiver = svc::test::fixture_with<receiver_neighbour, receiver_fault::never_answers>;
+using huge_body_receiver = svc::test::fixture_with<receiver_neighbour, receiver_fault::huge_body>;
+using handshake_reset_receiver = svc::test::fixture_with<receiver_neighbour, receiver_fault::reset_in_handshake>;
+using answer_reset_receiver = svc::test::fixture_with<receiver_neighbour, receiver_fault::reset_in_answer>;
 
 } // namespace
 

@@ -20,6 +20,7 @@
 #include "media_probe.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+#include "tests/support/fixture_with.hpp"
 
 using namespace svc::e2e;
 using svc::test::a1111_mode;
@@ -66,12 +67,8 @@ struct remote_fixture : with_fake, server_fixture {
   }
 };
 
-struct ok_server : remote_fixture {
-  ok_server() : remote_fixture(a1111_mode::ok) {}
-};
-struct failing_server : remote_fixture {
-  failing_server() : remote_fixture(a1111_mode::fail_500) {}
-};
+using ok_server = svc::test::fixture_with<remote_fixture, a1111_mode::ok>;
+using failing_server = svc::test::fixture_with<remote_fixture, a1111_mode::fail_500>;
 struct slow_server : remote_fixture {
   slow_server() : remote_fixture(a1111_mode::slow, {"--remote-timeout", "1s"}) {}
 };

@@ -24,8 +24,6 @@
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
-using svc::receiver::received_request;
-using svc::receiver::reply;
 
 namespace {
 

@@ -19,13 +19,6 @@ struct private_receivers : server_fixture {
   private_receivers() : server_fixture({"--webhook-allow-private"}) {}
 };
 
-void check_not_found(const svcctl_result& r, const std::string& what) {
-  BOOST_TEST_CONTEXT(what) {
-    BOOST_TEST(r.exit_code == 1, r.err);
-    BOOST_TEST(json_str(r.err_json, "error.code") == "resource_not_found", r.err);
-  }
-}
-
 } // namespace
 
 BOOST_FIXTURE_TEST_CASE(endpoints_are_listed_disabled_and_enabled, private_receivers) {

@@ -17,13 +17,6 @@ struct slow_single_worker : server_fixture {
   slow_single_worker() : server_fixture({"--render-delay", "5s", "--workers", "1"}) {}
 };
 
-void check_not_found(const svcctl_result& r, const std::string& what) {
-  BOOST_TEST_CONTEXT(what) {
-    BOOST_TEST(r.exit_code == 1, r.err);
-    BOOST_TEST(json_str(r.err_json, "error.code") == "resource_not_found", r.err);
-  }
-}
-
 } // namespace
 
 BOOST_FIXTURE_TEST_CASE(job_show_and_cancel_refund_the_team, slow_single_worker) {

@@ -23,10 +23,8 @@ namespace {
 const std::string unknown_team = "team_01J" + std::string(23, '0');
 
 std::set<std::string> ids_of(const boost::json::value& list) {
-  std::set<std::string> ids;
-  for (long i = 0; i < json_size(list, "data"); ++i)
-    ids.insert(json_str(list, "data." + std::to_string(i) + ".id"));
-  return ids;
+  auto ids = data_strings(list);
+  return {ids.begin(), ids.end()};
 }
 
 } // namespace

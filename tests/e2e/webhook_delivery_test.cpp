@@ -108,13 +108,6 @@ json::value events_list(http_client& c, const std::string& key, const std::strin
   return r.json();
 }
 
-std::vector<std::string> ids_in(const json::value& list) {
-  std::vector<std::string> out;
-  for (long i = 0; i < json_size(list, "data"); ++i)
-    out.push_back(json_str(list, "data." + std::to_string(i) + ".id"));
-  return out;
-}
-
 } // namespace
 
 BOOST_FIXTURE_TEST_CASE(image_completed_arrives_signed_with_every_header, short_retries) {
@@ -223,17 +216,17 @@ BOOST_FIXTURE_TEST_CASE(cancelled_job_and_the_events_feed, slow_renders) {
   // Newest first; the test fire is not listed.
   auto all = events_list(c, t.read.key);
   std::vector<std::string> expected{got_c->event_id, got_b->event_id, cancelled->event_id};
-  BOOST_TEST(ids_in(all) == expected, boost::json::serialize(all));
+  BOOST_TEST(data_strings(all) == expected, boost::json::serialize(all));
   BOOST_TEST(json_bool(all, "has_more") == false);
   BOOST_TEST(json_str(all, "object") == "list");
   for (long i = 0; i + 1 < json_size(all, "data"); ++i)
     BOOST_TEST(parse_iso8601_ms(json_str(all, "data." + std::to_string(i) + ".created_at"))
                >= parse_iso8601_ms(json_str(all, "data." + std::to_string(i + 1) + ".created_at")));
   auto completed = events_list(c, t.read.key, "type=image.completed");
-  BOOST_TEST((ids_in(completed) == std::vector<std::string>{got_c->event_id, got_b->event_id}));
+  BOOST_TEST((data_strings(completed) == std::vector<std::string>{got_c->event_id, got_b->event_id}));
   auto only_cancelled = events_list(c, t.read.key, "type=image.cancelled");
-  BOOST_TEST((ids_in(only_cancelled) == std::vector<std::string>{cancelled->event_id}));
-  BOOST_TEST(ids_in(events_list(c, t.read.key, "type=video.completed")).empty());
+  BOOST_TEST((data_strings(only_cancelled) == std::vector<std::string>{cancelled->event_id}));
+  BOOST_TEST(data_strings(events_list(c, t.read.key, "type=video.completed")).empty());
   auto bad = c.get("/v1/events?type=image.exploded", with_key(t.read.key));
   BOOST_TEST(is_error(bad, 400, "invalid_parameter"), bad.summary());
 
@@ -242,7 +235,7 @@ BOOST_FIXTURE_TEST_CASE(cancelled_job_and_the_events_feed, slow_renders) {
   std::string after;
   for (int i = 0; i < 10; ++i) {
     auto page = events_list(c, t.read.key, "limit=1" + (after.empty() ? "" : "&starting_after=" + after));
-    auto ids = ids_in(page);
+    auto ids = data_strings(page);
     if (ids.empty())
       break;
     walked.insert(walked.end(), ids.begin(), ids.end());

@@ -20,6 +20,7 @@
 
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
+#include "support/refused_queries.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 
@@ -45,13 +46,6 @@ std::vector<std::string> strings_at(const json::value& v, const std::string& pat
   for (long i = 0; i < json_size(v, path); ++i)
     out.push_back(json_str(v, path + "." + std::to_string(i)));
   return out;
-}
-
-std::vector<std::string> ids_of(const json::value& list) {
-  std::vector<std::string> ids;
-  for (long i = 0; i < json_size(list, "data"); ++i)
-    ids.push_back(json_str(list, "data." + std::to_string(i) + ".id"));
-  return ids;
 }
 
 // A loopback port nobody listens on: bound, read, closed.
@@ -223,7 +217,7 @@ BOOST_AUTO_TEST_CASE(an_idempotent_create_replays_its_answer) {
   BOOST_TEST(again.header_or_empty("Idempotent-Replayed") == "true");
   BOOST_TEST(again.body == first.body, "the stored 201, secret included");
   BOOST_TEST(again.header_or_empty("Location") == first.header_or_empty("Location"));
-  BOOST_TEST(ids_of(c.get("/v1/webhook_endpoints", with_key(t.read.key)).json())
+  BOOST_TEST(data_strings(c.get("/v1/webhook_endpoints", with_key(t.read.key)).json())
              == std::vector<std::string>{json_str(first.json(), "id")});
 
   auto other_body = create(c, t.write.key, body_of(receiver), {{"Idempotency-Key", "we-create-1"}});
@@ -247,23 +241,23 @@ BOOST_AUTO_TEST_CASE(list_pages_newest_first) {
   std::vector<std::string> newest_first;
   for (int i = 0; i < 5; ++i)
     newest_first.insert(newest_first.begin(), json_str(create_ok(c, t.write.key), "id"));
-  BOOST_TEST(ids_of(c.get("/v1/webhook_endpoints", with_key(t.read.key)).json()) == newest_first);
+  BOOST_TEST(data_strings(c.get("/v1/webhook_endpoints", with_key(t.read.key)).json()) == newest_first);
 
   auto first = c.get("/v1/webhook_endpoints?limit=2", with_key(t.read.key)).json();
-  BOOST_TEST(ids_of(first) == std::vector<std::string>(newest_first.begin(), newest_first.begin() + 2));
+  BOOST_TEST(data_strings(first) == std::vector<std::string>(newest_first.begin(), newest_first.begin() + 2));
   BOOST_TEST(json_bool(first, "has_more") == true);
   BOOST_TEST(json_str(first, "next_cursor") == newest_first[1]);
   auto second = c.get("/v1/webhook_endpoints?limit=2&starting_after=" + newest_first[1], with_key(t.read.key)).json();
-  BOOST_TEST(ids_of(second) == std::vector<std::string>(newest_first.begin() + 2, newest_first.begin() + 4));
+  BOOST_TEST(data_strings(second) == std::vector<std::string>(newest_first.begin() + 2, newest_first.begin() + 4));
   auto last = c.get("/v1/webhook_endpoints?limit=2&starting_after=" + newest_first[3], with_key(t.read.key)).json();
-  BOOST_TEST(ids_of(last) == std::vector<std::string>{newest_first[4]});
+  BOOST_TEST(data_strings(last) == std::vector<std::string>{newest_first[4]});
   BOOST_TEST(json_bool(last, "has_more") == false);
   BOOST_TEST(json_is_null(last, "next_cursor"));
   auto exact = c.get("/v1/webhook_endpoints?limit=5", with_key(t.read.key)).json();
   BOOST_TEST(json_bool(exact, "has_more") == false);
 
   auto other = create_team_with_keys();
-  BOOST_TEST(ids_of(c.get("/v1/webhook_endpoints", with_key(other.read.key)).json()).empty());
+  BOOST_TEST(data_strings(c.get("/v1/webhook_endpoints", with_key(other.read.key)).json()).empty());
 
   for (std::string q : {"limit=0", "limit=101", "limit=x", "starting_after=img_00000000000000000000000000",
                         "colour=red"}) {
@@ -410,7 +404,7 @@ BOOST_AUTO_TEST_CASE(delete_then_not_found) {
   BOOST_TEST(is_error(send(c, "DELETE", path, t.write.key), 404, "resource_not_found"));
   BOOST_TEST(is_error(send(c, "PATCH", path, t.write.key, R"({"is_active": true})"), 404, "resource_not_found"));
   BOOST_TEST(is_error(c.get(path + "/deliveries", with_key(t.read.key)), 404, "resource_not_found"));
-  BOOST_TEST(ids_of(c.get("/v1/webhook_endpoints", with_key(t.read.key)).json()) == std::vector<std::string>{keep});
+  BOOST_TEST(data_strings(c.get("/v1/webhook_endpoints", with_key(t.read.key)).json()) == std::vector<std::string>{keep});
 }
 
 BOOST_AUTO_TEST_CASE(scopes) {
@@ -468,21 +462,14 @@ BOOST_AUTO_TEST_CASE(a_new_team_has_no_events) {
   BOOST_TEST(json_bool(r.json(), "has_more") == false);
   BOOST_TEST(c.get("/v1/events?type=image.completed&limit=5", with_key(t.read.key)).status == 200);
 
-  struct {
-    std::string query, code, param;
-  } bad[] = {
+  check_refused_queries(c, "/v1/events", t.read.key, {
     {"type=image.expired", "invalid_parameter", "type"},
     {"type=*", "invalid_parameter", "type"},
     {"type=", "invalid_parameter", "type"},
     {"limit=0", "invalid_parameter", "limit"},
     {"starting_after=we_01KAK3T2B4C6D8E0F2G4H6J8K0", "invalid_parameter", "starting_after"},
     {"endpoint=we_x", "unknown_parameter", "endpoint"},
-  };
-  for (auto& k : bad) {
-    auto e = c.get("/v1/events?" + k.query, with_key(t.read.key));
-    BOOST_TEST(is_error(e, 400, k.code), k.query << ": " << e.summary());
-    BOOST_TEST(json_str(e.json(), "error.param") == k.param, k.query);
-  }
+  });
   BOOST_TEST(is_error(c.get("/v1/events/evt_01KAK3T2B4C6D8E0F2G4H6J8K0", with_key(t.read.key)), 404,
                       "resource_not_found"));
   BOOST_TEST(is_error(c.get("/v1/events/nope", with_key(t.read.key)), 404, "resource_not_found"));
@@ -598,7 +585,7 @@ BOOST_FIXTURE_TEST_CASE(a_team_has_at_most_max_endpoints_per_team, three_endpoin
   BOOST_TEST(is_error(fourth, 400, "endpoint_limit_reached"), fourth.summary());
   BOOST_TEST(json_str(fourth.json(), "error.type") == "invalid_request");
   BOOST_TEST(json_str(fourth.json(), "error.message").find("3 webhook endpoints") != std::string::npos);
-  BOOST_TEST(ids_of(c.get("/v1/webhook_endpoints", with_key(t.read.key)).json()).size() == 3u, "nothing created");
+  BOOST_TEST(data_strings(c.get("/v1/webhook_endpoints", with_key(t.read.key)).json()).size() == 3u, "nothing created");
 
   // A keyed create is refused the same way (and its key stays unused).
   auto keyed = create(c, t.write.key, body_of(receiver), {{"Idempotency-Key", "cap-1"}});

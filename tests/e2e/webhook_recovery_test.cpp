@@ -25,8 +25,6 @@
 using namespace svc::e2e;
 using namespace std::chrono_literals;
 namespace json = boost::json;
-using svc::receiver::received_request;
-using svc::receiver::reply;
 
 namespace {
 

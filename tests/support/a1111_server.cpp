@@ -4,11 +4,8 @@
 #include <array>
 #include <mutex>
 #include <optional>
-#include <thread>
 
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/read.hpp>
@@ -20,6 +17,7 @@
 #include "core/crypto.hpp"
 #include "providers/image.hpp"
 #include "providers/png_writer.hpp"
+#include "tests/support/loopback_listener.hpp"
 
 namespace svc::test {
 namespace {
@@ -54,12 +52,6 @@ std::string make_png(int width, int height, std::uint32_t seed) {
 } // namespace
 
 struct a1111_server::impl {
-  net::io_context ioc;
-  tcp::acceptor acceptor{ioc};
-  std::uint16_t port = 0;
-  std::thread thread;
-  std::mutex close_mutex;
-
   // Shared with the test thread.
   mutable std::mutex mutex;
   a1111_mode mode = a1111_mode::ok;
@@ -75,9 +67,11 @@ struct a1111_server::impl {
   std::vector<std::weak_ptr<net::steady_timer>> slow_renders;
   std::optional<steady::time_point> slow_since;
 
+  loopback_listener listener; // after everything its handlers use
+
   void accept() {
-    auto socket = std::make_shared<tcp::socket>(ioc);
-    acceptor.async_accept(*socket, [this, socket](error_code ec) {
+    auto socket = std::make_shared<tcp::socket>(listener.ioc);
+    listener.acceptor.async_accept(*socket, [this, socket](error_code ec) {
       if (ec)
         return;
       sockets.push_back(socket);
@@ -260,7 +254,7 @@ struct a1111_server::impl {
       std::lock_guard lock(mutex);
       d = slow_time;
     }
-    auto timer = std::make_shared<net::steady_timer>(ioc, d);
+    auto timer = std::make_shared<net::steady_timer>(listener.ioc, d);
     slow_renders.push_back(timer);
     slow_since = steady::now();
     // Interrupted or done, A1111 answers with what it has: here, full images.
@@ -287,21 +281,15 @@ struct a1111_server::impl {
 
 a1111_server::a1111_server(a1111_mode mode) : impl_(std::make_shared<impl>()) {
   impl_->mode = mode;
-  tcp::endpoint ep(net::ip::make_address("127.0.0.1"), 0);
-  impl_->acceptor.open(ep.protocol());
-  impl_->acceptor.set_option(net::socket_base::reuse_address(true));
-  impl_->acceptor.bind(ep);
-  impl_->acceptor.listen();
-  impl_->port = impl_->acceptor.local_endpoint().port();
   impl_->accept();
-  impl_->thread = std::thread([i = impl_.get()] { i->ioc.run(); });
+  impl_->listener.start();
 }
 
 a1111_server::~a1111_server() { close(); }
 
-std::string a1111_server::url() const { return "http://127.0.0.1:" + std::to_string(impl_->port); }
+std::string a1111_server::url() const { return "http://127.0.0.1:" + std::to_string(impl_->listener.port); }
 
-std::uint16_t a1111_server::port() const { return impl_->port; }
+std::uint16_t a1111_server::port() const { return impl_->listener.port; }
 
 void a1111_server::set_mode(a1111_mode mode) {
   std::lock_guard lock(impl_->mutex);
@@ -358,21 +346,15 @@ std::vector<std::vector<std::string>> a1111_server::images_sent() const {
 }
 
 void a1111_server::close() {
-  std::lock_guard lock(impl_->close_mutex);
-  if (!impl_->thread.joinable())
-    return;
-  net::post(impl_->ioc, [i = impl_.get()] {
+  impl_->listener.stop([i = impl_.get()] {
     error_code ignored;
-    i->acceptor.close(ignored);
     for (auto& s : i->sockets)
       if (auto socket = s.lock())
         socket->close(ignored);
     for (auto& t : i->slow_renders)
       if (auto timer = t.lock())
         timer->cancel();
-    i->ioc.stop();
   });
-  impl_->thread.join();
 }
 
 } // namespace svc::test

@@ -2,17 +2,15 @@
 
 #include <condition_variable>
 #include <mutex>
-#include <thread>
 
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
 #include "support/webhook_receiver_fixture.hpp"
+#include "tests/support/loopback_listener.hpp"
 
 namespace svc::e2e {
 namespace {
@@ -40,12 +38,6 @@ struct faulty_receiver::impl {
   explicit impl(receiver_fault f) : fault(f) {
     tls.use_certificate_chain(net::buffer(webhook_test_pki().server.cert));
     tls.use_private_key(net::buffer(webhook_test_pki().server.key), ssl::context::pem);
-    tcp::endpoint ep(net::ip::make_address("127.0.0.1"), 0);
-    acceptor.open(ep.protocol());
-    acceptor.set_option(net::socket_base::reuse_address(true));
-    acceptor.bind(ep);
-    acceptor.listen();
-    port = acceptor.local_endpoint().port();
   }
 
   // One accepted connection and what is known about it.
@@ -61,7 +53,7 @@ struct faulty_receiver::impl {
   using connection_ptr = std::shared_ptr<connection>;
 
   void accept() {
-    acceptor.async_accept([this](error_code ec, tcp::socket socket) {
+    listener.acceptor.async_accept([this](error_code ec, tcp::socket socket) {
       if (ec)
         return;
       auto conn = std::make_shared<connection>(std::move(socket), tls);
@@ -204,23 +196,19 @@ struct faulty_receiver::impl {
   std::uint64_t taken = 0;
   std::size_t finished = 0;
 
-  net::io_context ioc; // after everything its handlers use
-  tcp::acceptor acceptor{ioc};
-  std::uint16_t port = 0;
   std::vector<std::weak_ptr<connection>> live; ///< the io thread's alone
-  std::thread thread;
-  std::mutex stop_mutex;
+  test::loopback_listener listener; // after everything its handlers use
 };
 
 faulty_receiver::faulty_receiver(receiver_fault fault) : impl_(std::make_unique<impl>(fault)) {
   impl_->accept();
-  impl_->thread = std::thread([i = impl_.get()] { i->ioc.run(); });
+  impl_->listener.start();
 }
 
 faulty_receiver::~faulty_receiver() { stop(); }
 
 std::string faulty_receiver::url(std::string_view path) const {
-  return "https://127.0.0.1:" + std::to_string(impl_->port) + std::string(path);
+  return "https://127.0.0.1:" + std::to_string(impl_->listener.port) + std::string(path);
 }
 
 std::size_t faulty_receiver::accepted() const {
@@ -261,18 +249,12 @@ bool faulty_receiver::wait_for_closes(std::size_t n, std::chrono::milliseconds t
 }
 
 void faulty_receiver::stop() {
-  std::lock_guard lock(impl_->stop_mutex);
-  if (!impl_->thread.joinable())
-    return;
-  net::post(impl_->ioc, [i = impl_.get()] {
+  impl_->listener.stop([i = impl_.get()] {
     error_code ignored;
-    i->acceptor.close(ignored);
     for (auto& w : i->live)
       if (auto conn = w.lock())
         conn->stream.next_layer().close(ignored);
-    i->ioc.stop();
   });
-  impl_->thread.join();
 }
 
 } // namespace svc::e2e

@@ -55,4 +55,11 @@ long json_size(const boost::json::value& v, std::string_view path) {
   return p && p->is_array() ? static_cast<long>(p->as_array().size()) : -1;
 }
 
+std::vector<std::string> data_strings(const boost::json::value& list, std::string_view field) {
+  std::vector<std::string> out;
+  for (long i = 0; i < json_size(list, "data"); ++i)
+    out.push_back(json_str(list, "data." + std::to_string(i) + "." + std::string(field)));
+  return out;
+}
+
 } // namespace svc::e2e

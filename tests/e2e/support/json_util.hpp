@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace svc::e2e {
 
@@ -24,5 +25,7 @@ std::optional<bool> json_bool(const boost::json::value& v, std::string_view path
 bool json_is_null(const boost::json::value& v, std::string_view path);
 /// The number of elements of the array at `path`; -1 when it is no array.
 long json_size(const boost::json::value& v, std::string_view path);
+/// The string at `field` of each element of a list answer's `data`, in list order.
+std::vector<std::string> data_strings(const boost::json::value& list, std::string_view field = "id");
 
 } // namespace svc::e2e

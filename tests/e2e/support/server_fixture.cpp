@@ -10,6 +10,7 @@
 
 #include <boost/test/framework.hpp>
 #include <boost/test/results_collector.hpp>
+#include <boost/test/unit_test.hpp>
 #include <boost/test/tree/test_unit.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -86,6 +87,12 @@ http_client server_fixture::api() const { return http_client{svcd.api_url()}; }
 http_client server_fixture::admin() const { return http_client{svcd.admin_url()}; }
 
 header_map server_fixture::admin_auth() const { return {{"Authorization", "Bearer " + svcd.admin_token()}}; }
+
+void server_fixture::check_still_serving(const std::string& path, const std::string& key) const {
+  auto c = api();
+  auto r = c.get(path, with_key(key));
+  BOOST_TEST(r.status == 200, "another client after the abuse: " << r.summary());
+}
 
 bool is_request_id(std::string_view id) {
   static constexpr std::string_view crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";

@@ -64,6 +64,10 @@ public:
   /// `Authorization: Bearer <admin token>`.
   header_map admin_auth() const;
 
+  /// Checks that a new client's `GET path` with `key` answers 200: the
+  /// server still serves others after what the test did to it.
+  void check_still_serving(const std::string& path, const std::string& key) const;
+
 private:
   int teams_created_ = 0;
 };

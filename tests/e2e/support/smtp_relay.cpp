@@ -3,17 +3,16 @@
 #include <array>
 #include <condition_variable>
 #include <mutex>
-#include <thread>
 
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/detail/base64.hpp>
+
+#include "tests/support/loopback_listener.hpp"
 
 namespace svc::e2e {
 namespace {
@@ -63,12 +62,6 @@ struct smtp_relay::impl {
   using session_ptr = std::shared_ptr<session>;
 
   explicit impl(relay_security sec) : security(std::move(sec)) {
-    tcp::endpoint ep(net::ip::make_address("127.0.0.1"), 0);
-    acceptor.open(ep.protocol());
-    acceptor.set_option(net::socket_base::reuse_address(true));
-    acceptor.bind(ep);
-    acceptor.listen();
-    port = acceptor.local_endpoint().port();
     if (security.tls != relay_tls::none) {
       tls_context.use_certificate_chain(net::buffer(security.identity.cert));
       tls_context.use_private_key(net::buffer(security.identity.key), ssl::context::pem);
@@ -85,7 +78,7 @@ struct smtp_relay::impl {
   }
 
   void accept() {
-    acceptor.async_accept([this](error_code ec, tcp::socket socket) {
+    listener.acceptor.async_accept([this](error_code ec, tcp::socket socket) {
       if (ec)
         return;
       relay_behaviour b;
@@ -365,25 +358,21 @@ struct smtp_relay::impl {
   std::size_t clear_auth = 0;
   std::vector<std::string> messages;
 
-  net::io_context ioc; // after everything its handlers use
   ssl::context tls_context{ssl::context::tls_server};
-  tcp::acceptor acceptor{ioc};
-  std::uint16_t port = 0;
   std::vector<std::weak_ptr<session>> live; ///< the io thread's alone
-  std::thread thread;
-  std::mutex stop_mutex;
+  test::loopback_listener listener; // after everything its handlers use
 };
 
 smtp_relay::smtp_relay(relay_behaviour behaviour, relay_security security)
   : impl_(std::make_unique<impl>(std::move(security))) {
   impl_->behaviour = behaviour;
   impl_->accept();
-  impl_->thread = std::thread([i = impl_.get()] { i->ioc.run(); });
+  impl_->listener.start();
 }
 
 smtp_relay::~smtp_relay() { stop(); }
 
-std::string smtp_relay::address() const { return "127.0.0.1:" + std::to_string(impl_->port); }
+std::string smtp_relay::address() const { return "127.0.0.1:" + std::to_string(impl_->listener.port); }
 
 void smtp_relay::set_behaviour(relay_behaviour behaviour) {
   std::lock_guard lock(impl_->mutex);
@@ -416,20 +405,14 @@ bool smtp_relay::wait_for_messages(std::size_t n, std::chrono::milliseconds time
 }
 
 void smtp_relay::stop() {
-  std::lock_guard lock(impl_->stop_mutex);
-  if (!impl_->thread.joinable())
-    return;
-  net::post(impl_->ioc, [i = impl_.get()] {
+  impl_->listener.stop([i = impl_.get()] {
     error_code ignored;
-    i->acceptor.close(ignored);
     for (auto& w : i->live)
       if (auto s = w.lock()) {
         s->timer.cancel();
         s->socket.close(ignored);
       }
-    i->ioc.stop();
   });
-  impl_->thread.join();
 }
 
 } // namespace svc::e2e

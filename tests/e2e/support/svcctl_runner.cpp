@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <boost/json/parse.hpp>
+#include <boost/test/unit_test.hpp>
 
+#include "support/json_util.hpp"
 #include "support/process.hpp"
 
 #ifndef SVC_SVCCTL_PATH
@@ -97,6 +99,13 @@ boost::json::value run_svcctl_ok(const std::string& data_dir, const std::vector<
                              + " stderr=" + r.err);
   }
   return r.out_json;
+}
+
+void check_not_found(const svcctl_result& r, const std::string& what) {
+  BOOST_TEST_CONTEXT(what) {
+    BOOST_TEST(r.exit_code == 1, r.err);
+    BOOST_TEST(json_str(r.err_json, "error.code") == "resource_not_found", r.err);
+  }
 }
 
 } // namespace svc::e2e

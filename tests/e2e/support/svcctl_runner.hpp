@@ -28,4 +28,7 @@ svcctl_result run_svcctl(const std::string& data_dir, const std::vector<std::str
 /// it fails or prints no JSON.
 boost::json::value run_svcctl_ok(const std::string& data_dir, const std::vector<std::string>& args);
 
+/// Checks, in the context `what`, that svcctl exited 1 with `resource_not_found` on stderr.
+void check_not_found(const svcctl_result& r, const std::string& what);
+
 } // namespace svc::e2e

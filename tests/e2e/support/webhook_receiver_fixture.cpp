@@ -26,7 +26,6 @@
 namespace svc::e2e {
 namespace json = boost::json;
 using receiver::https_receiver;
-using receiver::received_request;
 
 namespace {
 

@@ -23,6 +23,10 @@
 
 namespace svc::e2e {
 
+/// A request as the receiver saw it, and an answer it is told to give.
+using receiver::received_request;
+using receiver::reply;
+
 /// The process-wide test PKI (made at first use); its `ca.pem` lives in a
 /// temporary directory removed at exit.
 const receiver::test_pki& webhook_test_pki();

@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -28,28 +26,11 @@
 #include "core/config.hpp"
 #include "persistence/environment.hpp"
 #include "persistence/tables.hpp"
+#include "tests/support/lmdb_fixture.hpp"
+#include "tests/support/temp_dir.hpp"
 #include "thread_safe_coordinator.hpp"
 
 namespace svc::test {
-
-/// A directory under the temp dir, removed with its content.
-struct temp_dir {
-  std::string path;
-  temp_dir() {
-    auto tmpl = (std::filesystem::temp_directory_path() / "svc-actor-test-XXXXXX").string();
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (::mkdtemp(buf.data()) == nullptr)
-      throw std::runtime_error("mkdtemp failed");
-    path = buf.data();
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-};
 
 /// A reply read by `ask`: the value, or the error the actor answered with.
 template <class T>
@@ -61,7 +42,7 @@ struct reply {
 
 struct actor_fixture {
   temp_dir dir;
-  std::unique_ptr<persistence::environment> env = open_env(dir.path);
+  std::unique_ptr<persistence::environment> env = open_environment(dir.path);
   persistence::tables tables{*env};
   core::config cfg = make_config();
   std::shared_ptr<core::offset_clock> clock = std::make_shared<core::offset_clock>();
@@ -87,14 +68,6 @@ struct actor_fixture {
     run_pending();
     caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
     run_pending();
-  }
-
-  static std::unique_ptr<persistence::environment> open_env(const std::string& path) {
-    std::string error;
-    auto e = persistence::environment::open(path, error);
-    if (!e)
-      throw std::runtime_error("environment::open: " + error);
-    return e;
   }
 
   static core::config make_config() {
@@ -123,6 +96,18 @@ struct actor_fixture {
     c.store = store;
     c.registry = std::move(registry);
     return c;
+  }
+
+  /// Stores team `id` ("Acme") with `available` credits through the store, as the team directory does.
+  void store_team(const std::string& id, int64_t available) {
+    persistence::write_batch batch;
+    schema::team_record t;
+    t.id = id;
+    t.name = "Acme";
+    tables.teams.put(batch, id, t);
+    tables.balances.put(batch, id, schema::balance_record{id, available, 0, {}});
+    auto ok = ask<bool>(store, actors::commit_atom::value, std::move(batch));
+    BOOST_REQUIRE(ok.value && *ok.value);
   }
 
   /// Remembers `h` so the fixture stops it; returns it.

@@ -13,14 +13,8 @@
 namespace {
 
 using namespace std::chrono_literals;
-using svc::actors::bucket_actor;
-using svc::actors::bucket_overrides;
-using svc::actors::limits_atom;
-using svc::actors::rate_decision;
-using svc::actors::snapshot_atom;
-using svc::actors::take_atom;
-using svc::schema::bucket_class;
-using svc::schema::bucket_snapshot;
+using namespace svc::actors;
+using namespace svc::schema;
 
 // webhook_endpoints_post: capacity 10, 10 per minute (one token per 6 s), so
 // the few real milliseconds a test takes refill almost nothing.

@@ -22,17 +22,8 @@
 namespace {
 
 using namespace std::chrono_literals;
-using svc::actors::delete_atom;
-using svc::actors::endpoint_patch;
-using svc::actors::patch_atom;
-using svc::actors::replay_atom;
-using svc::actors::rotate_atom;
-using svc::actors::test_fire_atom;
-using svc::actors::test_fire;
-using svc::schema::delivery_error;
-using svc::schema::delivery_record;
-using svc::schema::error_code;
-using svc::schema::webhook_endpoint_record;
+using namespace svc::actors;
+using namespace svc::schema;
 using svc::test::failed_answer;
 using svc::test::ok_answer;
 using svc::test::server_error;
@@ -119,11 +110,7 @@ BOOST_AUTO_TEST_CASE(a_delivery_carries_every_header_and_both_signatures) {
   store_endpoint(e);
   auto ep = spawn_endpoint(e);
   advance(1500ms); // a clock off the whole second: `t` is truncated, not rounded
-  auto ev = make_event();
-  store_event(ev);
-  auto task = make_task(e, ev);
-  store_task(task);
-  deliver(ep, task);
+  auto [ev, task] = deliver_new_event(ep, e);
 
   BOOST_REQUIRE(transport.size() == 1u);
   auto& c = transport.at(0);
@@ -158,11 +145,7 @@ BOOST_AUTO_TEST_CASE(a_success_writes_one_terminal_row_and_clears_the_task) {
   e.consecutive_failures = 2;
   store_endpoint(e);
   auto ep = spawn_endpoint(e);
-  auto ev = make_event();
-  store_event(ev);
-  auto task = make_task(e, ev);
-  store_task(task);
-  deliver(ep, task);
+  auto [ev, task] = deliver_new_event(ep, e);
   BOOST_REQUIRE(transport.size() == 1u);
   BOOST_TEST(tasks_of(e.id).size() == 1u); // the task stays until the attempt ends
   advance(250ms);
@@ -324,11 +307,7 @@ BOOST_AUTO_TEST_CASE(the_owners_mail_is_queued_in_the_disables_commit) {
   store_endpoint(e);
   auto ep = track(sys.spawn(svc::actors::endpoint, ctx(), with_mailer, e));
   run_pending();
-  auto ev = make_event();
-  store_event(ev);
-  auto task = make_task(e, ev);
-  store_task(task);
-  deliver(ep, task);
+  auto [ev, task] = deliver_new_event(ep, e);
   answer(0, server_error());
   advance(5s);
   answer(1, server_error());
@@ -526,11 +505,7 @@ BOOST_AUTO_TEST_CASE(rotation_signs_with_the_new_secret_and_drops_the_old_after_
   BOOST_TEST((r.previous_secret_expires_at == nr.previous_secret_expires_at));
 
   advance(10s);
-  auto ev = make_event();
-  store_event(ev);
-  auto task = make_task(e, ev);
-  store_task(task);
-  deliver(ep, task);
+  auto [ev, task] = deliver_new_event(ep, e);
   BOOST_REQUIRE(transport.size() == 1u);
   auto& c = transport.at(0);
   auto t = unix_s(now());

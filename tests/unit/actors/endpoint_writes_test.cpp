@@ -15,9 +15,7 @@
 namespace {
 
 using namespace std::chrono_literals;
-using svc::actors::endpoint_patch;
-using svc::actors::patch_atom;
-using svc::actors::rotate_atom;
+using namespace svc::actors;
 using svc::schema::webhook_endpoint_record;
 using svc::test::ok_answer;
 

@@ -8,16 +8,15 @@
 #include "actor_fixture.hpp"
 #include "persistence/file_rows.hpp"
 #include "persistence/job_rows.hpp"
+#include "tests/support/file_records.hpp"
 #include "tests/support/read_results.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
 using svc::actors::expiry_sweeper_state;
-using svc::persistence::expiry_key;
-using svc::persistence::expiry_kind;
-using svc::schema::idempotency_record;
-using svc::schema::job_record;
+using namespace svc::persistence;
+using namespace svc::schema;
 
 struct sweeper_fixture : svc::test::actor_fixture {
   svc::persistence::file_blob_store blobs{dir.path + "/blobs"};
@@ -83,15 +82,7 @@ struct sweeper_fixture : svc::test::actor_fixture {
 
   /// Stores an upload of team_1 whose lifetime ends at `expires`.
   svc::schema::file_record uploaded(const std::string& id, svc::core::time_point expires) {
-    svc::schema::file_record f;
-    f.id = id;
-    f.team_id = "team_1";
-    f.bytes = 3;
-    f.content_type = "image/png";
-    f.width = f.height = 1;
-    f.sha256 = std::string(64, 'a');
-    f.created_at = clock->now();
-    f.expires_at = expires;
+    auto f = svc::test::png_upload(id, clock->now(), expires);
     BOOST_REQUIRE(blobs.put(svc::schema::file_blob_key(id), "png").ok());
     svc::persistence::write_batch b;
     svc::persistence::put_file(tables, b, f);

@@ -14,9 +14,7 @@
 namespace {
 
 using namespace std::chrono_literals;
-using svc::actors::create_atom;
-using svc::actors::file_upload;
-using svc::actors::file_writer_state;
+using namespace svc::actors;
 using svc::schema::file_record;
 
 // Blob files, with puts that can be made to fail.

@@ -17,17 +17,8 @@
 
 namespace {
 
-using svc::actors::cancel_atom;
-using svc::actors::fault_atom;
-using svc::actors::job_directory_state;
-using svc::actors::ready_atom;
-using svc::actors::recovery_status;
-using svc::actors::wait_atom;
-using svc::schema::balance_record;
-using svc::schema::error_code;
-using svc::schema::hold_status;
-using svc::schema::job_record;
-using svc::schema::job_status;
+using namespace svc::actors;
+using namespace svc::schema;
 
 } // namespace
 

@@ -120,16 +120,7 @@ struct job_fixture : actor_fixture {
   }
 
   /// Stores a team and its opening balance, as the team directory does.
-  void open_team(const std::string& id) {
-    persistence::write_batch batch;
-    schema::team_record t;
-    t.id = id;
-    t.name = "Acme";
-    tables.teams.put(batch, id, t);
-    tables.balances.put(batch, id, schema::balance_record{id, opening, 0, {}});
-    auto ok = ask<bool>(store, actors::commit_atom::value, std::move(batch));
-    BOOST_REQUIRE(ok.value && *ok.value);
-  }
+  void open_team(const std::string& id) { store_team(id, opening); }
 
   /// Starts the pool and the job directory (which recovers `live_jobs`).
   void start(providers::generation_backend& backend, int threads = 2) {

@@ -19,11 +19,8 @@
 
 namespace {
 
-using svc::actors::cancel_atom;
-using svc::actors::job_directory_state;
-using svc::schema::hold_status;
-using svc::schema::job_record;
-using svc::schema::job_status;
+using namespace svc::actors;
+using namespace svc::schema;
 
 // A validated video job made of an image job: 1 s of 160x96 at 8 fps.
 job_record as_video(job_record j) {

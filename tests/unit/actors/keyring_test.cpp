@@ -5,40 +5,25 @@
 
 #include <string>
 
-#include "actor_fixture.hpp"
-#include "actors/team_directory.hpp"
 #include "core/crypto.hpp"
 #include "schema/api_key_format.hpp"
+#include "team_directory_fixture.hpp"
 #include "tests/support/read_results.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
-using svc::actors::create_atom;
-using svc::actors::issued_key;
-using svc::actors::keyring_actor;
-using svc::actors::keyring_state;
-using svc::actors::rotate_atom;
+using namespace svc::actors;
 using svc::core::to_unix_ms;
-using svc::schema::error_code;
-using svc::schema::scope;
+using namespace svc::schema;
 
-struct keyring_fixture : svc::test::actor_fixture {
-  svc::actors::team_directory_actor teams =
-    track(sys.spawn(svc::actors::team_directory, ctx(), svc::actors::bucket_directory_actor{}));
+struct keyring_fixture : svc::test::team_directory_fixture {
   keyring_actor keys = spawn_keyring();
-  std::string team_id = create_team();
 
   keyring_actor spawn_keyring() {
     auto k = track(sys.spawn(svc::actors::keyring, ctx()));
     sched.run();
     return k;
-  }
-
-  std::string create_team() {
-    auto t = ask<svc::schema::team_record>(teams, create_atom::value, svc::actors::new_team{"Acme", "ops@example.com", 100});
-    BOOST_REQUIRE_MESSAGE(t.value, "team create failed: " << sys.render(t.error));
-    return t.value->id;
   }
 
   issued_key create_key(scope s = scope::write) {

@@ -10,15 +10,8 @@
 
 namespace {
 
-using svc::actors::admission_result;
-using svc::actors::admit_atom;
-using svc::actors::credit_atom;
-using svc::actors::ledger_actor;
-using svc::actors::resolve_atom;
-using svc::actors::settle_atom;
-using svc::schema::balance_record;
-using svc::schema::error_code;
-using svc::schema::hold_status;
+using namespace svc::actors;
+using namespace svc::schema;
 using svc::test::same;
 
 } // namespace

@@ -17,16 +17,7 @@ struct ledger_fixture : actor_fixture {
   static inline const std::string team = "team_1";
 
   /// Stores `team`'s record and opening balance, as the team directory does.
-  void open_team(int64_t available, const std::string& id = team) {
-    persistence::write_batch batch;
-    schema::team_record t;
-    t.id = id;
-    t.name = "Acme";
-    tables.teams.put(batch, id, t);
-    tables.balances.put(batch, id, schema::balance_record{id, available, 0, {}});
-    auto ok = ask<bool>(store, actors::commit_atom::value, std::move(batch));
-    BOOST_REQUIRE(ok.value && *ok.value);
-  }
+  void open_team(int64_t available, const std::string& id = team) { store_team(id, available); }
 
   /// Spawns `team`'s ledger as its directory does (it loads from LMDB).
   actors::ledger_actor spawn_ledger() {

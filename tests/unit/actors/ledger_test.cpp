@@ -12,16 +12,8 @@
 
 namespace {
 
-using svc::actors::admission_result;
-using svc::actors::admit_atom;
-using svc::actors::credit_atom;
-using svc::actors::ledger_state;
-using svc::actors::settle_atom;
-using svc::actors::store_state;
-using svc::schema::balance_record;
-using svc::schema::error_code;
-using svc::schema::hold_status;
-using svc::schema::job_status;
+using namespace svc::actors;
+using namespace svc::schema;
 using svc::test::same;
 
 svc::core::time_point at(const char* iso) { return *svc::core::parse_iso8601(iso); }

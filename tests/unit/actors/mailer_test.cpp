@@ -21,7 +21,8 @@
 #include "actors/store.hpp"
 #include "persistence/environment.hpp"
 #include "persistence/tables.hpp"
-#include "tests/unit/persistence/temp_dir.hpp"
+#include "tests/support/lmdb_fixture.hpp"
+#include "tests/support/temp_dir.hpp"
 
 // The mailer runs detached and blocks in its senders, so these tests use a
 // real scheduler and threads: scripted senders record each call, and the
@@ -86,21 +87,13 @@ private:
   std::function<void()> during_;
 };
 
-using svc::persistence::testing::temp_dir;
-
-std::unique_ptr<svc::persistence::environment> open_env(const std::string& path) {
-  std::string error;
-  auto e = svc::persistence::environment::open(path, error);
-  if (!e)
-    throw std::runtime_error("environment::open: " + error);
-  return e;
-}
+using svc::test::temp_dir;
 
 struct mailer_fixture {
   // Declared before the actor system: they outlive every mailer.
   scripted_sender primary, fallback;
   temp_dir dir;
-  std::unique_ptr<svc::persistence::environment> env = open_env(dir.path);
+  std::unique_ptr<svc::persistence::environment> env = svc::test::open_environment(dir.path);
   svc::persistence::tables tables{*env};
   caf::actor_system_config caf_cfg;
   caf::actor_system sys{init(caf_cfg)};

@@ -13,10 +13,7 @@
 
 namespace {
 
-using svc::actors::actor_filter;
-using svc::actors::actor_summary;
-using svc::actors::list_atom;
-using svc::actors::register_atom;
+using namespace svc::actors;
 
 struct registry_fixture : svc::test::actor_fixture {
   svc::actors::registry_actor reg = track(sys.spawn(svc::actors::registry, std::chrono::milliseconds{1000}));

@@ -11,11 +11,8 @@
 
 namespace {
 
-using svc::actors::commit_atom;
-using svc::actors::store_state;
-using svc::persistence::encode_text;
-using svc::persistence::table;
-using svc::persistence::write_batch;
+using namespace svc::actors;
+using namespace svc::persistence;
 using svc::schema::balance_record;
 
 write_batch text_batch(table t, std::string key, std::string value) {

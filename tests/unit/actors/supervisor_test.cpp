@@ -12,9 +12,7 @@
 
 namespace {
 
-using svc::actors::fault_atom;
-using svc::actors::job_directory_actor;
-using svc::actors::supervisor_state;
+using namespace svc::actors;
 using svc::schema::job_status;
 
 struct supervised_jobs : svc::test::job_fixture {

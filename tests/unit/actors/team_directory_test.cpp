@@ -6,32 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "actor_fixture.hpp"
 #include "actors/ledger.hpp"
+#include "team_directory_fixture.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
-using svc::actors::create_atom;
-using svc::actors::disable_atom;
-using svc::actors::enable_atom;
-using svc::actors::patch_atom;
-using svc::actors::team_update;
+using namespace svc::actors;
 using svc::core::to_unix_ms;
-using svc::schema::error_code;
-using svc::schema::team_record;
+using namespace svc::schema;
 
-struct team_fixture : svc::test::actor_fixture {
-  svc::actors::team_directory_actor teams =
-    track(sys.spawn(svc::actors::team_directory, ctx(), svc::actors::bucket_directory_actor{}));
-  std::string team_id = create_team();
-
-  std::string create_team() {
-    auto t = ask<team_record>(teams, create_atom::value, svc::actors::new_team{"Acme", "ops@example.com", 100});
-    BOOST_REQUIRE_MESSAGE(t.value, "team create failed: " << sys.render(t.error));
-    return t.value->id;
-  }
-
+struct team_fixture : svc::test::team_directory_fixture {
   team_record stored() {
     auto t = tables.teams.get(team_id);
     BOOST_REQUIRE(t.has_value());

@@ -18,21 +18,8 @@
 namespace {
 
 using namespace std::chrono_literals;
-using svc::actors::create_atom;
-using svc::actors::delete_atom;
-using svc::actors::endpoint_created;
-using svc::actors::endpoint_creation;
-using svc::actors::endpoint_patch;
-using svc::actors::patch_atom;
-using svc::actors::publish_atom;
-using svc::actors::replay_atom;
-using svc::actors::rotate_atom;
-using svc::actors::test_fire_atom;
-using svc::actors::test_fire;
-using svc::actors::webhook_directory_actor;
-using svc::actors::webhook_directory_state;
-using svc::schema::error_code;
-using svc::schema::webhook_endpoint_record;
+using namespace svc::actors;
+using namespace svc::schema;
 using svc::test::ok_answer;
 using svc::test::server_error;
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/json.hpp>
@@ -200,6 +201,17 @@ struct webhook_fixture : actor_fixture {
   void deliver(const actors::endpoint_actor& h, const schema::delivery_task& t) {
     self->send(h, actors::deliver_atom::value, t);
     run_pending();
+  }
+
+  /// Stores a new event and its first task for `e` and hands the task to `h`.
+  std::pair<schema::event_record, schema::delivery_task> deliver_new_event(const actors::endpoint_actor& h,
+                                                                           const schema::webhook_endpoint_record& e) {
+    auto ev = make_event();
+    store_event(ev);
+    auto task = make_task(e, ev);
+    store_task(task);
+    deliver(h, task);
+    return {ev, task};
   }
 
   /// Answers post `i` and runs the actors (the commit of its row included).

@@ -17,10 +17,7 @@
 
 namespace {
 
-using svc::core::config;
-using svc::core::config_options;
-using svc::core::env_name;
-using svc::core::parsed_config;
+using namespace svc::core;
 
 using env_map = std::map<std::string, std::string>;
 

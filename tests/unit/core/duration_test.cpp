@@ -8,10 +8,7 @@
 
 namespace {
 
-using svc::core::duration;
-using svc::core::format_duration;
-using svc::core::parse_duration;
-using svc::core::parse_duration_list;
+using namespace svc::core;
 using namespace std::chrono_literals;
 
 } // namespace

@@ -11,10 +11,7 @@
 
 namespace {
 
-using svc::core::has_id_shape;
-using svc::core::is_ulid;
-using svc::core::make_id;
-using svc::core::make_ulid;
+using namespace svc::core;
 using namespace std::chrono_literals;
 
 constexpr std::string_view crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";

@@ -11,10 +11,7 @@
 
 namespace {
 
-using svc::core::format_log_line;
-using svc::core::log_fields;
-using svc::core::log_format;
-using svc::core::log_level;
+using namespace svc::core;
 
 const char* now = "2026-11-25T09:00:00.000Z";
 

@@ -10,12 +10,7 @@
 
 namespace {
 
-using svc::core::format_http_date;
-using svc::core::format_iso8601;
-using svc::core::from_unix_ms;
-using svc::core::parse_date;
-using svc::core::parse_iso8601;
-using svc::core::to_unix_ms;
+using namespace svc::core;
 
 constexpr int64_t sunset_ms = 1785801600000; // 2026-08-04T00:00:00Z
 

@@ -7,10 +7,7 @@
 
 namespace {
 
-using svc::http::forbidden_range;
-using svc::http::parse_webhook_url;
-using svc::http::refused_at_create;
-using svc::http::webhook_url;
+using namespace svc::http;
 
 // The range of a textual address, "" when allowed.
 std::string range(const std::string& text) {

@@ -10,7 +10,8 @@
 #include "persistence/tables.hpp"
 #include "persistence/value_codec.hpp"
 #include "tests/support/read_results.hpp"
-#include "tests/unit/persistence/temp_dir.hpp"
+#include "tests/support/lmdb_fixture.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace {
 
@@ -25,7 +26,7 @@ const std::string hash_a(64, 'a'), hash_b(64, 'b');
 // in front of it. `fail_reads` on the store tells whether a lookup was served
 // by the cache (it still answers) or read the store (it fails).
 struct store_fixture {
-  persistence::testing::temp_dir dir;
+  test::temp_dir dir;
   std::unique_ptr<persistence::environment> env;
   std::unique_ptr<persistence::tables> tables;
   http::key_cache cache;
@@ -33,9 +34,7 @@ struct store_fixture {
   schema::api_key_record key;
 
   store_fixture() {
-    std::string error;
-    env = persistence::environment::open(dir.path, error);
-    BOOST_REQUIRE_MESSAGE(env, error);
+    env = test::open_environment(dir.path);
     tables = std::make_unique<persistence::tables>(*env);
     team.id = "team_1";
     team.name = "one";

@@ -14,10 +14,8 @@
 namespace {
 
 namespace bh = boost::beast::http;
-using svc::http::route;
-using svc::http::router;
-using svc::schema::bucket_class;
-using svc::schema::scope;
+using namespace svc::http;
+using namespace svc::schema;
 
 std::string str(std::string_view s) { return std::string{s.data(), s.size()}; }
 

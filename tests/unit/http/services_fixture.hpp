@@ -17,12 +17,12 @@
 
 #include "actors/runtime.hpp"
 #include "http/request_context.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace svc::http::testing {
 
 struct services_fixture {
-  persistence::testing::temp_dir dir;
+  test::temp_dir dir;
   core::config cfg;
   std::shared_ptr<core::offset_clock> clock = std::make_shared<core::offset_clock>();
   std::unique_ptr<persistence::environment> env;

@@ -22,13 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using svc::actors::webhook_answer;
-using svc::actors::webhook_post;
-using svc::http::webhook_client;
-using svc::http::webhook_client_options;
-using svc::receiver::https_receiver;
-using svc::receiver::receiver_options;
-using svc::receiver::reply;
+using namespace svc::actors;
+using namespace svc::http;
+using namespace svc::receiver;
 using svc::schema::delivery_error;
 using steady = std::chrono::steady_clock;
 
@@ -114,6 +110,13 @@ reply status_reply(unsigned status, std::string body = {}) {
   return r;
 }
 
+// A reply of `status` sent `delay` after the request.
+reply delayed_reply(unsigned status, std::chrono::milliseconds delay) {
+  reply r = status_reply(status);
+  r.delay = delay;
+  return r;
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(success_captures_status_request_and_first_kib_of_body) {
@@ -165,9 +168,7 @@ BOOST_AUTO_TEST_CASE(sequential_posts_reuse_one_connection) {
 
 BOOST_AUTO_TEST_CASE(concurrent_posts_all_complete) {
   https_receiver rx(trusted());
-  reply slow = status_reply(204);
-  slow.delay = 20ms;
-  rx.set_reply(slow);
+  rx.set_reply(delayed_reply(204, 20ms));
   webhook_client client(options());
   answers got;
   for (int i = 0; i < 100; ++i)
@@ -221,9 +222,7 @@ BOOST_AUTO_TEST_CASE(slow_receiver_times_out_within_the_deadline) {
   // The receiver's answer after 5 s is the yardstick, not the test's clock:
   // a deadline that did not fire first would let the 200 through.
   https_receiver rx(trusted());
-  reply slow = status_reply(200);
-  slow.delay = 5s;
-  rx.set_reply(slow);
+  rx.set_reply(delayed_reply(200, 5s));
   webhook_client client(options(300ms));
   auto a = post_and_wait(client, make_post(rx.url()));
   BOOST_TEST((a.error == delivery_error::timeout));
@@ -237,9 +236,7 @@ BOOST_AUTO_TEST_CASE(the_deadline_starts_when_the_attempt_gets_a_connection) {
   // waits at least 1200 ms for the connection, longer than its 1 s deadline,
   // which leaves each attempt 700 ms beyond its answer's delay.
   https_receiver rx(trusted());
-  reply slow = status_reply(204);
-  slow.delay = 300ms;
-  rx.set_reply(slow);
+  rx.set_reply(delayed_reply(204, 300ms));
   auto o = options(1000ms);
   o.max_open_per_host = 1;
   webhook_client client(o);
@@ -257,9 +254,7 @@ BOOST_AUTO_TEST_CASE(the_deadline_starts_when_the_attempt_gets_a_connection) {
 
 BOOST_AUTO_TEST_CASE(a_post_that_waits_too_long_for_a_connection_times_out_untried) {
   https_receiver rx(trusted());
-  reply slow = status_reply(204);
-  slow.delay = 1500ms;
-  rx.set_reply(slow);
+  rx.set_reply(delayed_reply(204, 1500ms));
   auto o = options(5s);
   o.max_open_per_host = 1;
   o.queue_timeout = 200ms;
@@ -359,9 +354,7 @@ BOOST_AUTO_TEST_CASE(bad_url_and_bad_header_fail_without_traffic) {
 
 BOOST_AUTO_TEST_CASE(stop_answers_every_post_in_flight) {
   https_receiver rx(trusted());
-  reply slow = status_reply(200);
-  slow.delay = 10s;
-  rx.set_reply(slow);
+  rx.set_reply(delayed_reply(200, 10s));
   webhook_client client(options(30000ms));
   answers got;
   for (int i = 0; i < 10; ++i)

@@ -10,11 +10,11 @@
 
 #include <sys/stat.h>
 
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace svc::persistence;
-using svc::persistence::testing::temp_dir;
+using svc::test::temp_dir;
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 #include "tests/support/file_size_limit.hpp"
 
 namespace fs = std::filesystem;
@@ -17,7 +17,7 @@ namespace {
 
 // Blobs live in a subfolder the store creates itself.
 struct store_fixture {
-  svc::persistence::testing::temp_dir dir;
+  svc::test::temp_dir dir;
   std::string root = dir.path + "/blobs";
 };
 

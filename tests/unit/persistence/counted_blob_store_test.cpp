@@ -7,7 +7,7 @@
 #include <fstream>
 #include <memory>
 
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 
 // The tally of stored blobs: what the folder held when counted, then every
 // put (new or replacing) and remove through the store, and nothing for a
@@ -20,7 +20,7 @@ using svc::persistence::counted_blob_store;
 using svc::persistence::file_blob_store;
 
 struct counted_fixture {
-  svc::persistence::testing::temp_dir dir;
+  svc::test::temp_dir dir;
   std::string root = dir.path + "/blobs";
 
   void write_file(const std::string& relative, const std::string& bytes) {

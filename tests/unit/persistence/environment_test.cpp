@@ -14,14 +14,14 @@
 #include "persistence/record_table.hpp"
 #include "persistence/tables.hpp"
 #include "persistence/value_codec.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 #include "tests/support/read_results.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace svc::persistence;
-using svc::persistence::testing::temp_dir;
+using svc::test::temp_dir;
 using svc::schema::balance_record;
 using svc::schema::team_record;
 

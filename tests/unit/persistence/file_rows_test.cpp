@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "persistence/environment.hpp"
 #include "persistence/job_rows.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/file_records.hpp"
+#include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
 
 namespace {
@@ -17,23 +17,8 @@ using namespace svc::persistence;
 using svc::core::from_unix_ms;
 using svc::schema::file_record;
 
-struct rows_fixture {
-  testing::temp_dir dir;
-  std::unique_ptr<environment> env = open(dir.path);
-  tables t{*env};
+struct rows_fixture : svc::test::lmdb_fixture {
   file_blob_store blobs{dir.path + "/blobs"};
-
-  static std::unique_ptr<environment> open(const std::string& path) {
-    std::string error;
-    auto e = environment::open(path, error);
-    BOOST_REQUIRE_MESSAGE(e, "open failed: " << error);
-    return e;
-  }
-
-  void commit(const write_batch& b) {
-    auto st = env->commit(b);
-    BOOST_REQUIRE_MESSAGE(st.ok(), st.message);
-  }
 
   std::size_t count(const index_table& index) const {
     bool more = false;
@@ -42,16 +27,7 @@ struct rows_fixture {
 };
 
 file_record sample_file(const std::string& id) {
-  file_record f;
-  f.id = id;
-  f.team_id = "team_1";
-  f.bytes = 3;
-  f.content_type = "image/png";
-  f.width = f.height = 1;
-  f.sha256 = std::string(64, 'a');
-  f.created_at = from_unix_ms(1763720130123);
-  f.expires_at = from_unix_ms(1763806530123);
-  return f;
+  return svc::test::png_upload(id, from_unix_ms(1763720130123), from_unix_ms(1763806530123));
 }
 
 } // namespace

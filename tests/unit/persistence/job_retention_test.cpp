@@ -9,38 +9,20 @@
 #include <string>
 #include <vector>
 
-#include "persistence/environment.hpp"
 #include "persistence/job_rows.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
 
 namespace {
 
 using namespace svc::persistence;
 using namespace std::chrono_literals;
-using svc::core::from_unix_ms;
-using svc::core::time_point;
-using svc::schema::job_record;
-using svc::schema::job_status;
+using namespace svc::core;
+using namespace svc::schema;
 
 const time_point t0 = from_unix_ms(1763720130000);
 
-struct retention_fixture {
-  testing::temp_dir dir;
-  std::unique_ptr<environment> env = open(dir.path);
-  tables t{*env};
-
-  static std::unique_ptr<environment> open(const std::string& path) {
-    std::string error;
-    auto e = environment::open(path, error);
-    BOOST_REQUIRE_MESSAGE(e, "open failed: " << error);
-    return e;
-  }
-
-  void commit(const write_batch& b) {
-    auto st = env->commit(b);
-    BOOST_REQUIRE_MESSAGE(st.ok(), st.message);
-  }
+struct retention_fixture : svc::test::lmdb_fixture {
 
   /// Stores a job created at `created`; terminal ones ended at `ended`.
   job_record job(std::string id, job_status status, time_point created, time_point ended) {

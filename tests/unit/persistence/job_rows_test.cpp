@@ -8,9 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "persistence/environment.hpp"
 #include "persistence/tables.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
 
 namespace {
@@ -20,22 +19,7 @@ using svc::core::from_unix_ms;
 using svc::schema::job_record;
 using svc::schema::job_status;
 
-struct rows_fixture {
-  testing::temp_dir dir;
-  std::unique_ptr<environment> env = open(dir.path);
-  tables t{*env};
-
-  static std::unique_ptr<environment> open(const std::string& path) {
-    std::string error;
-    auto e = environment::open(path, error);
-    BOOST_REQUIRE_MESSAGE(e, "open failed: " << error);
-    return e;
-  }
-
-  void commit(const write_batch& b) {
-    auto st = env->commit(b);
-    BOOST_REQUIRE_MESSAGE(st.ok(), st.message);
-  }
+struct rows_fixture : svc::test::lmdb_fixture {
 
   std::vector<std::string> expiry_keys() const {
     bool more = false;

@@ -11,14 +11,14 @@
 
 #include "persistence/environment.hpp"
 #include "persistence/value_codec.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 #include "tests/support/file_size_limit.hpp"
 #include "tests/support/read_results.hpp"
 
 namespace {
 
 using namespace svc::persistence;
-using svc::persistence::testing::temp_dir;
+using svc::test::temp_dir;
 
 constexpr uint64_t mib = uint64_t{1} << 20;
 constexpr uint64_t small_map = 2 * mib;

@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "persistence/environment.hpp"
 #include "persistence/file_rows.hpp"
 #include "persistence/job_rows.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/file_records.hpp"
+#include "tests/support/lmdb_fixture.hpp"
 
 // Blobs a crash left without a record are removed at start; every blob a
 // record names, or a live job may write again, stays.
@@ -22,23 +22,8 @@ using namespace std::chrono_literals;
 using svc::schema::job_record;
 using svc::schema::job_status;
 
-struct orphan_fixture {
-  testing::temp_dir dir;
-  std::unique_ptr<environment> env = open(dir.path);
-  tables t{*env};
+struct orphan_fixture : svc::test::lmdb_fixture {
   file_blob_store blobs{dir.path + "/blobs"};
-
-  static std::unique_ptr<environment> open(const std::string& path) {
-    std::string error;
-    auto e = environment::open(path, error);
-    BOOST_REQUIRE_MESSAGE(e, "open failed: " << error);
-    return e;
-  }
-
-  void commit(const write_batch& b) {
-    auto st = env->commit(b);
-    BOOST_REQUIRE_MESSAGE(st.ok(), st.message);
-  }
 
   void store_job(const job_record& j) {
     write_batch b;
@@ -71,16 +56,8 @@ job_record job(const std::string& id, job_status status, int outputs = 0) {
 }
 
 svc::schema::file_record file(const std::string& id) {
-  svc::schema::file_record f;
-  f.id = id;
-  f.team_id = "team_1";
-  f.bytes = 5;
-  f.content_type = "image/png";
-  f.width = f.height = 1;
-  f.sha256 = std::string(64, 'a');
-  f.created_at = svc::core::from_unix_ms(1763720130123);
-  f.expires_at = f.created_at + 24h;
-  return f;
+  auto created = svc::core::from_unix_ms(1763720130123);
+  return svc::test::png_upload(id, created, created + 24h, 5);
 }
 
 } // namespace

@@ -14,13 +14,13 @@
 
 #include "core/mail.hpp"
 #include "persistence/data_dir.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using svc::persistence::outbox_sender;
-using svc::persistence::testing::temp_dir;
+using svc::test::temp_dir;
 
 constexpr int64_t sunset_ms = 1785801600000; // 2026-08-04T00:00:00Z
 

@@ -10,10 +10,7 @@
 namespace {
 
 namespace json = boost::json;
-using svc::schema::correlation;
-using svc::schema::correlation_of;
-using svc::schema::outbound_headers;
-using svc::schema::trace_parent;
+using namespace svc::schema;
 
 const std::string trace = "4bf92f3577b34da6a3ce929d0e0e4736";
 

@@ -19,10 +19,7 @@
 
 namespace {
 
-using svc::schema::error_catalogue;
-using svc::schema::error_code;
-using svc::schema::error_code_from_name;
-using svc::schema::make_api_error;
+using namespace svc::schema;
 
 constexpr std::size_t code_count = static_cast<std::size_t>(error_code::insufficient_storage) + 1;
 

@@ -8,15 +8,13 @@
 
 #include <boost/json.hpp>
 
-#include "stored_text.hpp"
+#include "tests/support/stored_text.hpp"
 
 namespace {
 
 namespace json = boost::json;
 using namespace svc::schema;
-using svc::core::from_unix_ms;
-using svc::core::to_unix_ms;
-using svc::test::through_text;
+using namespace svc::core;
 
 job_record full_job() {
   job_record j;
@@ -69,15 +67,8 @@ job_record bare_job() {
 
 job_record round_trip(const job_record& j) {
   job_record out;
-  BOOST_REQUIRE(decode_stored(through_text(encode_stored(j)), out));
+  BOOST_REQUIRE(decode_stored(svc::test::through_text(encode_stored(j)), out));
   return out;
-}
-
-// A stored record with one field replaced.
-json::value with(const job_record& j, std::string_view key, json::value v) {
-  auto stored = encode_stored(j);
-  stored.as_object()[key] = std::move(v);
-  return stored;
 }
 
 } // namespace
@@ -158,7 +149,7 @@ BOOST_AUTO_TEST_CASE(a_record_without_a_requeue_deadline_still_decodes) {
   auto stored = encode_stored(full_job());
   stored.as_object().erase("requeue_deadline");
   job_record r;
-  BOOST_REQUIRE(decode_stored(through_text(stored), r));
+  BOOST_REQUIRE(decode_stored(svc::test::through_text(stored), r));
   BOOST_TEST(!r.requeue_deadline);
   BOOST_TEST(r.id == full_job().id);
 }
@@ -168,7 +159,7 @@ BOOST_AUTO_TEST_CASE(a_record_without_a_correlation_still_decodes) {
   auto stored = encode_stored(full_job());
   stored.as_object().erase("correlation");
   job_record r;
-  BOOST_REQUIRE(decode_stored(through_text(stored), r));
+  BOOST_REQUIRE(decode_stored(svc::test::through_text(stored), r));
   BOOST_TEST(r.correlation.request_id.empty());
   BOOST_TEST(!r.correlation.trace);
   BOOST_TEST(r.id == full_job().id);
@@ -188,26 +179,26 @@ BOOST_AUTO_TEST_CASE(damaged_records_do_not_decode) {
   job_record out;
   BOOST_TEST(decode_stored(encode_stored(j), out));
   BOOST_TEST(!decode_stored(json::value("not an object"), out));
-  BOOST_TEST(!decode_stored(with(j, "status", "done"), out));
-  BOOST_TEST(!decode_stored(with(j, "kind", "audio"), out));
-  BOOST_TEST(!decode_stored(with(j, "cost_status", "owed"), out));
-  BOOST_TEST(!decode_stored(with(j, "lora_selection", "random"), out));
-  BOOST_TEST(!decode_stored(with(j, "seed", -1), out));
-  BOOST_TEST(!decode_stored(with(j, "seed", int64_t{4294967296}), out));
-  BOOST_TEST(!decode_stored(with(j, "width", "1024"), out));
-  BOOST_TEST(!decode_stored(with(j, "init_image", 7), out));
-  BOOST_TEST(!decode_stored(with(j, "failure", "provider_error"), out));
-  BOOST_TEST(!decode_stored(with(j, "failure", json::object{{"code", "x"}}), out));
-  BOOST_TEST(!decode_stored(with(j, "metadata", json::object{{"order", 42}}), out));
-  BOOST_TEST(!decode_stored(with(j, "correlation", "client-abc"), out));
-  BOOST_TEST(!decode_stored(with(j, "correlation", json::object{{"request_id", "a\r\nX-Forged: 1"}}), out));
-  BOOST_TEST(!decode_stored(with(j, "loras", json::array{json::object{{"lora_id", "l"}, {"slug", "s"}}}), out));
-  BOOST_TEST(!decode_stored(with(j, "outputs", json::array{json::object{{"content_type", "image/png"}}}), out));
-  BOOST_TEST(!decode_stored(with(j, "outputs", json::object{}), out));
-  BOOST_TEST(!decode_stored(with(j, "created_at", nullptr), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "status", "done"), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "kind", "audio"), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "cost_status", "owed"), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "lora_selection", "random"), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "seed", -1), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "seed", int64_t{4294967296}), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "width", "1024"), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "init_image", 7), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "failure", "provider_error"), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "failure", json::object{{"code", "x"}}), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "metadata", json::object{{"order", 42}}), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "correlation", "client-abc"), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "correlation", json::object{{"request_id", "a\r\nX-Forged: 1"}}), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "loras", json::array{json::object{{"lora_id", "l"}, {"slug", "s"}}}), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "outputs", json::array{json::object{{"content_type", "image/png"}}}), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "outputs", json::object{}), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "created_at", nullptr), out));
   // Stored text such as 1e400 parses to infinity, which no answer could show as JSON.
-  BOOST_TEST(!decode_stored(with(j, "progress", json::parse("1e400")), out));
-  BOOST_TEST(!decode_stored(with(j, "loras", json::parse(R"([{"lora_id":"l","slug":"s","weight":-1e400}])")), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "progress", json::parse("1e400")), out));
+  BOOST_TEST(!decode_stored(svc::test::stored_with(j, "loras", json::parse(R"([{"lora_id":"l","slug":"s","weight":-1e400}])")), out));
   auto missing = encode_stored(j);
   missing.as_object().erase("prompt");
   BOOST_TEST(!decode_stored(missing, out));

@@ -10,7 +10,7 @@
 
 #include <boost/json.hpp>
 
-#include "stored_text.hpp"
+#include "tests/support/stored_text.hpp"
 
 namespace {
 
@@ -18,7 +18,6 @@ namespace json = boost::json;
 using namespace svc::schema;
 using svc::core::from_unix_ms;
 using svc::core::to_unix_ms;
-using svc::test::through_text;
 
 team_record sample_team() {
   team_record t;
@@ -138,7 +137,7 @@ void check_round_trip(const Record& r) {
   BOOST_REQUIRE(decode_stored(encode_stored(r), back));
   check_equal(r, back);
   Record stored;
-  BOOST_REQUIRE(decode_stored(through_text(encode_stored(r)), stored));
+  BOOST_REQUIRE(decode_stored(svc::test::through_text(encode_stored(r)), stored));
   check_equal(r, stored);
 }
 

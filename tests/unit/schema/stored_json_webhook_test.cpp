@@ -8,7 +8,7 @@
 
 #include <boost/json.hpp>
 
-#include "stored_text.hpp"
+#include "tests/support/stored_text.hpp"
 
 namespace {
 
@@ -16,7 +16,6 @@ namespace json = boost::json;
 using namespace svc::schema;
 using svc::core::from_unix_ms;
 using svc::core::to_unix_ms;
-using svc::test::through_text;
 
 event_record traced_event() {
   event_record e;
@@ -34,7 +33,7 @@ event_record traced_event() {
 
 BOOST_AUTO_TEST_CASE(an_event_round_trips_with_the_correlation_its_deliveries_send) {
   event_record r;
-  BOOST_REQUIRE(decode_stored(through_text(encode_stored(traced_event())), r));
+  BOOST_REQUIRE(decode_stored(svc::test::through_text(encode_stored(traced_event())), r));
   BOOST_TEST(r.id == traced_event().id);
   BOOST_TEST(r.type == "image.completed");
   BOOST_TEST(to_unix_ms(r.created_at) == 1763720130123);
@@ -50,12 +49,12 @@ BOOST_AUTO_TEST_CASE(an_event_without_a_correlation_still_decodes) {
   auto stored = encode_stored(traced_event());
   stored.as_object().erase("correlation");
   event_record r;
-  BOOST_REQUIRE(decode_stored(through_text(stored), r));
+  BOOST_REQUIRE(decode_stored(svc::test::through_text(stored), r));
   BOOST_TEST(r.correlation.request_id.empty());
   BOOST_TEST(!r.correlation.trace);
   auto bare = traced_event();
   bare.correlation = {};
-  BOOST_REQUIRE(decode_stored(through_text(encode_stored(bare)), r));
+  BOOST_REQUIRE(decode_stored(svc::test::through_text(encode_stored(bare)), r));
   BOOST_TEST(r.correlation.request_id.empty());
 }
 

@@ -7,12 +7,7 @@
 
 namespace {
 
-using svc::schema::child_traceparent;
-using svc::schema::new_span_id;
-using svc::schema::parse_traceparent;
-using svc::schema::trace_parent;
-using svc::schema::valid_trace;
-using svc::schema::valid_client_request_id;
+using namespace svc::schema;
 
 const std::string trace = "4bf92f3577b34da6a3ce929d0e0e4736";
 const std::string valid = "00-" + trace + "-00f067aa0ba902b7-01";

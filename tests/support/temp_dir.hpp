@@ -1,6 +1,6 @@
 #pragma once
 // A fresh directory under the system temp dir for one test, removed with
-// everything in it.
+// everything in it (the unit tests' data directories and scratch files).
 
 #include <cstdlib>
 #include <filesystem>
@@ -10,12 +10,13 @@
 
 #include <boost/test/unit_test.hpp>
 
-namespace svc::persistence::testing {
+namespace svc::test {
 
 struct temp_dir {
   std::string path;
-  temp_dir() {
-    auto tmpl = (std::filesystem::temp_directory_path() / "svc-persistence-test-XXXXXX").string();
+  /// Creates `<temp dir>/<prefix>-XXXXXX`.
+  explicit temp_dir(const std::string& prefix = "svc-test") {
+    auto tmpl = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     BOOST_REQUIRE(::mkdtemp(buf.data()) != nullptr);
@@ -29,4 +30,4 @@ struct temp_dir {
   temp_dir& operator=(const temp_dir&) = delete;
 };
 
-} // namespace svc::persistence::testing
+} // namespace svc::test

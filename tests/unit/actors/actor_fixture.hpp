@@ -27,7 +27,7 @@
 #include "core/clock.hpp"
 #include "core/config.hpp"
 #include "persistence/environment.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "thread_safe_coordinator.hpp"
 
 namespace svc::test {

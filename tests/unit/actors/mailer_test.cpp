@@ -20,7 +20,7 @@
 #include "actors/registry.hpp"
 #include "actors/store.hpp"
 #include "persistence/environment.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "tests/unit/persistence/temp_dir.hpp"
 
 // The mailer runs detached and blocks in its senders, so these tests use a

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "persistence/environment.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "temp_dir.hpp"
 #include "tests/support/read_results.hpp"
 

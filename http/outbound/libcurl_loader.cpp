@@ -1,4 +1,4 @@
-#include "http/libcurl_loader.hpp"
+#include "http/outbound/libcurl_loader.hpp"
 
 #include <cstdarg>
 #include <mutex>

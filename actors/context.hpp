@@ -8,7 +8,7 @@
 #include "actors/messages.hpp"
 #include "core/clock.hpp"
 #include "core/config.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 
 namespace svc::actors {
 

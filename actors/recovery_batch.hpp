@@ -11,7 +11,7 @@
 
 #include "actors/messages.hpp"
 #include "core/log.hpp"
-#include "persistence/record_table.hpp"
+#include "persistence/table_views.hpp"
 
 namespace svc::actors {
 

@@ -3,11 +3,15 @@
 # (build/layers/<folder>/<folder> -> <source>/<folder>), and passes it on only
 # to the targets that link it. A header of a layer further up the table is
 # then not on the include path at all: `#include "http/..."` in persistence/
-# does not compile. Tests and benchmarks may include anything and see the
-# whole source tree (their CMakeLists say so).
+# does not compile. A layer in a subfolder (http/outbound) gets a root of its
+# own too (build/layers/http_outbound/http/outbound), so it sees none of its
+# parent folder's headers. Tests and benchmarks may include anything and see
+# the whole source tree (their CMakeLists say so).
 function(svc_layer_includes target folder)
-  set(root ${PROJECT_BINARY_DIR}/layers/${folder})
-  file(MAKE_DIRECTORY ${root})
+  string(REPLACE "/" "_" root_name ${folder})
+  set(root ${PROJECT_BINARY_DIR}/layers/${root_name})
+  get_filename_component(link_parent ${root}/${folder} DIRECTORY)
+  file(MAKE_DIRECTORY ${link_parent})
   file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${folder} ${root}/${folder} SYMBOLIC)
   target_include_directories(${target} PUBLIC ${root})
 endfunction()

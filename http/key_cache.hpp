@@ -13,7 +13,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 
 namespace svc::http {
 

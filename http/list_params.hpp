@@ -14,7 +14,7 @@
 
 #include "http/request_context.hpp"
 #include "http/respond.hpp"
-#include "persistence/record_table.hpp"
+#include "persistence/table_views.hpp"
 #include "schema/views.hpp"
 
 namespace svc::http {

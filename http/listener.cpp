@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/host_port.hpp"
 #include "core/log.hpp"
 #include "http/session.hpp"
 
@@ -69,30 +70,12 @@ void connection_tracker::expire_overdue(bool busy) {
     s->expire();
 }
 
-tcp::endpoint parse_endpoint(const std::string& host_port) {
-  auto colon = host_port.rfind(':');
-  if (colon == std::string::npos)
-    throw std::runtime_error("address '" + host_port + "' is not HOST:PORT");
-  auto host = host_port.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
-    host = host.substr(1, host.size() - 2);
-  auto port_text = host_port.substr(colon + 1);
-  if (port_text.empty() || port_text.size() > 5 || port_text.find_first_not_of("0123456789") != std::string::npos
-      || std::stoi(port_text) > 65535)
-    throw std::runtime_error("bad port in '" + host_port + "'");
-  beast::error_code ec;
-  auto addr = net::ip::make_address(host == "localhost" ? "127.0.0.1" : host, ec);
-  if (ec)
-    throw std::runtime_error("bad host in '" + host_port + "': " + ec.message());
-  return {addr, static_cast<unsigned short>(std::stoi(port_text))};
-}
-
 listener::listener(net::io_context& ioc, const std::string& host_port, const transport_limits& limits,
                    std::shared_ptr<response_budget> budget)
   : ioc_{ioc}, strand_{net::make_strand(ioc)}, acceptor_{strand_}, retry_timer_{strand_}, sweep_timer_{strand_}, limits_{limits},
     tracker_{std::make_shared<connection_tracker>()} {
   tracker_->budget = std::move(budget);
-  auto ep = parse_endpoint(host_port);
+  auto ep = core::parse_endpoint(host_port);
   beast::error_code ec;
   acceptor_.open(ep.protocol(), ec);
   if (!ec)

@@ -88,7 +88,4 @@ private:
   bool stopped_ = false;
 };
 
-/// Splits `HOST:PORT` (IPv6 as `[::1]:80`); throws std::runtime_error if malformed.
-tcp::endpoint parse_endpoint(const std::string& host_port);
-
 } // namespace svc::http

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "persistence/environment.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 
 namespace svc::http {
 

@@ -6,7 +6,7 @@
 
 #include "core/ids.hpp"
 #include "http/request_context.hpp"
-#include "persistence/record_table.hpp"
+#include "persistence/table_views.hpp"
 
 namespace svc::http {
 

@@ -13,8 +13,8 @@
 #include "core/metric_catalogue.hpp"
 #include "persistence/data_dir.hpp"
 #include "http/listener.hpp"
-#include "http/mail_senders.hpp"
-#include "http/webhook_client.hpp"
+#include "http/outbound/mail_senders.hpp"
+#include "http/outbound/webhook_client.hpp"
 #include "http/pipeline.hpp"
 #include "http/stages/stages.hpp"
 

@@ -18,7 +18,7 @@
 
 #include "core/config.hpp"
 #include "persistence/read_result.hpp"
-#include "persistence/table.hpp"
+#include "persistence/table_ids.hpp"
 #include "persistence/write_batch.hpp"
 
 namespace svc::persistence {

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "persistence/blob_store.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 
 namespace svc::persistence {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 
 namespace svc::persistence {
 

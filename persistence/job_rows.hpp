@@ -8,7 +8,7 @@
 
 #include "core/clock.hpp"
 #include "persistence/blob_store.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "schema/job_record.hpp"
 
 namespace svc::persistence {

@@ -9,7 +9,7 @@
 
 #include "core/clock.hpp"
 #include "persistence/blob_store.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 
 namespace svc::persistence {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/duration.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 
 namespace svc::persistence {
 

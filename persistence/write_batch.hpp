@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "persistence/table.hpp"
+#include "persistence/table_ids.hpp"
 #include "core/described.hpp"
 
 namespace svc::persistence {

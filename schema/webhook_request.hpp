@@ -2,7 +2,7 @@
 // The validated bodies of the webhook endpoint routes (create, PATCH, test,
 // replay): decisions.md's rules applied to untrusted JSON as pure functions.
 // Whether a receiver URL's address may be used is the HTTP layer's check
-// (`http/address_policy.hpp`); here a URL is only a bounded string.
+// (`http/outbound/address_policy.hpp`); here a URL is only a bounded string.
 
 #include <cstddef>
 #include <map>

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <optional>
 
-#include "http/blocking_client.hpp"
+#include "apps/svcctl/blocking_client.hpp"
 #include "persistence/data_dir.hpp"
 
 namespace svc::ctl {
@@ -65,7 +65,7 @@ int send_admin_request(const global_options& g, const std::string& method, const
   auto token = url ? token_of(g, why) : std::nullopt;
   if (!url || !token)
     return print_error("not_running", why, exit_code::unreachable);
-  auto res = http::blocking_request(*url, method, target, *token, method == "GET" ? std::string{} : json::serialize(body));
+  auto res = blocking_request(*url, method, target, *token, method == "GET" ? std::string{} : json::serialize(body));
   if (res.status == 0)
     return print_error("unreachable", "cannot reach svcd at " + *url + ": " + res.error, exit_code::unreachable);
   if (res.status >= 300) {

@@ -9,7 +9,7 @@
 
 #include "core/ids.hpp"
 #include "http/respond.hpp"
-#include "persistence/record_table.hpp"
+#include "persistence/table_views.hpp"
 
 namespace svc::http {
 

@@ -5,7 +5,7 @@
 
 #include "core/ids.hpp"
 #include "http/actor_call.hpp"
-#include "http/address_policy.hpp"
+#include "http/outbound/address_policy.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/idempotency.hpp"
 #include "http/json_body.hpp"

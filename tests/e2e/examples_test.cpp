@@ -20,7 +20,7 @@
 
 #include <boost/json/object.hpp>
 
-#include "http/webhook_client.hpp"
+#include "http/outbound/webhook_client.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/process.hpp"

@@ -9,7 +9,7 @@
 #include "core/crypto.hpp"
 #include "core/duration.hpp"
 #include "core/time_format.hpp"
-#include "http/address_policy.hpp"
+#include "http/outbound/address_policy.hpp"
 #include "providers/remote/remote_url.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

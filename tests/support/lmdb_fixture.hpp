@@ -8,7 +8,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "persistence/environment.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace svc::test {

@@ -25,7 +25,7 @@
 #include "core/clock.hpp"
 #include "core/config.hpp"
 #include "persistence/environment.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "thread_safe_coordinator.hpp"

@@ -20,7 +20,7 @@
 #include "actors/registry.hpp"
 #include "actors/store.hpp"
 #include "persistence/environment.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/temp_dir.hpp"
 

@@ -1,4 +1,4 @@
-#include "http/address_policy.hpp"
+#include "http/outbound/address_policy.hpp"
 
 #define BOOST_TEST_MODULE http_address_policy
 #include <boost/test/unit_test.hpp>

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "persistence/job_rows.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "services_fixture.hpp"
 
 // What every create under `Idempotency-Key` shares (job and webhook endpoint

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/clock.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "persistence/value_codec.hpp"
 #include "tests/support/read_results.hpp"
 #include "tests/support/lmdb_fixture.hpp"

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "services_fixture.hpp"
 
 // reply_record_page over a real table: the list envelope of one page, and the

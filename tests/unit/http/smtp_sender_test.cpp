@@ -1,4 +1,4 @@
-#include "http/smtp_sender.hpp"
+#include "http/outbound/smtp_sender.hpp"
 
 #define BOOST_TEST_MODULE http_smtp_sender
 #include <boost/test/unit_test.hpp>

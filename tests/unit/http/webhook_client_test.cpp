@@ -1,4 +1,4 @@
-#include "http/webhook_client.hpp"
+#include "http/outbound/webhook_client.hpp"
 
 #define BOOST_TEST_MODULE http_webhook_client
 #include <boost/test/unit_test.hpp>

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "persistence/record_table.hpp"
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
+#include "persistence/table_views.hpp"
 #include "persistence/value_codec.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tests/support/read_results.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "persistence/tables.hpp"
+#include "persistence/store_tables.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
 

@@ -1,4 +1,4 @@
-#include "http/smtp_sender.hpp"
+#include "http/outbound/smtp_sender.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +9,7 @@
 #include <curl/curl.h>
 
 #include "core/ids.hpp"
-#include "http/libcurl_loader.hpp"
+#include "http/outbound/libcurl_loader.hpp"
 
 namespace svc::http {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace svc::http {
+namespace svc::ctl {
 
 struct client_response {
   int status = 0;      ///< 0 when the request could not be made
@@ -16,4 +16,4 @@ struct client_response {
 client_response blocking_request(const std::string& base_url, const std::string& method, const std::string& target,
                                  const std::string& bearer_token, const std::string& json_body);
 
-} // namespace svc::http
+} // namespace svc::ctl

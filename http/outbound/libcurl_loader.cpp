@@ -1,4 +1,4 @@
-#include "http/libcurl_loader.hpp"
+#include "http/outbound/libcurl_loader.hpp"
 
 #include <cstdarg>
 #include <mutex>
@@ -30,7 +30,7 @@ bool load_libcurl(std::string& error) {
 
 } // namespace svc::http
 
-// The libcurl functions svc_http calls. One added elsewhere fails to link
+// The libcurl functions svc_http_outbound calls. One added elsewhere fails to link
 // until it is listed here.
 SVC_LAZY_FORWARD(svc::http::libcurl, CURLcode, curl_global_init, (long flags), (flags))
 SVC_LAZY_FORWARD(svc::http::libcurl, const char*, curl_easy_strerror, (CURLcode code), (code))

@@ -1,9 +1,18 @@
-#include "http/blocking_client.hpp"
+#include "apps/svcctl/blocking_client.hpp"
 
-#include "http/listener.hpp"
+#include <chrono>
+#include <stdexcept>
 
-namespace svc::http {
+#include <boost/asio/io_context.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "core/host_port.hpp"
+
+namespace svc::ctl {
+namespace beast = boost::beast;
 namespace bhttp = beast::http;
+using tcp = boost::asio::ip::tcp;
 
 client_response blocking_request(const std::string& base_url, const std::string& method, const std::string& target,
                                  const std::string& bearer_token, const std::string& json_body) {
@@ -14,10 +23,10 @@ client_response blocking_request(const std::string& base_url, const std::string&
       throw std::runtime_error("only http:// admin URLs are supported: " + base_url);
     auto host_port = base_url.substr(scheme.size());
     host_port = host_port.substr(0, host_port.find('/'));
-    net::io_context ioc;
+    boost::asio::io_context ioc;
     beast::tcp_stream stream{ioc};
     stream.expires_after(std::chrono::seconds{30});
-    stream.connect(parse_endpoint(host_port));
+    stream.connect(core::parse_endpoint(host_port));
     bhttp::request<bhttp::string_body> req{bhttp::string_to_verb(method), target, 11};
     req.set(bhttp::field::host, host_port);
     req.set(bhttp::field::user_agent, "svcctl");
@@ -42,4 +51,4 @@ client_response blocking_request(const std::string& base_url, const std::string&
   return out;
 }
 
-} // namespace svc::http
+} // namespace svc::ctl

@@ -1,5 +1,6 @@
 #pragma once
-// A typed view of one table whose values are records of one kind.
+// Typed views of one table: `record_table` (values are records of one kind)
+// and `index_table` (values are ids: a secondary index).
 
 #include <functional>
 #include <optional>

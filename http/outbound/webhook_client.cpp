@@ -1,4 +1,4 @@
-#include "http/webhook_client.hpp"
+#include "http/outbound/webhook_client.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -25,7 +25,7 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include "core/log.hpp"
-#include "http/address_policy.hpp"
+#include "http/outbound/address_policy.hpp"
 
 namespace svc::http {
 namespace {

@@ -1,4 +1,4 @@
-#include "http/address_policy.hpp"
+#include "http/outbound/address_policy.hpp"
 
 #include <cctype>
 

@@ -2,7 +2,7 @@
 // Every table of the store as a typed view: what a reader needs to find any record.
 
 #include "persistence/environment.hpp"
-#include "persistence/record_table.hpp"
+#include "persistence/table_views.hpp"
 #include "schema/credit_entry.hpp"
 #include "schema/file_record.hpp"
 #include "schema/queued_mail.hpp"

@@ -1,4 +1,4 @@
-#include "http/mail_senders.hpp"
+#include "http/outbound/mail_senders.hpp"
 
 #include <sys/stat.h>
 
@@ -6,7 +6,7 @@
 #include <iterator>
 #include <optional>
 
-#include "http/smtp_sender.hpp"
+#include "http/outbound/smtp_sender.hpp"
 #include "persistence/outbox.hpp"
 
 namespace svc::http {

@@ -21,26 +21,15 @@ namespace bhttp = boost::beast::http;
 namespace json = boost::json;
 
 struct admin_fixture : svc::http::testing::services_fixture {
-  // The admin request `method target` with `body`; `id` is the path's `{id}`.
-  context_ptr admin_request(bhttp::verb method, std::string target, std::string body = {},
-                            const std::string& id = {}) {
-    auto ctx = request(method, std::move(target), {{"Content-Type", "application/json"}}, std::move(body));
-    assign_request_id(*ctx);
-    if (!id.empty())
-      ctx->match.params = {{"id", id}};
-    return ctx;
+  // The operator's request `method target` with `body`; `id` is the path's `{id}`.
+  context_ptr admin(bhttp::verb method, std::string target, std::string body = {}, const std::string& id = {}) {
+    return team_request({}, method, std::move(target), std::move(body), id);
   }
-
-  std::string answer(std::size_t i) { return answers->at(i).head + "\r\n" + answers->at(i).body; }
-  bool status_is(unsigned status, std::size_t i) {
-    return answers->at(i).head.rfind("HTTP/1.1 " + std::to_string(status) + " ", 0) == 0;
-  }
-  json::object body_of(std::size_t i) { return json::parse(answers->at(i).body).as_object(); }
 
   // Creates a team with `credits` through the handler and gives its id.
   std::string created_team(int64_t credits) {
     auto n = answers->size();
-    create_team(admin_request(bhttp::verb::post, "/admin/teams",
+    create_team(admin(bhttp::verb::post, "/admin/teams",
                               R"({"name":"Ops","owner_email":"ops@example.test","credits":)" + std::to_string(credits)
                                 + "}"));
     BOOST_REQUIRE(answered(n + 1));
@@ -61,16 +50,16 @@ BOOST_FIXTURE_TEST_SUITE(admin_team_handlers, admin_fixture)
 BOOST_AUTO_TEST_CASE(a_created_team_holds_its_opening_credits) {
   auto team = created_team(300);
   BOOST_TEST(available(team) == 300);
-  show_team(admin_request(bhttp::verb::get, "/admin/teams/" + team, {}, team));
+  show_team(admin(bhttp::verb::get, "/admin/teams/" + team, {}, team));
   BOOST_REQUIRE(answered(2));
   BOOST_TEST(status_is(200, 1), answer(1));
   BOOST_TEST(body_of(1).at("balance").at("available") == 300);
 }
 
 BOOST_AUTO_TEST_CASE(a_team_without_a_name_or_with_negative_credits_is_not_created) {
-  create_team(admin_request(bhttp::verb::post, "/admin/teams", R"({"owner_email":"ops@example.test"})"));
-  create_team(admin_request(bhttp::verb::post, "/admin/teams", R"({"name":"Ops","owner_email":"o@e.test","credits":-5})"));
-  create_team(admin_request(bhttp::verb::post, "/admin/teams", R"({"name":"Ops","owner_email":"o@e.test","plan":"x"})"));
+  create_team(admin(bhttp::verb::post, "/admin/teams", R"({"owner_email":"ops@example.test"})"));
+  create_team(admin(bhttp::verb::post, "/admin/teams", R"({"name":"Ops","owner_email":"o@e.test","credits":-5})"));
+  create_team(admin(bhttp::verb::post, "/admin/teams", R"({"name":"Ops","owner_email":"o@e.test","plan":"x"})"));
   BOOST_REQUIRE(answered(3));
   BOOST_TEST(status_is(400, 0), answer(0));
   BOOST_TEST(answer(0).find("\"param\":\"name\"") != std::string::npos, answer(0));
@@ -78,23 +67,23 @@ BOOST_AUTO_TEST_CASE(a_team_without_a_name_or_with_negative_credits_is_not_creat
   BOOST_TEST(answer(1).find("\"param\":\"credits\"") != std::string::npos, answer(1));
   BOOST_TEST(status_is(400, 2), answer(2));
   BOOST_TEST(answer(2).find("\"param\":\"plan\"") != std::string::npos, answer(2));
-  list_teams(admin_request(bhttp::verb::get, "/admin/teams"));
+  list_teams(admin(bhttp::verb::get, "/admin/teams"));
   BOOST_REQUIRE(answered(4));
   BOOST_TEST(body_of(3).at("data").as_array().empty(), answer(3));
 }
 
 BOOST_AUTO_TEST_CASE(credits_added_and_removed_show_in_the_balance_and_the_history_newest_first) {
   auto team = created_team(100);
-  add_credits(admin_request(bhttp::verb::post, "/admin/teams/" + team + "/credits",
+  add_credits(admin(bhttp::verb::post, "/admin/teams/" + team + "/credits",
                             R"({"amount":50,"reason":"goodwill"})", team));
   BOOST_REQUIRE(answered(2));
   BOOST_TEST(status_is(200, 1), answer(1));
   BOOST_TEST(body_of(1).at("available") == 150);
-  add_credits(admin_request(bhttp::verb::post, "/admin/teams/" + team + "/credits", R"({"amount":-30})", team));
+  add_credits(admin(bhttp::verb::post, "/admin/teams/" + team + "/credits", R"({"amount":-30})", team));
   BOOST_REQUIRE(answered(3));
   BOOST_TEST(body_of(2).at("available") == 120);
   BOOST_TEST(available(team) == 120);
-  list_team_credits(admin_request(bhttp::verb::get, "/admin/teams/" + team + "/credits", {}, team));
+  list_team_credits(admin(bhttp::verb::get, "/admin/teams/" + team + "/credits", {}, team));
   BOOST_REQUIRE(answered(4));
   auto entries = body_of(3).at("data").as_array();
   BOOST_REQUIRE(entries.size() >= 2u);
@@ -105,10 +94,10 @@ BOOST_AUTO_TEST_CASE(credits_added_and_removed_show_in_the_balance_and_the_histo
 
 BOOST_AUTO_TEST_CASE(a_credit_without_an_amount_or_for_an_unknown_team_changes_nothing) {
   auto team = created_team(100);
-  add_credits(admin_request(bhttp::verb::post, "/admin/teams/" + team + "/credits", R"({"reason":"none"})", team));
-  add_credits(admin_request(bhttp::verb::post, "/admin/teams/" + team + "/credits", R"({"amount":1.5})", team));
-  add_credits(admin_request(bhttp::verb::post, "/admin/teams/team_nobody/credits", R"({"amount":5})", "team_nobody"));
-  list_team_credits(admin_request(bhttp::verb::get, "/admin/teams/team_nobody/credits", {}, "team_nobody"));
+  add_credits(admin(bhttp::verb::post, "/admin/teams/" + team + "/credits", R"({"reason":"none"})", team));
+  add_credits(admin(bhttp::verb::post, "/admin/teams/" + team + "/credits", R"({"amount":1.5})", team));
+  add_credits(admin(bhttp::verb::post, "/admin/teams/team_nobody/credits", R"({"amount":5})", "team_nobody"));
+  list_team_credits(admin(bhttp::verb::get, "/admin/teams/team_nobody/credits", {}, "team_nobody"));
   BOOST_REQUIRE(answered(5));
   BOOST_TEST(status_is(400, 1), answer(1));
   BOOST_TEST(answer(1).find("\"param\":\"amount\"") != std::string::npos, answer(1));

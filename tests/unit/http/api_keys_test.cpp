@@ -103,8 +103,6 @@ struct keys_fixture : svc::http::testing::services_fixture {
     ctx->key = key;
     return ctx;
   }
-
-  std::string answer_text(std::size_t i = 0) { return answers->at(i).head + "\r\n" + answers->at(i).body; }
 };
 
 } // namespace
@@ -114,7 +112,7 @@ BOOST_FIXTURE_TEST_SUITE(api_key_handlers, keys_fixture)
 BOOST_AUTO_TEST_CASE(revoke_answers_the_keyrings_record_without_a_secret) {
   revoke_api_key(key_request(known_key, "revoke"));
   BOOST_REQUIRE(answered());
-  auto text = answer_text();
+  auto text = answer();
   BOOST_TEST(text.rfind("HTTP/1.1 200", 0) == 0u, text);
   BOOST_TEST(text.find(known_key) != std::string::npos, text);
   BOOST_TEST(text.find("\"revoked_at\":\"20") != std::string::npos, text);
@@ -130,14 +128,14 @@ BOOST_AUTO_TEST_CASE(the_keyring_is_asked_within_the_callers_team) {
   revoke_api_key(ctx);
   BOOST_REQUIRE(answered());
   BOOST_TEST(log->get() == std::vector<std::string>{std::string("revoke ") + known_key + " team_b"});
-  BOOST_TEST(answer_text().rfind("HTTP/1.1 404", 0) == 0u, answer_text());
-  BOOST_TEST(answer_text().find("\"resource_not_found\"") != std::string::npos, answer_text());
+  BOOST_TEST(answer().rfind("HTTP/1.1 404", 0) == 0u, answer());
+  BOOST_TEST(answer().find("\"resource_not_found\"") != std::string::npos, answer());
 }
 
 BOOST_AUTO_TEST_CASE(rotate_shows_the_new_secret_once_and_the_previous_keys_grace) {
   rotate_api_key(key_request(known_key, "rotate"));
   BOOST_REQUIRE(answered());
-  auto text = answer_text();
+  auto text = answer();
   BOOST_TEST(text.rfind("HTTP/1.1 200", 0) == 0u, text);
   BOOST_TEST(text.find("svc_live_" + std::string(64, 'a')) != std::string::npos, text);
   BOOST_TEST(text.find("\"previous_key\"") != std::string::npos, text);
@@ -147,7 +145,7 @@ BOOST_AUTO_TEST_CASE(rotate_shows_the_new_secret_once_and_the_previous_keys_grac
 BOOST_AUTO_TEST_CASE(an_id_not_shaped_like_a_key_is_404_without_asking) {
   revoke_api_key(key_request("team_a", "revoke"));
   BOOST_REQUIRE(answered());
-  BOOST_TEST(answer_text().rfind("HTTP/1.1 404", 0) == 0u, answer_text());
+  BOOST_TEST(answer().rfind("HTTP/1.1 404", 0) == 0u, answer());
   BOOST_TEST(log->get().empty());
 }
 
@@ -158,7 +156,7 @@ BOOST_AUTO_TEST_CASE(a_key_in_its_rotation_grace_may_not_manage_keys) {
   ctx->key = rotating;
   rotate_api_key(ctx);
   BOOST_REQUIRE(answered());
-  BOOST_TEST(answer_text().find("\"key_rotating\"") != std::string::npos, answer_text());
+  BOOST_TEST(answer().find("\"key_rotating\"") != std::string::npos, answer());
   BOOST_TEST(log->get().empty());
 }
 
@@ -166,7 +164,7 @@ BOOST_AUTO_TEST_CASE(a_keyring_that_does_not_answer_is_503_after_the_request_dea
   svc->handles.keyring = sys->spawn(fake_keyring, log, true);
   rotate_api_key(key_request(known_key, "rotate"));
   BOOST_REQUIRE(answered());
-  BOOST_TEST(answer_text().rfind("HTTP/1.1 503", 0) == 0u, answer_text());
+  BOOST_TEST(answer().rfind("HTTP/1.1 503", 0) == 0u, answer());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

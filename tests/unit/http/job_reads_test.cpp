@@ -47,22 +47,6 @@ struct job_reads_fixture : svc::http::testing::services_fixture {
     return j.id;
   }
 
-  // The request of `team` for `target`, split as the first stage splits it.
-  context_ptr team_request(const std::string& team, std::string target, const std::string& id = {}) {
-    auto ctx = request(bhttp::verb::get, std::move(target));
-    assign_request_id(*ctx);
-    auto t = std::make_shared<svc::schema::team_record>();
-    t->id = team;
-    ctx->team = t;
-    if (!id.empty())
-      ctx->match.params = {{"id", id}};
-    return ctx;
-  }
-
-  std::string answer(std::size_t i = 0) { return answers->at(i).head + "\r\n" + answers->at(i).body; }
-  bool status_is(unsigned status, std::size_t i = 0) {
-    return answers->at(i).head.rfind("HTTP/1.1 " + std::to_string(status) + " ", 0) == 0;
-  }
 };
 
 } // namespace
@@ -71,7 +55,7 @@ BOOST_FIXTURE_TEST_SUITE(job_read_handlers, job_reads_fixture)
 
 BOOST_AUTO_TEST_CASE(a_team_reads_its_own_image) {
   auto id = stored_image("team_a");
-  get_image(team_request("team_a", "/v1/images/" + id, id));
+  get_image(team_request("team_a", bhttp::verb::get, "/v1/images/" + id, {}, id));
   BOOST_REQUIRE(answered());
   BOOST_TEST(status_is(200), answer());
   BOOST_TEST(answer().find("\"id\":\"" + id + "\"") != std::string::npos, answer());
@@ -80,11 +64,11 @@ BOOST_AUTO_TEST_CASE(a_team_reads_its_own_image) {
 
 BOOST_AUTO_TEST_CASE(another_teams_image_an_unknown_id_and_a_video_id_are_404) {
   auto id = stored_image("team_a");
-  get_image(team_request("team_b", "/v1/images/" + id, id));
+  get_image(team_request("team_b", bhttp::verb::get, "/v1/images/" + id, {}, id));
   auto unknown = svc::core::make_id("img");
-  get_image(team_request("team_a", "/v1/images/" + unknown, unknown));
-  get_video(team_request("team_a", "/v1/videos/" + id, id));
-  get_image(team_request("team_a", "/v1/images/img_%2F..", "img_/.."));
+  get_image(team_request("team_a", bhttp::verb::get, "/v1/images/" + unknown, {}, unknown));
+  get_video(team_request("team_a", bhttp::verb::get, "/v1/videos/" + id, {}, id));
+  get_image(team_request("team_a", bhttp::verb::get, "/v1/images/img_%2F..", {}, "img_/.."));
   BOOST_REQUIRE(answered(4));
   for (std::size_t i = 0; i < 4; ++i) {
     BOOST_TEST(status_is(404, i), answer(i));
@@ -96,8 +80,8 @@ BOOST_AUTO_TEST_CASE(a_list_holds_the_teams_jobs_of_the_asked_status_only) {
   auto done = stored_image("team_a");
   auto failed = stored_image("team_a", job_status::failed);
   auto others = stored_image("team_b");
-  list_images(team_request("team_a", "/v1/images?status=failed"));
-  list_images(team_request("team_a", "/v1/images"));
+  list_images(team_request("team_a", bhttp::verb::get, "/v1/images?status=failed"));
+  list_images(team_request("team_a", bhttp::verb::get, "/v1/images"));
   BOOST_REQUIRE(answered(2));
   BOOST_TEST(status_is(200, 0), answer(0));
   BOOST_TEST(answer(0).find(failed) != std::string::npos, answer(0));
@@ -108,8 +92,8 @@ BOOST_AUTO_TEST_CASE(a_list_holds_the_teams_jobs_of_the_asked_status_only) {
 }
 
 BOOST_AUTO_TEST_CASE(a_list_refuses_an_unknown_status_and_a_cursor_of_another_kind) {
-  list_images(team_request("team_a", "/v1/images?status=finished"));
-  list_images(team_request("team_a", "/v1/images?starting_after=" + svc::core::make_id("vid")));
+  list_images(team_request("team_a", bhttp::verb::get, "/v1/images?status=finished"));
+  list_images(team_request("team_a", bhttp::verb::get, "/v1/images?starting_after=" + svc::core::make_id("vid")));
   BOOST_REQUIRE(answered(2));
   BOOST_TEST(status_is(400, 0), answer(0));
   BOOST_TEST(answer(0).find("\"param\":\"status\"") != std::string::npos, answer(0));

@@ -11,12 +11,14 @@
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 
 #include "actors/runtime.hpp"
 #include "http/request_context.hpp"
+#include "http/stages/stages.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace svc::http::testing {
@@ -71,6 +73,33 @@ struct services_fixture {
     }
     return answers->size() >= n;
   }
+
+  /// `team_id`'s request `method target`, split and given an id as the first
+  /// stage does; `id` is the path's `{id}` when not empty.
+  context_ptr team_request(const std::string& team_id, boost::beast::http::verb method, std::string target,
+                           std::string body = {}, const std::string& id = {},
+                           std::vector<std::pair<std::string, std::string>> fields = {}) {
+    fields.emplace_back("Content-Type", "application/json");
+    auto ctx = request(method, std::move(target), std::move(fields), std::move(body));
+    assign_request_id(*ctx);
+    if (!team_id.empty()) {
+      auto team = std::make_shared<schema::team_record>();
+      team->id = team_id;
+      ctx->team = std::move(team);
+    }
+    if (!id.empty())
+      ctx->match.params = {{"id", id}};
+    return ctx;
+  }
+
+  /// Answer `i`: its head, an empty line, its body.
+  std::string answer(std::size_t i = 0) const { return answers->at(i).head + "\r\n" + answers->at(i).body; }
+  /// Whether answer `i` has `status`.
+  bool status_is(unsigned status, std::size_t i = 0) const {
+    return answers->at(i).head.rfind("HTTP/1.1 " + std::to_string(status) + " ", 0) == 0;
+  }
+  /// Answer `i`'s body, a JSON object.
+  boost::json::object body_of(std::size_t i = 0) const { return boost::json::parse(answers->at(i).body).as_object(); }
 };
 
 } // namespace svc::http::testing

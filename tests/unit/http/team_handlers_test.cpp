@@ -30,18 +30,13 @@ struct team_fixture : svc::http::testing::services_fixture {
                [](caf::error& e) { BOOST_FAIL("the team was not created: " + caf::to_string(e)); });
   }
 
-  // The team's request `method target` with `body`, its target split as the first stage does.
-  context_ptr team_request(bhttp::verb method, std::string target, std::string body = {}) {
-    auto ctx = request(method, std::move(target), {{"Content-Type", "application/json"}}, std::move(body));
-    assign_request_id(*ctx);
+  // The team's own request, its whole record attached as the auth stage attaches it.
+  context_ptr own(bhttp::verb method, std::string target, std::string body = {}) {
+    auto ctx = team_request(team->id, method, std::move(target), std::move(body));
     ctx->team = team;
     return ctx;
   }
 
-  std::string answer(std::size_t i = 0) { return answers->at(i).head + "\r\n" + answers->at(i).body; }
-  bool status_is(unsigned status, std::size_t i = 0) {
-    return answers->at(i).head.rfind("HTTP/1.1 " + std::to_string(status) + " ", 0) == 0;
-  }
   int64_t stored_threshold() {
     auto stored = svc->tables().teams.get(team->id);
     BOOST_REQUIRE(stored.has_value());
@@ -54,7 +49,7 @@ struct team_fixture : svc::http::testing::services_fixture {
 BOOST_FIXTURE_TEST_SUITE(team_handlers, team_fixture)
 
 BOOST_AUTO_TEST_CASE(get_team_answers_the_callers_team) {
-  get_team(team_request(bhttp::verb::get, "/v1/team"));
+  get_team(own(bhttp::verb::get, "/v1/team"));
   BOOST_REQUIRE(answered());
   BOOST_TEST(status_is(200), answer());
   BOOST_TEST(answer().find("\"id\":\"" + team->id + "\"") != std::string::npos, answer());
@@ -62,7 +57,7 @@ BOOST_AUTO_TEST_CASE(get_team_answers_the_callers_team) {
 }
 
 BOOST_AUTO_TEST_CASE(a_threshold_patch_is_stored_and_answered) {
-  patch_team(team_request(bhttp::verb::patch, "/v1/team", R"({"balance_low_threshold":250})"));
+  patch_team(own(bhttp::verb::patch, "/v1/team", R"({"balance_low_threshold":250})"));
   BOOST_REQUIRE(answered());
   BOOST_TEST(status_is(200), answer());
   BOOST_TEST(answer().find("\"balance_low_threshold\":250") != std::string::npos, answer());
@@ -71,9 +66,9 @@ BOOST_AUTO_TEST_CASE(a_threshold_patch_is_stored_and_answered) {
 
 BOOST_AUTO_TEST_CASE(a_patch_of_another_field_or_out_of_range_is_400_and_changes_nothing) {
   auto before = stored_threshold();
-  patch_team(team_request(bhttp::verb::patch, "/v1/team", R"({"name":"Renamed"})"));
-  patch_team(team_request(bhttp::verb::patch, "/v1/team", R"({"balance_low_threshold":-1})"));
-  patch_team(team_request(bhttp::verb::patch, "/v1/team", R"({"balance_low_threshold":"250"})"));
+  patch_team(own(bhttp::verb::patch, "/v1/team", R"({"name":"Renamed"})"));
+  patch_team(own(bhttp::verb::patch, "/v1/team", R"({"balance_low_threshold":-1})"));
+  patch_team(own(bhttp::verb::patch, "/v1/team", R"({"balance_low_threshold":"250"})"));
   BOOST_REQUIRE(answered(3));
   for (std::size_t i = 0; i < 3; ++i)
     BOOST_TEST(status_is(400, i), answer(i));
@@ -86,14 +81,14 @@ BOOST_AUTO_TEST_CASE(a_patch_of_another_field_or_out_of_range_is_400_and_changes
 }
 
 BOOST_AUTO_TEST_CASE(a_patch_that_changes_nothing_answers_the_team_as_it_is) {
-  patch_team(team_request(bhttp::verb::patch, "/v1/team", "{}"));
+  patch_team(own(bhttp::verb::patch, "/v1/team", "{}"));
   BOOST_REQUIRE(answered());
   BOOST_TEST(status_is(200), answer());
   BOOST_TEST(answer().find("\"id\":\"" + team->id + "\"") != std::string::npos, answer());
 }
 
 BOOST_AUTO_TEST_CASE(the_balance_shows_the_teams_credits_and_threshold) {
-  get_balance(team_request(bhttp::verb::get, "/v1/balance"));
+  get_balance(own(bhttp::verb::get, "/v1/balance"));
   BOOST_REQUIRE(answered());
   BOOST_TEST(status_is(200), answer());
   BOOST_TEST(answer().find(R"("object":"balance","available":500,"held":0,"balance_low_threshold":)")
@@ -102,7 +97,7 @@ BOOST_AUTO_TEST_CASE(the_balance_shows_the_teams_credits_and_threshold) {
 }
 
 BOOST_AUTO_TEST_CASE(pricing_follows_the_applied_version) {
-  auto ctx = team_request(bhttp::verb::get, "/v1/pricing");
+  auto ctx = own(bhttp::verb::get, "/v1/pricing");
   ctx->version = svc::schema::pricing_for("").api_version;
   get_pricing(ctx);
   BOOST_REQUIRE(answered());
@@ -111,10 +106,10 @@ BOOST_AUTO_TEST_CASE(pricing_follows_the_applied_version) {
 }
 
 BOOST_AUTO_TEST_CASE(lora_lists_refuse_a_bad_limit_cursor_or_parameter) {
-  list_loras(team_request(bhttp::verb::get, "/v1/loras?limit=0"));
-  list_loras(team_request(bhttp::verb::get, "/v1/loras?starting_after=img_1"));
-  list_loras(team_request(bhttp::verb::get, "/v1/loras?colour=red"));
-  list_loras(team_request(bhttp::verb::get, "/v1/loras?limit=1"));
+  list_loras(own(bhttp::verb::get, "/v1/loras?limit=0"));
+  list_loras(own(bhttp::verb::get, "/v1/loras?starting_after=img_1"));
+  list_loras(own(bhttp::verb::get, "/v1/loras?colour=red"));
+  list_loras(own(bhttp::verb::get, "/v1/loras?limit=1"));
   BOOST_REQUIRE(answered(4));
   BOOST_TEST(status_is(400, 0), answer(0));
   BOOST_TEST(answer(0).find("\"param\":\"limit\"") != std::string::npos, answer(0));

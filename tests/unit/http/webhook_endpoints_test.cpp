@@ -24,27 +24,6 @@ namespace json = boost::json;
 constexpr const char* receiver = "https://receiver.example.com/hooks";
 
 struct endpoints_fixture : svc::http::testing::services_fixture {
-  // The request of `team` for `method target` with `body` and `fields`; `id` is the path's `{id}`.
-  context_ptr team_request(const std::string& team, bhttp::verb method, std::string target, std::string body = {},
-                           const std::string& id = {},
-                           std::vector<std::pair<std::string, std::string>> fields = {}) {
-    fields.emplace_back("Content-Type", "application/json");
-    auto ctx = request(method, std::move(target), std::move(fields), std::move(body));
-    assign_request_id(*ctx);
-    auto t = std::make_shared<svc::schema::team_record>();
-    t->id = team;
-    ctx->team = t;
-    if (!id.empty())
-      ctx->match.params = {{"id", id}};
-    return ctx;
-  }
-
-  std::string answer(std::size_t i = 0) { return answers->at(i).head + "\r\n" + answers->at(i).body; }
-  bool status_is(unsigned status, std::size_t i = 0) {
-    return answers->at(i).head.rfind("HTTP/1.1 " + std::to_string(status) + " ", 0) == 0;
-  }
-  json::object body_of(std::size_t i) { return json::parse(answers->at(i).body).as_object(); }
-
   // The id of a new endpoint of `team` at `receiver`.
   std::string created(const std::string& team) {
     auto before = answers->size();

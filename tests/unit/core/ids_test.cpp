@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -110,4 +111,38 @@ BOOST_AUTO_TEST_CASE(has_id_shape_rejects_other_shapes) {
   BOOST_TEST(!has_id_shape("", "img"));
   BOOST_TEST(!has_id_shape("img_", "img"));
   BOOST_TEST(!has_id_shape(ulid, ""));
+}
+
+BOOST_AUTO_TEST_CASE(sharded_id_names_its_shard_for_every_shard) {
+  for (std::size_t s = 0; s < shard_count; ++s) {
+    auto shard = static_cast<shard_id>(s);
+    auto id = make_id("img", shard);
+    BOOST_TEST(has_id_shape(id, "img"), id);
+    BOOST_TEST((shard_of_id(id) == shard), id << " should name shard " << s);
+  }
+}
+
+// Lists page a team's records by id, so one team's ids must sort by creation;
+// other shards minting between them must not disturb that.
+BOOST_AUTO_TEST_CASE(sharded_ids_of_one_shard_sort_by_creation) {
+  std::vector<std::string> ids;
+  ids.reserve(20000);
+  for (int i = 0; i < 20000; ++i) {
+    ids.push_back(make_id("evt", shard_id{7}));
+    make_id("evt", static_cast<shard_id>(i));
+    make_id("evt");
+  }
+  for (std::size_t i = 1; i < ids.size(); ++i)
+    BOOST_REQUIRE_MESSAGE(ids[i - 1] < ids[i], ids[i - 1] << " !< " << ids[i] << " at " << i);
+  for (auto& id : ids)
+    BOOST_REQUIRE((shard_of_id(id) == shard_id{7}));
+}
+
+BOOST_AUTO_TEST_CASE(sharded_ids_keep_the_rest_of_the_random_part_random) {
+  // Each shard's sequence draws its own 72 random bits: the low 70 (the last
+  // 14 characters) of ids of 256 shards are all different.
+  std::set<std::string> tails;
+  for (std::size_t s = 0; s < shard_count; ++s)
+    tails.insert(make_id("file", static_cast<shard_id>(s)).substr(5 + 12));
+  BOOST_TEST(tails.size() == shard_count);
 }

@@ -3,6 +3,7 @@
 // runtime (configuration, clock, read access to the tables) and the handles of
 // the store and the registry.
 
+#include <functional>
 #include <memory>
 
 #include "actors/messages.hpp"
@@ -19,6 +20,10 @@ struct public_urls {
   std::string url_secret;
 };
 
+/// In a cluster, whether this node holds a team (the node owns the shard of
+/// its id). Empty: a single node holds every team. Safe from any thread.
+using team_ownership = std::function<bool(const std::string& team_id)>;
+
 struct context {
   const core::config* cfg = nullptr;             ///< outlives every actor
   std::shared_ptr<const core::clock> clock;      ///< wall time for records and deadlines
@@ -27,6 +32,7 @@ struct context {
   registry_actor registry;                       ///< the live-actor list
   std::shared_ptr<const public_urls> urls;       ///< for event payloads
   webhook_directory_actor webhooks;              ///< where committed events are published
+  team_ownership owns_team;                      ///< new teams get ids this node holds
 };
 
 /// Tells the registry about a newly spawned actor.

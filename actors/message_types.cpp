@@ -42,11 +42,19 @@ void add_message_types(caf::actor_system_config& cfg) {
     .add_message_type<file_upload>("file_upload_v1")
     .add_message_type<recovery_status>("recovery_status_v1")
     .add_message_type<test_fire>("test_fire_v1")
-    .add_message_type<webhook_answer>("webhook_answer_v1");
+    .add_message_type<webhook_answer>("webhook_answer_v1")
+    .add_message_type<forwarded_request>("forwarded_request_v1")
+    .add_message_type<forwarded_response>("forwarded_response_v1")
+    .add_message_type<node_info>("node_info_v1")
+    .add_message_type<shard_map>("shard_map_v1")
+    .add_message_type<cluster_view>("cluster_view_v1")
+    .add_message_type<peer_status>("peer_status_v1")
+    .add_message_type<cluster_status>("cluster_status_v1");
   // Actor handles that messages carry: answers of `resolve`, and takes relayed for the HTTP side.
   cfg.add_message_type<bucket_actor>("bucket_actor_v1")
     .add_message_type<ledger_actor>("ledger_actor_v1")
-    .add_message_type<anonymous_bucket_actor>("anonymous_bucket_actor_v1");
+    .add_message_type<anonymous_bucket_actor>("anonymous_bucket_actor_v1")
+    .add_message_type<node_actor>("node_actor_v1");
 }
 
 } // namespace svc::actors

@@ -71,6 +71,8 @@ using dispatch_atom = caf::atom_constant<caf::atom("dispatch")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using recover_atom = caf::atom_constant<caf::atom("recover")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
+using forward_atom = caf::atom_constant<caf::atom("forward")>;
+using answered_atom = caf::atom_constant<caf::atom("answered")>;
 
 // --- interfaces
 
@@ -322,6 +324,30 @@ using mailer_actor = introspectable_actor::extend<
 using lora_catalogue_actor = introspectable_actor::extend<
   /// Adds a LoRA (slug unique).
   caf::replies_to<create_atom, schema::lora_record>::with<schema::lora_record>>;
+
+/// A cluster node's entry point, published on the cluster's mutual-TLS
+/// listener: the only actor other nodes address. It runs requests routed to
+/// this node through the same pipeline as the ones its own clients send.
+using node_actor = caf::typed_actor<
+  /// Answers a request that another node accepted from a client.
+  caf::replies_to<forward_atom, forwarded_request>::with<forwarded_response>,
+  /// Internal: the pipeline answered the request parked under this ticket
+  /// (tickets are random, so another node cannot answer for the pipeline).
+  caf::reacts_to<answered_atom, uint64_t, forwarded_response>>;
+
+/// The HTTP side's link to the other nodes: connects to each node of the
+/// view, forwards requests to their node actors, and fails the requests in
+/// flight to a node the moment its link goes down.
+using peer_router_actor = caf::typed_actor<
+  /// Forwards a request to the node actor of node `node_id`; the answer (or
+  /// the failure) settles `ticket` on the HTTP side.
+  caf::reacts_to<forward_atom, std::string, forwarded_request, uint64_t>,
+  /// The membership or the shard map changed.
+  caf::reacts_to<changed_atom, cluster_view>,
+  /// Internal: time to connect again to node `node_id` (attempt `generation`).
+  caf::reacts_to<retry_atom, std::string, uint64_t>,
+  /// The view and each peer's state.
+  caf::replies_to<list_atom>::with<cluster_status>>;
 
 // --- domain errors
 

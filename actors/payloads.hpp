@@ -176,4 +176,71 @@ struct test_fire {
 };
 SVC_DESCRIBE(test_fire, (endpoint_id, event_id, enqueued))
 
+/// An HTTP request a node accepted from a client and routes to the node that
+/// owns its team: what that node's pipeline needs to answer it as if the
+/// client had sent it there. Bodies travel whole; streamed ones (uploads)
+/// never do (the accepting node redirects those).
+struct forwarded_request {
+  std::string request_id;          ///< `req_...`, assigned by the accepting node
+  bool admin = false;              ///< from the admin listener, whose token the accepting node checked
+  std::string method;              ///< e.g. "GET"
+  std::string target;              ///< path and query
+  std::vector<std::string> fields; ///< header names and values, alternating, in arrival order
+  std::string body;
+  std::string client_ip;           ///< the TCP peer the accepting node saw
+  std::string client_address;      ///< the client's key there (its anonymous bucket)
+  uint32_t http_version = 11;
+};
+SVC_DESCRIBE(forwarded_request, (request_id, admin, method, target, fields, body, client_ip, client_address, http_version))
+
+/// The owner's answer to a forwarded request, ready for the wire (transport.hpp's `outgoing_response`).
+struct forwarded_response {
+  std::string head; ///< status line and fields, without `Connection`
+  std::string body;
+  bool keep_alive = true;
+};
+SVC_DESCRIBE(forwarded_response, (head, body, keep_alive))
+
+/// A cluster member as etcd lists it while its lease lives.
+struct node_info {
+  std::string id;              ///< `--node-id`
+  std::string cluster_address; ///< HOST:PORT of its node actor (mutual TLS)
+  std::string api_url;         ///< its public base URL, where redirected clients go
+  std::string admin_url;
+};
+SVC_DESCRIBE(node_info, (id, cluster_address, api_url, admin_url))
+
+/// Which node owns each of the 256 shards (`owners[shard]`, a node id).
+struct shard_map {
+  int64_t revision = 0; ///< etcd's revision of the map's last change; 0: there is no map
+  std::vector<std::string> owners;
+};
+SVC_DESCRIBE(shard_map, (revision, owners))
+
+/// What a node knows of its cluster: the members alive and the shard map.
+struct cluster_view {
+  std::vector<node_info> nodes;
+  shard_map map;
+};
+SVC_DESCRIBE(cluster_view, (nodes, map))
+
+/// How this node sees one other node (`/admin/cluster`).
+struct peer_status {
+  node_info node;
+  std::string state;      ///< "connecting", "up" or "down"
+  uint64_t in_flight = 0; ///< requests forwarded to it and not answered yet
+  uint64_t forwarded = 0; ///< requests forwarded to it since this node started
+  uint64_t failed = 0;    ///< of those, failed for want of an answer (503 owner_unavailable)
+  std::string last_error; ///< why the last connection attempt or link failed
+};
+SVC_DESCRIBE(peer_status, (node, state, in_flight, forwarded, failed, last_error))
+
+/// A node's view of its cluster with its peers' states (`/admin/cluster`).
+struct cluster_status {
+  std::string node_id;
+  cluster_view view;
+  std::vector<peer_status> peers;
+};
+SVC_DESCRIBE(cluster_status, (node_id, view, peers))
+
 } // namespace svc::actors

@@ -98,6 +98,7 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   rt->ctx_.store = h.store;
   rt->ctx_.registry = h.registry;
   rt->ctx_.urls = std::make_shared<const public_urls>(std::move(links.urls));
+  rt->ctx_.owns_team = std::move(links.owns_team);
   if (links.mail)
     h.mailer = supervise<mailer_actor>(sys, "mailer", [ctx = rt->ctx_, mail = links.mail, fallback = links.mail_fallback](caf::actor_system& s) {
       return s.spawn<caf::detached>(mailer, ctx, mail, fallback);

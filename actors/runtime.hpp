@@ -36,6 +36,7 @@ struct runtime_links {
   webhook_transport* webhooks = nullptr;        ///< posts deliveries; outlives the runtime
   core::mail_sender* mail = nullptr;            ///< mail to team owners; may be null (no mail)
   core::mail_sender* mail_fallback = nullptr;   ///< where mail the relay keeps refusing goes; may be null
+  team_ownership owns_team;                     ///< in a cluster, the teams this node holds; empty: all
 };
 
 /// Applies Svc's scheduler settings and error category to a CAF config.

@@ -13,6 +13,9 @@ namespace {
 using self_ptr = team_directory_actor::stateful_pointer<team_directory_state>;
 using schema::error_code;
 
+// Ids tried for a new team before giving up on finding one whose shard this node holds.
+constexpr int max_id_tries = 10000;
+
 caf::error invalid(std::string param, std::string detail) {
   return make_domain_error(error_code::invalid_parameter, std::move(param), {{"detail", std::move(detail)}});
 }
@@ -94,6 +97,14 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
         return invalid("credits", "must be between 0 and " + std::to_string(max_credits));
       schema::team_record team;
       team.id = core::make_id("team");
+      // In a cluster the team's node is the owner of its id's shard, so the id
+      // must name a shard held here (the node that routed the create here
+      // chose one of them); a few tries find one unless the map just moved.
+      for (int tries = 1; ctx.owns_team && !ctx.owns_team(team.id); ++tries) {
+        if (tries == max_id_tries)
+          return make_domain_error(schema::error_code::owner_unavailable);
+        team.id = core::make_id("team");
+      }
       team.name = req.name;
       team.owner_email = req.owner_email;
       team.default_api_version = schema::newest_api_version();

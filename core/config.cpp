@@ -5,11 +5,32 @@
 #include <thread>
 
 #include "core/byte_size.hpp"
+#include "core/comma_list.hpp"
 #include "core/smtp_url.hpp"
 #include "core/time_format.hpp"
 
 namespace svc::core {
 namespace {
+
+// A node id: 1-32 of a-z, 0-9 and '-'.
+std::optional<std::string> checked_node_id(std::string_view v) {
+  bool valid = !v.empty() && v.size() <= 32 && std::all_of(v.begin(), v.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
+  });
+  return valid ? std::optional<std::string>{std::string{v}} : std::nullopt;
+}
+
+// `HOST:PORT` with a port 1-65535.
+std::optional<std::string> checked_host_port(std::string_view v) {
+  auto colon = v.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == v.size() || v.size() - colon > 6)
+    return std::nullopt;
+  auto port = v.substr(colon + 1);
+  if (!std::all_of(port.begin(), port.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+    return std::nullopt;
+  auto n = std::stoi(std::string{port});
+  return n >= 1 && n <= 65535 ? std::optional<std::string>{std::string{v}} : std::nullopt;
+}
 
 config_option text_option(std::string name, std::string help, std::string config::*field) {
   config defaults;
@@ -162,6 +183,19 @@ std::vector<config_option> make_options() {
   o.push_back(choice_option("actor-policy", "actor scheduler: stealing (idle workers poll, then back off) or sharing (they sleep)", &config::actor_policy, {"sharing", "stealing"}));
   o.push_back(on_off_option("group-commit", "on: concurrent writes share one synced LMDB transaction; off: one each (a benchmark baseline)", &config::group_commit, false));
   o.push_back(duration_option("bucket-snapshot-interval", "how often rate-limit buckets are persisted", &config::bucket_snapshot_interval));
+  o.push_back(parsed_option("etcd", "etcd endpoints `HOST:PORT[,HOST:PORT...]` holding the cluster's membership and shard map; without it svcd is a single node holding every team", "", &config::etcd,
+                            [](const std::string& v) { return parse_comma_list(v, checked_host_port); }));
+  o.push_back(parsed_option("node-id", "this node's name in the cluster (1-32 of a-z, 0-9, -); required with --etcd", "", &config::node_id,
+                            [](const std::string& v) { return checked_node_id(v); }));
+  o.push_back(text_option("cluster-listen", "HOST:PORT where the other nodes reach this one over mutual TLS (port 0: ephemeral, advertised as bound)", &config::cluster_listen));
+  o.push_back(text_option("cluster-ca", "PEM file of the CA that signs every node's certificate; required with --etcd", &config::cluster_ca));
+  o.push_back(text_option("cluster-cert", "PEM file of this node's certificate, signed by --cluster-ca; required with --etcd", &config::cluster_cert));
+  o.push_back(text_option("cluster-key", "PEM file of this node's private key; required with --etcd", &config::cluster_key));
+  o.push_back(parsed_option("cluster-bootstrap", "node ids that share the 256 shards round-robin when etcd holds no shard map yet (the first start of a cluster)", "", &config::cluster_bootstrap,
+                            [](const std::string& v) { return parse_comma_list(v, checked_node_id); }));
+  o.push_back(duration_option("cluster-heartbeat", "interval of heartbeats between nodes", &config::cluster_heartbeat));
+  o.push_back(duration_option("cluster-timeout", "a node that sends nothing for this long is down: its teams answer 503 owner_unavailable", &config::cluster_timeout));
+  o.push_back(duration_option("cluster-lease", "TTL of this node's membership lease in etcd (renewed every third of it)", &config::cluster_lease));
   o.push_back(on_off_option("fault-injection", "lets POST /admin/faults make every store read fail, to test how failures are answered; never for production", &config::fault_injection, true));
   o.push_back(parsed_option("clock-start", "svcd's clock reads this UTC time (ISO 8601) at start and runs on from it, to serve a stored data directory as of then without its deadlines passing; never for production", "-", &config::clock_start,
                             [](const std::string& v) { return parse_iso8601(v); }));

@@ -95,6 +95,17 @@ struct config {
   duration bucket_snapshot_interval = std::chrono::seconds{5}; ///< rate-bucket persistence period
   std::string log_level = "info";         ///< debug | info | warn | error
   std::string log_format = "text";        ///< text | json
+  // A cluster (README "Running a cluster"); without `etcd` svcd is one node holding every team.
+  std::vector<std::string> etcd;          ///< etcd endpoints HOST:PORT; empty: no cluster
+  std::string node_id;                    ///< this node's name in the cluster
+  std::string cluster_listen = "127.0.0.1:8082"; ///< HOST:PORT where other nodes reach this one (mutual TLS)
+  std::string cluster_ca;                 ///< PEM CA that signs every node's certificate
+  std::string cluster_cert;               ///< this node's certificate (PEM)
+  std::string cluster_key;                ///< its private key (PEM)
+  std::vector<std::string> cluster_bootstrap; ///< node ids sharing the shards when etcd holds no map yet
+  duration cluster_heartbeat = std::chrono::seconds{1}; ///< heartbeat between nodes
+  duration cluster_timeout = std::chrono::seconds{3};   ///< a node silent this long is down
+  duration cluster_lease = std::chrono::seconds{5};     ///< TTL of this node's membership in etcd
   bool fault_injection = false;           ///< POST /admin/faults may make store reads fail (tests only)
   std::optional<time_point> clock_start;  ///< the wall clock reads this at start and runs on (tests of stored data); empty: the system clock
 };

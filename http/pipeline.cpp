@@ -25,17 +25,10 @@ void finish(const context_ptr& ctx) {
 }
 
 bool check_admin_token(request_context& ctx) {
-  if (ctx.matched().needs == schema::scope::none)
+  if (ctx.matched().needs == schema::scope::none || ctx.peer.forwarded_admin)
     return true;
-  auto it = ctx.req.find(beast::http::field::authorization);
-  if (it == ctx.req.end()) {
-    ctx.error = schema::make_api_error(schema::error_code::missing_api_key);
-    return false;
-  }
-  std::string_view v = it->value();
-  if (v.size() <= 7 || !beast::iequals(v.substr(0, 7), "Bearer ")
-      || !core::constant_time_equal(v.substr(7), ctx.svc.admin_token)) {
-    ctx.error = schema::make_api_error(schema::error_code::invalid_api_key);
+  if (auto code = admin_token_error(ctx.req, ctx.svc.admin_token)) {
+    ctx.error = schema::make_api_error(*code);
     return false;
   }
   return true;

@@ -12,6 +12,7 @@
 #include "core/log.hpp"
 #include "core/metric_catalogue.hpp"
 #include "persistence/data_dir.hpp"
+#include "http/cluster/cluster_node.hpp"
 #include "http/listener.hpp"
 #include "http/outbound/mail_senders.hpp"
 #include "http/outbound/webhook_client.hpp"
@@ -78,6 +79,12 @@ int run_server(const core::config& cfg) {
   // full disk), not kill the process, as SIGXFSZ does by default.
   ::signal(SIGXFSZ, SIG_IGN);
   std::string error;
+  bool clustered = !cfg.etcd.empty();
+  if (clustered)
+    if (auto why = cluster_config_error(cfg); !why.empty()) {
+      core::log_error("svcd", why);
+      return 1;
+    }
   persistence::data_dir_lock lock{cfg.data_dir, error};
   if (!error.empty()) {
     core::log_error("svcd", error);
@@ -111,6 +118,10 @@ int run_server(const core::config& cfg) {
   auto mail_fallback = make_mail_fallback(cfg);
   caf::actor_system_config caf_cfg;
   actors::configure_actor_system(caf_cfg, cfg);
+  if (clustered)
+    configure_cluster_transport(caf_cfg, cfg);
+  // The teams this node holds: all of them, unless it is one node of a cluster.
+  auto table = clustered ? std::make_unique<cluster_table>(cfg.node_id) : nullptr;
   caf::actor_system sys{caf_cfg};
   std::unique_ptr<actors::runtime> rt;
   int exit_code = 0;
@@ -137,6 +148,8 @@ int run_server(const core::config& cfg) {
     links.webhooks = webhooks.get();
     links.mail = mail.get();
     links.mail_fallback = mail_fallback.get();
+    if (table)
+      links.owns_team = [t = table.get()](const std::string& team_id) { return t->holds_team(team_id); };
     auto clock = cfg.clock_start ? core::make_clock_starting_at(*cfg.clock_start) : core::make_system_clock();
     rt = actors::runtime::start(sys, cfg, clock, *env, std::move(links), error);
     if (!rt) {
@@ -147,8 +160,16 @@ int run_server(const core::config& cfg) {
     svc.url_secret = *url_secret;
     api_pipeline api{svc};
     admin_pipeline admin{svc};
-    listeners[0]->start(api);
-    listeners[1]->start(admin);
+    std::unique_ptr<cluster_node> cluster;
+    if (table) {
+      cluster = cluster_node::start(cfg, svc, api, admin, base_url, admin_url, *table, error);
+      if (!cluster) {
+        core::log_error("svcd", error);
+        return 1;
+      }
+    }
+    listeners[0]->start(cluster ? cluster->api_front() : static_cast<exchange_handler&>(api));
+    listeners[1]->start(cluster ? cluster->admin_front() : static_cast<exchange_handler&>(admin));
     // Before svcd.json says we are up: whoever reads it may stop us at once, and
     // a SIGTERM with no handler yet would end the process undrained (status 143).
     net::signal_set signals{ioc, SIGTERM, SIGINT};

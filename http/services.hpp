@@ -73,6 +73,8 @@ struct services {
   lora_cache loras;
   upload_gate uploads;
   recent_errors recent_5xx{50}; ///< the last 5xx answers, for the operator console
+  /// In a cluster, the router to the other nodes (`/admin/cluster` asks it); invalid on a single node.
+  actors::peer_router_actor cluster;
   /// Opens and reads output blobs for downloads, off the asio threads. Two
   /// threads: the reads are short (one piece each), and more would only
   /// queue on the same disk.

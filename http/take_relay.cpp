@@ -1,60 +1,12 @@
 #include "http/take_relay.hpp"
 
-#include <optional>
-
-#include <boost/asio/post.hpp>
+#include "http/parked_continuations.hpp"
 
 namespace svc::http {
 
-class take_relay::waiting {
+class take_relay::waiting : public parked_continuations<actors::rate_decision> {
 public:
-  explicit waiting(boost::asio::io_context& io) : io_{io} {}
-
-  uint64_t park(on_verdict verdict, on_error error) {
-    std::lock_guard lock{mutex_};
-    auto ticket = next_++;
-    parked_.emplace(ticket, entry{std::move(verdict), std::move(error)});
-    return ticket;
-  }
-
-  void answer(uint64_t ticket, actors::rate_decision d) {
-    if (auto e = unpark(ticket))
-      boost::asio::post(io_, [verdict = std::move(e->verdict), d = std::move(d)] { verdict(d); });
-  }
-
-  void fail(uint64_t ticket, caf::error err) {
-    if (auto e = unpark(ticket))
-      boost::asio::post(io_, [error = std::move(e->error), err = std::move(err)] { error(err); });
-  }
-
-  // After this, answers find nothing to resume: the asio side is going away.
-  void close() {
-    std::lock_guard lock{mutex_};
-    closed_ = true;
-    parked_.clear();
-  }
-
-private:
-  struct entry {
-    on_verdict verdict;
-    on_error error;
-  };
-
-  std::optional<entry> unpark(uint64_t ticket) {
-    std::lock_guard lock{mutex_};
-    auto it = parked_.find(ticket);
-    if (closed_ || it == parked_.end())
-      return std::nullopt;
-    auto e = std::move(it->second);
-    parked_.erase(it);
-    return e;
-  }
-
-  boost::asio::io_context& io_;
-  std::mutex mutex_;
-  std::unordered_map<uint64_t, entry> parked_;
-  uint64_t next_ = 0;
-  bool closed_ = false;
+  using parked_continuations::parked_continuations;
 };
 
 namespace {

@@ -58,6 +58,11 @@ struct outgoing_response {
 struct peer_info {
   net::ip::address ip; ///< the TCP peer
   std::string address; ///< the client's key (see `client_key`), the key of its anonymous bucket
+  /// Set when another node of the cluster accepted the request and forwarded
+  /// it here: the request id it assigned, so one request has one id everywhere.
+  std::string forwarded_request_id;
+  /// A forwarded admin request: the accepting node checked its admin token.
+  bool forwarded_admin = false;
 };
 
 /// Delivers the response of one request. Call exactly once, from any thread.

@@ -91,6 +91,9 @@ const std::vector<error_info> catalogue = {
   {c::storage_unavailable, "storage_unavailable", 503, t::internal,
    "Stored data cannot be read right now; nothing was changed. Retry in a moment.",
    "The data store failed a read (no reader slot, an I/O error, damaged data). Never answered as a missing key or resource; `Retry-After` says when to try again, and `/readyz` is 503 meanwhile."},
+  {c::owner_unavailable, "owner_unavailable", 503, t::internal,
+   "The node that holds this team's data cannot be reached right now; nothing was changed there by this answer. Retry in a moment.",
+   "In a cluster, the node owning the team's shard is down, unreachable, or moving the shard. `Retry-After` says when to try again. A create sent with an `Idempotency-Key` is safe to retry; one without may have been committed before its answer was lost."},
   {c::insufficient_storage, "insufficient_storage", 507, t::internal,
    "The server's storage is full; nothing was changed. Retry later.",
    "The data store is full (its map, `--map-size`, or the disk): writes are refused while reads go on. Deletes still commit, and writes work again as soon as the expiry sweeper, `--job-retention` or the operator frees room."},
@@ -139,7 +142,7 @@ api_error make_api_error(error_code code, const message_args& args, std::string 
     }
   }
   api_error e{code, std::move(message), std::move(param)};
-  if (code == error_code::storage_unavailable)
+  if (code == error_code::storage_unavailable || code == error_code::owner_unavailable)
     e.retry_after = 1;
   return e;
 }

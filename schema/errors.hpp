@@ -50,6 +50,7 @@ enum class error_code : uint8_t {
   internal_error,
   unavailable,
   storage_unavailable,
+  owner_unavailable,
   insufficient_storage,
 };
 

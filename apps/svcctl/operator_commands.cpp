@@ -1,4 +1,4 @@
-// actors | backup | restore
+// actors | cluster | backup | restore
 #include <unistd.h>
 
 #include <cstdlib>
@@ -43,6 +43,9 @@ std::vector<command> operator_commands() {
          }
        return send_admin_request(g, "GET", target);
      }},
+    {"cluster", "", "this node's view of its cluster: members, shard map revision and owners, links to the other nodes",
+     [](po::options_description&) {},
+     [](const po::variables_map&, const global_options& g) { return send_admin_request(g, "GET", "/admin/cluster"); }},
     {"backup", "--to DIR2", "let svcd copy its store (compacted) into the new or empty directory DIR2",
      [](po::options_description& d) {
        d.add_options()("to", po::value<std::string>()->required(), "the backup directory (svcd's host)");

@@ -84,7 +84,7 @@ void issue_server_cert(X509* cert, X509* issuer, EVP_PKEY* signer, const char* s
   check(X509_set_issuer_name(cert, X509_get_subject_name(issuer)), "issuer");
   add_ext(cert, issuer, NID_basic_constraints, "critical,CA:FALSE");
   add_ext(cert, issuer, NID_key_usage, "critical,digitalSignature,keyEncipherment");
-  add_ext(cert, issuer, NID_ext_key_usage, "serverAuth");
+  add_ext(cert, issuer, NID_ext_key_usage, "serverAuth,clientAuth"); // clientAuth: cluster nodes present it as TLS clients too
   add_ext(cert, issuer, NID_subject_alt_name, "IP:127.0.0.1,DNS:localhost");
   add_ext(cert, issuer, NID_subject_key_identifier, "hash");
   add_ext(cert, issuer, NID_authority_key_identifier, "keyid:always");

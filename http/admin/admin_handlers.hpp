@@ -12,6 +12,9 @@ void get_readyz(const context_ptr& ctx);
 /// POST /admin/faults: the fault switch for tests (only with --fault-injection).
 void set_faults(const context_ptr& ctx);
 void get_metrics(const context_ptr& ctx);
+// cluster.cpp
+/// GET /admin/cluster: the members, the map revision, shards per node and each peer's link.
+void get_cluster(const context_ptr& ctx);
 // actors.cpp
 void list_actors(const context_ptr& ctx);
 // teams.cpp

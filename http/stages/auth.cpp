@@ -13,18 +13,6 @@ using schema::error_code;
 // The query parameters that clients mistakenly use for keys.
 constexpr std::array<std::string_view, 4> key_params{"api_key", "key", "apikey", "access_token"};
 
-// The key as sent, from X-Api-Key or a Bearer authorization; empty if none.
-std::string_view presented_key(const http_request& req) {
-  if (auto it = req.find("X-Api-Key"); it != req.end())
-    return it->value();
-  if (auto it = req.find(beast::http::field::authorization); it != req.end()) {
-    std::string_view v = it->value();
-    if (v.size() > 7 && beast::iequals(v.substr(0, 7), "Bearer "))
-      return v.substr(7);
-  }
-  return {};
-}
-
 // Whether `value` carries something shaped like a key (`xx_live_<64 hex>`)
 // anywhere in it: a key pasted under any parameter name is refused, since
 // query strings end up in proxy logs, browser history and Referer headers.
@@ -49,6 +37,27 @@ bool key_is_live(const schema::api_key_record& k, core::time_point now) {
 }
 
 } // namespace
+
+std::string_view presented_key(const http_request& req) {
+  if (auto it = req.find("X-Api-Key"); it != req.end())
+    return it->value();
+  if (auto it = req.find(beast::http::field::authorization); it != req.end()) {
+    std::string_view v = it->value();
+    if (v.size() > 7 && beast::iequals(v.substr(0, 7), "Bearer "))
+      return v.substr(7);
+  }
+  return {};
+}
+
+std::optional<error_code> admin_token_error(const http_request& req, std::string_view token) {
+  auto it = req.find(beast::http::field::authorization);
+  if (it == req.end())
+    return error_code::missing_api_key;
+  std::string_view v = it->value();
+  if (v.size() <= 7 || !beast::iequals(v.substr(0, 7), "Bearer ") || !core::constant_time_equal(v.substr(7), token))
+    return error_code::invalid_api_key;
+  return std::nullopt;
+}
 
 bool refuse_query_key(request_context& ctx) {
   for (auto& [name, value] : ctx.query) {

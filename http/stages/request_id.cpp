@@ -4,7 +4,7 @@
 namespace svc::http {
 
 void assign_request_id(request_context& ctx) {
-  ctx.request_id = core::make_id("req");
+  ctx.request_id = ctx.peer.forwarded_request_id.empty() ? core::make_id("req") : ctx.peer.forwarded_request_id;
   // Invalid ones are ignored, not refused: tracing is the client's aid, never a reason to fail its request.
   if (auto id = ctx.header("X-Request-Id"); id && schema::valid_client_request_id(*id) && *id != ctx.svc.admin_token)
     ctx.client_request_id = std::string{*id};

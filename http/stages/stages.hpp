@@ -27,6 +27,13 @@ bool refuse_query_key(request_context& ctx);
 /// Resolves `X-Api-Key` or `Authorization: Bearer` to a live key and its team; 401s.
 bool authenticate(request_context& ctx);
 
+/// Why a request to the admin listener is not authorised (missing or wrong
+/// bearer token); nullopt when its token is `token`.
+std::optional<schema::error_code> admin_token_error(const http_request& req, std::string_view token);
+
+/// The key as sent, from X-Api-Key or a Bearer authorization; empty if none.
+std::string_view presented_key(const http_request& req);
+
 /// Checks the key's scope against the route's; 403 `missing_scope`.
 bool check_scope(request_context& ctx);
 

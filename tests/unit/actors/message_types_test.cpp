@@ -32,7 +32,8 @@ using interfaces = caf::detail::type_list<
   actors::bucket_directory_actor, actors::anonymous_bucket_actor, actors::keyring_actor,
   actors::team_directory_actor, actors::ledger_actor, actors::ledger_directory_actor, actors::job_actor,
   actors::job_directory_actor, actors::expiry_sweeper_actor, actors::endpoint_actor,
-  actors::webhook_directory_actor, actors::file_writer_actor, actors::mailer_actor, actors::lora_catalogue_actor>;
+  actors::webhook_directory_actor, actors::file_writer_actor, actors::mailer_actor, actors::lora_catalogue_actor, actors::node_actor,
+  actors::peer_router_actor>;
 
 template <class T>
 constexpr bool is_described = boost::describe::has_describe_members<T>::value;

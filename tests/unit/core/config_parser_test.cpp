@@ -61,6 +61,13 @@ std::string durations(const std::vector<svc::core::duration>& ds) {
   return out;
 }
 
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (auto& item : items)
+    out += item + ",";
+  return out;
+}
+
 std::string ranges(const std::vector<svc::core::cidr>& rs) {
   std::string out;
   for (auto& r : rs) {
@@ -99,6 +106,10 @@ std::string dump(const config& c) {
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
     << "\ngroup_commit=" << c.group_commit
     << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level << "\nlog_format=" << c.log_format << "\nfault_injection=" << c.fault_injection
+    << "\netcd=" << joined(c.etcd) << "\nnode_id=" << c.node_id << "\ncluster_listen=" << c.cluster_listen
+    << "\ncluster_ca=" << c.cluster_ca << "\ncluster_cert=" << c.cluster_cert << "\ncluster_key=" << c.cluster_key
+    << "\ncluster_bootstrap=" << joined(c.cluster_bootstrap) << "\ncluster_heartbeat=" << c.cluster_heartbeat.count()
+    << "\ncluster_timeout=" << c.cluster_timeout.count() << "\ncluster_lease=" << c.cluster_lease.count()
     << "\nclock_start=" << (c.clock_start ? svc::core::to_unix_ms(*c.clock_start) : -1)
     << "\n";
   return o.str();
@@ -170,6 +181,16 @@ const std::map<std::string, std::string>& sample_values() {
     {"log-level", "debug"},
     {"log-format", "json"},
     {"fault-injection", "on"},
+    {"etcd", "127.0.0.1:2379,127.0.0.1:22379"},
+    {"node-id", "node-2"},
+    {"cluster-listen", "0.0.0.0:9002"},
+    {"cluster-ca", "/etc/svc/cluster-ca.pem"},
+    {"cluster-cert", "/etc/svc/node.pem"},
+    {"cluster-key", "/etc/svc/node.key"},
+    {"cluster-bootstrap", "node-1,node-2,node-3"},
+    {"cluster-heartbeat", "500ms"},
+    {"cluster-timeout", "2s"},
+    {"cluster-lease", "7s"},
     {"clock-start", "2026-11-27T12:00:00.000Z"},
   };
   return samples;
@@ -260,7 +281,13 @@ BOOST_AUTO_TEST_CASE(bad_values_name_the_option) {
          {"map-size", "4GB"},
          {"map-size", "99999999999TiB"},
          {"smtp", "127.0.0.1"},           // HOST:PORT needs its port
-         {"smtp", "http://relay.test:25"}}) {
+         {"smtp", "http://relay.test:25"},
+         {"etcd", "127.0.0.1"},            // HOST:PORT needs its port
+         {"etcd", "127.0.0.1:2379,"},      // an empty item
+         {"etcd", "127.0.0.1:70000"},
+         {"node-id", "Node_1"},            // a-z, 0-9, - only
+         {"node-id", "n123456789012345678901234567890123"},
+         {"cluster-bootstrap", "a,,b"}}) {
     auto p = parse({std::string{"--"} + name + "=" + value});
     BOOST_TEST(p.error.find(name) != std::string::npos, name << "=" << value << ": '" << p.error << "'");
   }

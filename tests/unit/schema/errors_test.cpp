@@ -122,6 +122,7 @@ BOOST_AUTO_TEST_CASE(statuses_and_types_follow_the_contract) {
     {"too_many_requests", {429, "rate_limit"}},          {"too_many_uploads", {429, "rate_limit"}},
     {"internal_error", {500, "internal"}},
     {"unavailable", {503, "internal"}},               {"storage_unavailable", {503, "internal"}},
+    {"owner_unavailable", {503, "internal"}},
     {"insufficient_storage", {507, "internal"}},
   };
   BOOST_TEST(contract.size() == code_count);

@@ -1,0 +1,60 @@
+#include "http/cluster/cluster_front.hpp"
+
+#include "core/crypto.hpp"
+#include "http/cluster/node_entry.hpp"
+#include "http/cluster/request_route.hpp"
+#include "http/respond.hpp"
+#include "http/stages/stages.hpp"
+
+namespace svc::http {
+namespace {
+
+// A random shard for a new team: teams spread over the nodes in proportion
+// to the shards each holds, whichever node the operator asks.
+core::shard_id random_shard() {
+  auto bytes = core::random_hex(1);
+  return static_cast<core::shard_id>(std::stoul(bytes, nullptr, 16));
+}
+
+} // namespace
+
+cluster_front::cluster_front(exchange_handler& local, listener_kind kind, services& svc, const cluster_table& table,
+                             peer_router& peers)
+  : local_{local}, kind_{kind}, svc_{svc}, table_{table}, peers_{peers} {}
+
+void cluster_front::on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
+                               responder done) {
+  auto route = kind_ == listener_kind::api ? route_api_request(req) : route_admin_request(req);
+  if (route.at == request_route::where::here)
+    return local_.on_request(std::move(req), std::move(body), peer, std::move(done));
+  auto shard = route.at == request_route::where::new_team ? random_shard() : route.shard;
+  auto owner = table_.owner_of(shard);
+  if (owner && *owner == table_.self())
+    return local_.on_request(std::move(req), std::move(body), peer, std::move(done));
+  // Admin requests were authorised here: the owner trusts its peers (mutual TLS), not this node's token.
+  auto ctx = std::make_shared<request_context>(svc_, kind_, std::move(req), peer, std::move(done));
+  assign_request_id(*ctx);
+  if (kind_ == listener_kind::admin)
+    if (auto code = admin_token_error(ctx->req, svc_.admin_token))
+      return reply_error(ctx, schema::make_api_error(*code));
+  auto member = owner ? table_.member(*owner) : std::nullopt;
+  if (!member)
+    return reply_error(ctx, schema::make_api_error(schema::error_code::owner_unavailable));
+  if (route.redirect)
+    return reply_body(ctx, 307, "This resource is served by another node; follow the Location header.\n",
+                      "text/plain; charset=utf-8", {{"Location", member->api_url + std::string{ctx->req.target()}}});
+  auto forwarded = to_forwarded_request(ctx->req, ctx->peer, ctx->request_id, kind_ == listener_kind::admin);
+  peers_.forward(
+    member->id, std::move(forwarded),
+    [ctx](actors::forwarded_response& answer) {
+      outgoing_response out;
+      out.version = ctx->req.version() == 10 ? 10 : 11;
+      out.head = std::move(answer.head);
+      out.body = std::move(answer.body);
+      out.keep_alive = answer.keep_alive && ctx->req.keep_alive();
+      ctx->done(std::move(out));
+    },
+    [ctx](const caf::error&) { reply_error(ctx, schema::make_api_error(schema::error_code::owner_unavailable)); });
+}
+
+} // namespace svc::http

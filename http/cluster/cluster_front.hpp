@@ -1,0 +1,36 @@
+#pragma once
+// A listener's application on a cluster node: answers here what this node
+// holds (or what names no team), forwards the rest to its owner in one
+// typed request, and redirects what the owner must stream itself. Clients
+// may send anything to any node.
+
+#include <random>
+
+#include "http/cluster/cluster_table.hpp"
+#include "http/cluster/peer_router.hpp"
+#include "http/request_context.hpp"
+
+namespace svc::http {
+
+class cluster_front final : public exchange_handler {
+public:
+  /// `local` answers what this node holds; all arguments outlive the front.
+  cluster_front(exchange_handler& local, listener_kind kind, services& svc, const cluster_table& table,
+                peer_router& peers);
+  bool streams_body(const http_request& head) const override { return local_.streams_body(head); }
+  void on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
+                  responder done) override;
+  void on_protocol_error(protocol_error e, const std::string& detail, const peer_info& peer,
+                         responder done) override {
+    local_.on_protocol_error(e, detail, peer, std::move(done));
+  }
+
+private:
+  exchange_handler& local_;
+  listener_kind kind_;
+  services& svc_;
+  const cluster_table& table_;
+  peer_router& peers_;
+};
+
+} // namespace svc::http

@@ -1,0 +1,35 @@
+#pragma once
+// The owner's side of forwarding: the node actor other nodes address. It
+// turns a forwarded request back into an HTTP request and runs it through
+// this node's own pipeline on an asio thread, so a routed request is
+// answered exactly as one a client sent here (auth, rate limit,
+// idempotency, ledger and persistence all run on the owner).
+
+#include <boost/asio/io_context.hpp>
+
+#include "actors/messages.hpp"
+#include "http/transport.hpp"
+
+namespace svc::http {
+
+/// What the node actor runs requests through: both listeners' pipelines and
+/// the io_context of their threads (all outlive the actor).
+struct node_entry_links {
+  exchange_handler* api = nullptr;
+  exchange_handler* admin = nullptr;
+  boost::asio::io_context* io = nullptr;
+  std::size_t body_limit = 0; ///< a forwarded body past this is refused as too large
+};
+
+/// Spawns the node actor.
+actors::node_actor spawn_node_entry(caf::actor_system& sys, node_entry_links links);
+
+/// The HTTP request a forwarded request describes; nullopt if it is not one
+/// (an unknown method, a target that is not a path, odd fields).
+std::optional<http_request> to_http_request(const actors::forwarded_request& r);
+
+/// What a node forwards for a request it accepted.
+actors::forwarded_request to_forwarded_request(const http_request& req, const peer_info& peer,
+                                               std::string request_id, bool admin);
+
+} // namespace svc::http

@@ -1,0 +1,217 @@
+#include "http/cluster/peer_router.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_set>
+
+#include <caf/io/middleman_actor.hpp>
+#include <caf/openssl/manager.hpp>
+
+#include "core/log.hpp"
+
+namespace svc::http {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr auto first_backoff = 200ms;
+constexpr auto longest_backoff = 5s;
+
+struct peer_link {
+  actors::node_info info;
+  actors::node_actor handle;
+  std::string state = "connecting";
+  uint64_t generation = 0; ///< connection attempts; answers and retries of older ones are ignored
+  std::chrono::milliseconds backoff = first_backoff;
+  std::unordered_set<uint64_t> in_flight;
+  uint64_t forwarded = 0, failed = 0;
+  std::string last_error;
+};
+
+struct peer_router_state {
+  actors::cluster_view view;
+  std::map<std::string, peer_link> peers;
+};
+
+using self_ptr = actors::peer_router_actor::stateful_pointer<peer_router_state>;
+
+caf::error owner_unavailable() { return actors::make_domain_error(schema::error_code::owner_unavailable); }
+
+// Fails every request in flight to `peer`: its link is gone, so their answers will never come.
+void fail_in_flight(peer_link& peer, peer_router::waiting& waiting) {
+  for (auto ticket : peer.in_flight)
+    waiting.fail(ticket, owner_unavailable());
+  peer.failed += peer.in_flight.size();
+  peer.in_flight.clear();
+}
+
+void connect(self_ptr self, const std::string& node_id, const peer_router_options& options);
+
+void retry_later(self_ptr self, peer_link& peer) {
+  self->delayed_send(self, peer.backoff, actors::retry_atom::value, peer.info.id, peer.generation);
+  peer.backoff = std::min(peer.backoff * 2, std::chrono::milliseconds{longest_backoff});
+}
+
+void connect(self_ptr self, const std::string& node_id, const peer_router_options& options) {
+  auto& peer = self->state.peers.at(node_id);
+  auto generation = ++peer.generation;
+  peer.state = "connecting";
+  auto& address = peer.info.cluster_address;
+  auto colon = address.rfind(':');
+  uint16_t port = 0;
+  try {
+    port = colon == std::string::npos ? 0 : static_cast<uint16_t>(std::stoul(address.substr(colon + 1)));
+  } catch (const std::exception&) {
+  }
+  if (port == 0) {
+    peer.state = "down";
+    peer.last_error = "no HOST:PORT in its cluster address";
+    return;
+  }
+  auto host = address.substr(0, colon);
+  auto mm = self->system().openssl_manager().actor_handle();
+  self->request(mm, options.connect_timeout, caf::connect_atom::value, host, port)
+    .then(
+      [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& interface) {
+        auto it = self->state.peers.find(node_id);
+        if (it == self->state.peers.end() || it->second.generation != generation)
+          return;
+        auto& p = it->second;
+        auto expected = self->system().message_types<actors::node_actor>();
+        if (!ptr || !std::includes(interface.begin(), interface.end(), expected.begin(), expected.end())) {
+          p.state = "down";
+          p.last_error = "its node actor speaks another interface (another release?)";
+          core::log_warn("cluster", "node " + node_id + ": " + p.last_error);
+          return retry_later(self, p);
+        }
+        p.handle = caf::actor_cast<actors::node_actor>(ptr);
+        self->monitor(p.handle);
+        p.state = "up";
+        p.backoff = first_backoff;
+        p.last_error.clear();
+        core::log_info("cluster", "linked to node " + node_id + " at " + p.info.cluster_address);
+      },
+      [=](caf::error& err) {
+        auto it = self->state.peers.find(node_id);
+        if (it == self->state.peers.end() || it->second.generation != generation)
+          return;
+        auto& p = it->second;
+        p.state = "down";
+        p.last_error = self->system().render(err);
+        retry_later(self, p);
+      });
+}
+
+actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std::shared_ptr<peer_router::waiting> waiting,
+                                                              peer_router_options options) {
+  self->set_down_handler([=](caf::down_msg& down) {
+    for (auto& [id, peer] : self->state.peers) {
+      if (!peer.handle || peer.handle.address() != down.source)
+        continue;
+      core::log_warn("cluster", "link to node " + id + " is down (" + self->system().render(down.reason)
+                                  + "); failing its " + std::to_string(peer.in_flight.size()) + " requests in flight");
+      fail_in_flight(peer, *waiting);
+      peer.handle = nullptr;
+      peer.state = "down";
+      peer.last_error = self->system().render(down.reason);
+      ++peer.generation;
+      retry_later(self, peer);
+    }
+  });
+  return {
+    [=](actors::forward_atom, const std::string& node_id, actors::forwarded_request& req, uint64_t ticket) {
+      auto it = self->state.peers.find(node_id);
+      if (it == self->state.peers.end() || it->second.state != "up"
+          || it->second.in_flight.size() >= options.max_in_flight) {
+        if (it != self->state.peers.end())
+          ++it->second.failed;
+        return waiting->fail(ticket, owner_unavailable());
+      }
+      auto& peer = it->second;
+      peer.in_flight.insert(ticket);
+      ++peer.forwarded;
+      auto settle = [=](auto&& resume) {
+        auto p = self->state.peers.find(node_id);
+        // A ticket no longer in flight was failed when the link went down.
+        if (p != self->state.peers.end() && p->second.in_flight.erase(ticket) > 0)
+          resume(p->second);
+      };
+      self->request(peer.handle, options.forward_timeout, actors::forward_atom::value, std::move(req))
+        .then([=](actors::forwarded_response& answer) mutable {
+                settle([&](peer_link&) { waiting->answer(ticket, std::move(answer)); });
+              },
+              [=](caf::error& err) {
+                settle([&](peer_link& p) {
+                  ++p.failed;
+                  core::log_warn("cluster", "forward to node " + node_id + " failed: " + self->system().render(err));
+                  waiting->fail(ticket, owner_unavailable());
+                });
+              });
+    },
+    [=](actors::changed_atom, actors::cluster_view& view) {
+      for (auto& node : view.nodes) {
+        if (node.id == options.self_id)
+          continue;
+        auto it = self->state.peers.find(node.id);
+        if (it != self->state.peers.end() && it->second.info.cluster_address == node.cluster_address) {
+          it->second.info = node; // its URLs may have changed
+          continue;
+        }
+        if (it != self->state.peers.end()) { // it moved: the old link leads nowhere
+          fail_in_flight(it->second, *waiting);
+          self->state.peers.erase(it);
+        }
+        self->state.peers[node.id].info = node;
+        connect(self, node.id, options);
+      }
+      // A node whose lease ended is gone from the view. While its link is up
+      // it still answers (a lease can lapse while etcd is unreachable); once
+      // its link is down it is forgotten.
+      for (auto it = self->state.peers.begin(); it != self->state.peers.end();) {
+        bool listed = std::any_of(view.nodes.begin(), view.nodes.end(),
+                                  [&](const actors::node_info& n) { return n.id == it->first; });
+        if (!listed && it->second.state != "up")
+          it = self->state.peers.erase(it);
+        else
+          ++it;
+      }
+      self->state.view = std::move(view);
+    },
+    [=](actors::retry_atom, const std::string& node_id, uint64_t generation) {
+      auto it = self->state.peers.find(node_id);
+      if (it != self->state.peers.end() && it->second.generation == generation && it->second.state != "up")
+        connect(self, node_id, options);
+    },
+    [=](actors::list_atom) {
+      actors::cluster_status status;
+      status.node_id = options.self_id;
+      status.view = self->state.view;
+      for (auto& [id, peer] : self->state.peers)
+        status.peers.push_back({peer.info, peer.state, peer.in_flight.size(), peer.forwarded, peer.failed,
+                                peer.last_error});
+      return status;
+    },
+  };
+}
+
+} // namespace
+
+peer_router::peer_router(caf::actor_system& sys, boost::asio::io_context& io, peer_router_options options)
+  : waiting_{std::make_shared<waiting>(io)}, router_{sys.spawn(peer_router_behavior, waiting_, std::move(options))} {}
+
+peer_router::~peer_router() {
+  waiting_->close();
+  caf::anon_send_exit(router_, caf::exit_reason::user_shutdown);
+}
+
+void peer_router::forward(const std::string& node_id, actors::forwarded_request req, waiting::on_answer answer,
+                          waiting::on_error error) {
+  auto ticket = waiting_->park(std::move(answer), std::move(error));
+  caf::anon_send(router_, actors::forward_atom::value, node_id, std::move(req), ticket);
+}
+
+void peer_router::update(actors::cluster_view view) {
+  caf::anon_send(router_, actors::changed_atom::value, std::move(view));
+}
+
+} // namespace svc::http

@@ -1,0 +1,79 @@
+#include "http/cluster/request_route.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include "http/router.hpp"
+#include "http/stages/stages.hpp"
+#include "schema/api_key_format.hpp"
+
+namespace svc::http {
+namespace {
+
+using verb = beast::http::verb;
+
+request_route to_shard(std::optional<core::shard_id> shard, bool redirect = false) {
+  if (!shard)
+    return {};
+  return {request_route::where::shard, *shard, redirect};
+}
+
+// The path segments after `prefix` ("/admin/teams/"), split at '/'.
+std::vector<std::string_view> segments_after(std::string_view path, std::string_view prefix) {
+  std::vector<std::string_view> out;
+  if (path.substr(0, prefix.size()) != prefix)
+    return out;
+  path.remove_prefix(prefix.size());
+  while (!path.empty()) {
+    auto slash = path.find('/');
+    out.push_back(path.substr(0, slash));
+    if (slash == std::string_view::npos)
+      break;
+    path.remove_prefix(slash + 1);
+  }
+  return out;
+}
+
+// The `team_id` of a JSON body, if it has one that is text.
+std::optional<std::string> body_team_id(const std::string& body) {
+  boost::system::error_code ec;
+  auto v = boost::json::parse(body, ec);
+  if (ec || !v.is_object())
+    return std::nullopt;
+  auto* id = v.as_object().if_contains("team_id");
+  if (!id || !id->is_string())
+    return std::nullopt;
+  return std::string{id->as_string()};
+}
+
+} // namespace
+
+request_route route_api_request(const http_request& head) {
+  auto path = split_target(head.target()).first;
+  // Signed output URLs carry no key: the job id names the shard, and the
+  // bytes never cross between nodes.
+  if (auto parts = segments_after(path, "/v1/outputs/"); !parts.empty())
+    return to_shard(core::shard_of_id(parts[0]), true);
+  auto secret = schema::api_key_secret(presented_key(head));
+  if (!secret)
+    return {};
+  bool streams = head.method() == verb::post && path == "/v1/files";
+  return to_shard(core::shard_of_key_secret(*secret), streams);
+}
+
+request_route route_admin_request(const http_request& req) {
+  auto path = split_target(req.target()).first;
+  if (req.method() == verb::post && path == "/admin/teams")
+    return {request_route::where::new_team};
+  if (req.method() == verb::post && path == "/admin/keys") {
+    auto team = body_team_id(req.body());
+    return team ? to_shard(core::shard_of_team(*team)) : request_route{};
+  }
+  if (auto parts = segments_after(path, "/admin/teams/"); !parts.empty() && !parts[0].empty())
+    return to_shard(core::shard_of_team(parts[0]));
+  for (std::string_view by_id : {"/admin/keys/", "/admin/endpoints/", "/admin/jobs/"})
+    if (auto parts = segments_after(path, by_id); !parts.empty())
+      return to_shard(core::shard_of_id(parts[0]));
+  return {};
+}
+
+} // namespace svc::http

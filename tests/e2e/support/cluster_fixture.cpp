@@ -1,0 +1,126 @@
+#include "support/cluster_fixture.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "core/shard.hpp"
+#include "support/json_util.hpp"
+#include "support/process.hpp"
+#include "support/wait.hpp"
+#include "test_ca.hpp"
+
+namespace svc::e2e {
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+cluster_fixture::cluster_fixture(int count) : pki_dir{make_temp_dir("svc-e2e-cluster-pki-")} {
+  receiver::write_test_pki(receiver::make_test_pki(), pki_dir);
+  for (int i = 1; i <= count; ++i)
+    ids.push_back("n" + std::to_string(i));
+  for (auto& id : ids)
+    nodes.push_back(std::make_unique<svcd_process>(node_args(id, pki_dir)));
+  wait_formed();
+}
+
+cluster_fixture::~cluster_fixture() {
+  namespace ut = boost::unit_test;
+  if (!ut::framework::test_in_progress()
+      || !ut::results_collector.results(ut::framework::current_test_case().p_id).passed())
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      std::cerr << "--- log tail of node " << ids[i] << ":\n" << nodes[i]->log_tail(60) << "\n";
+  nodes.clear();
+  std::error_code ignored;
+  std::filesystem::remove_all(pki_dir, ignored);
+}
+
+std::vector<std::string> cluster_fixture::node_args(const std::string& id, const std::string& dir) const {
+  std::string bootstrap;
+  for (auto& n : ids)
+    bootstrap += (bootstrap.empty() ? "" : ",") + n;
+  return {"--etcd", etcd.endpoint(), "--node-id", id, "--cluster-listen", "127.0.0.1:0",
+          "--cluster-ca", dir + "/ca.pem", "--cluster-cert", dir + "/server.pem", "--cluster-key", dir + "/server.key",
+          "--cluster-bootstrap", bootstrap, "--cluster-heartbeat", "200ms", "--cluster-timeout", "1s",
+          "--cluster-lease", "2s", "--request-deadline", "3s"};
+}
+
+json::value cluster_fixture::status(std::size_t i) const {
+  auto r = admin(i).get("/admin/cluster", admin_auth(i));
+  if (r.status != 200)
+    throw std::runtime_error("GET /admin/cluster of " + ids[i] + ": " + r.summary());
+  return r.json();
+}
+
+void cluster_fixture::wait_formed() const {
+  std::string last;
+  bool formed = wait_until(
+    [&] {
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        if (!nodes[i]->running())
+          continue;
+        auto s = status(i);
+        last = ids[i] + ": " + json::serialize(s);
+        if (json_int(s, "map_revision").value_or(0) <= 0)
+          return false;
+        std::size_t up = 0;
+        for (auto& p : s.at("peers").as_array())
+          up += p.at("state").as_string() == "up";
+        std::size_t others = 0;
+        for (std::size_t j = 0; j < nodes.size(); ++j)
+          others += j != i && nodes[j]->running();
+        if (up < others)
+          return false;
+      }
+      return true;
+    },
+    30s);
+  if (!formed)
+    throw std::runtime_error("the cluster did not form within 30 s; last: " + last);
+}
+
+std::size_t cluster_fixture::owner_of_team(const std::string& team_id) const {
+  auto owners = status(0).at("owners").as_array();
+  auto owner = std::string{owners.at(core::shard_of_team(team_id)).as_string()};
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (ids[i] == owner)
+      return i;
+  throw std::runtime_error("the map names an unknown node " + owner);
+}
+
+header_map cluster_fixture::admin_auth(std::size_t i) const {
+  return {{"Authorization", "Bearer " + nodes[i]->admin_token()}};
+}
+
+std::string cluster_fixture::create_team(std::size_t via, std::int64_t credits) const {
+  json::object body{{"name", "cluster team"}, {"owner_email", "owner@example.com"}, {"credits", credits}};
+  auto h = admin_auth(via);
+  h["Content-Type"] = "application/json";
+  auto r = admin(via).request("POST", "/admin/teams", h, json::serialize(body));
+  if (r.status != 201 && r.status != 200)
+    throw std::runtime_error("POST /admin/teams through " + ids[via] + ": " + r.summary());
+  return json_str(r.json(), "id");
+}
+
+std::string cluster_fixture::create_key(std::size_t via, const std::string& team_id, const std::string& scope) const {
+  json::object body{{"team_id", team_id}, {"scope", scope}};
+  auto h = admin_auth(via);
+  h["Content-Type"] = "application/json";
+  auto r = admin(via).request("POST", "/admin/keys", h, json::serialize(body));
+  if (r.status != 201 && r.status != 200)
+    throw std::runtime_error("POST /admin/keys through " + ids[via] + ": " + r.summary());
+  return json_str(r.json(), "key");
+}
+
+std::pair<std::string, std::string> cluster_fixture::team_on(std::size_t owner) const {
+  for (int tries = 0; tries < 64; ++tries) {
+    auto team = create_team(0);
+    if (owner_of_team(team) == owner)
+      return {team, create_key(0, team)};
+  }
+  throw std::runtime_error("64 teams and none on " + ids[owner]);
+}
+
+} // namespace svc::e2e

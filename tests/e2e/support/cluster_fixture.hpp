@@ -1,0 +1,53 @@
+#pragma once
+// A cluster under test: one etcd and N svcd nodes on loopback (ephemeral
+// ports, fresh data directories), all with certificates of one test CA, the
+// shards dealt round-robin over them at first start. Heartbeats and leases
+// are short so failures show within a second or two.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/json/value.hpp>
+
+#include "etcd_server.hpp"
+#include "support/http_client.hpp"
+#include "support/server_fixture.hpp"
+#include "support/svcd_process.hpp"
+
+namespace svc::e2e {
+
+class cluster_fixture {
+public:
+  /// Starts etcd and `count` nodes `n1..nN`, then waits until every node sees the map and a link up to every other.
+  explicit cluster_fixture(int count = 3);
+  /// Prints every node's log tail if the current test case has failed.
+  ~cluster_fixture();
+
+  /// The arguments that make node `id` a member, with certificates from `pki_dir`.
+  std::vector<std::string> node_args(const std::string& id, const std::string& pki_dir) const;
+  /// Waits until every running node has the map and every other running node's link up.
+  void wait_formed() const;
+  /// GET /admin/cluster of node `i`.
+  boost::json::value status(std::size_t i) const;
+  /// Index of the node holding `team_id`.
+  std::size_t owner_of_team(const std::string& team_id) const;
+
+  http_client api(std::size_t i) const { return http_client{nodes[i]->api_url()}; }
+  http_client admin(std::size_t i) const { return http_client{nodes[i]->admin_url()}; }
+  header_map admin_auth(std::size_t i) const;
+
+  /// Creates a team through node `via` (POST /admin/teams); returns its id.
+  std::string create_team(std::size_t via, std::int64_t credits = 1000) const;
+  /// Creates a key of `scope` for `team_id` through node `via`; returns the plaintext.
+  std::string create_key(std::size_t via, const std::string& team_id, const std::string& scope = "full") const;
+  /// Creates teams through node 0 until one is held by node `owner`; returns it with a full-scope key.
+  std::pair<std::string, std::string> team_on(std::size_t owner) const;
+
+  test::etcd_server etcd;
+  std::string pki_dir; ///< ca.pem, server.pem, server.key
+  std::vector<std::string> ids;
+  std::vector<std::unique_ptr<svcd_process>> nodes;
+};
+
+} // namespace svc::e2e

@@ -6,7 +6,9 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <thread>
@@ -271,6 +273,48 @@ BOOST_AUTO_TEST_CASE(watch_prefix_ends_when_on_events_says_so) {
     return false;
   });
   BOOST_TEST(batches == 1);
+}
+
+BOOST_AUTO_TEST_CASE(a_watch_from_a_compacted_revision_fails_as_compacted) {
+  auto etcd = client();
+  auto old = etcd.put("/compacted/a", "1");
+  auto now = etcd.put("/compacted/a", "2");
+  // The client has no compaction call (svcd never compacts); etcd's own CLI does it.
+  auto command = "/usr/bin/etcdctl --endpoints=http://" + shared_etcd().endpoint() + " compact " +
+                 std::to_string(now) + " >/dev/null 2>&1";
+  BOOST_TEST_REQUIRE(std::system(command.c_str()) == 0);
+  std::atomic<bool> stop{false};
+  BOOST_TEST(failure_of([&] {
+               etcd.watch_prefix("/compacted/", old, stop, [](const std::vector<etcd_event>&, std::int64_t) { return true; });
+             }) == kind::compacted);
+}
+
+BOOST_AUTO_TEST_CASE(a_watch_fails_as_unreachable_when_etcd_dies) {
+  svc::test::etcd_server own; // killed below: not the shared one
+  etcd_client etcd{{own.endpoint()}, client_timeout};
+  std::atomic<bool> stop{false};
+  std::atomic<bool> seen{false};
+  std::optional<kind> failure;
+  std::thread watcher{[&] {
+    failure = failure_of([&] {
+      etcd.watch_prefix("/dies/", 0, stop, [&](const std::vector<etcd_event>&, std::int64_t) {
+        seen = true;
+        return true;
+      });
+    });
+  }};
+  // Puts until one shows in the watch: then the stream is surely open.
+  for (auto deadline = steady::now() + 10s; !seen && steady::now() < deadline;) {
+    etcd.put("/dies/a", "x");
+    std::this_thread::sleep_for(10ms);
+  }
+  BOOST_TEST(seen.load());
+  auto killed_at = steady::now();
+  own.kill();
+  watcher.join();
+  BOOST_TEST(ms_since(killed_at) < 1000);
+  BOOST_TEST((failure == kind::unreachable));
+  BOOST_TEST(failure_of([&] { etcd.get("/dies/a"); }) == kind::unreachable);
 }
 
 BOOST_AUTO_TEST_CASE(an_unreachable_endpoint_fails_within_the_timeout) {

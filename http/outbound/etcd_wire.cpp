@@ -33,14 +33,20 @@ const json::object& object_at(const json::object& o, std::string_view name) {
   return v->get_object();
 }
 
+// The field `name`, nullptr when absent; refused when present but not of
+// the type `is` (a json::value::is_* member) checks.
+template <class Is>
+const json::value* field(const json::object& o, std::string_view name, Is is, const char* type) {
+  auto* v = o.if_contains(name);
+  if (v && !(v->*is)())
+    refuse("field '" + std::string{name} + "' is not " + type);
+  return v;
+}
+
 // A string field, possibly absent ("").
 std::string_view string_field(const json::object& o, std::string_view name) {
-  auto* v = o.if_contains(name);
-  if (!v)
-    return {};
-  if (!v->is_string())
-    refuse("field '" + std::string{name} + "' is not a string");
-  return v->get_string();
+  auto* v = field(o, name, &json::value::is_string, "a string");
+  return v ? std::string_view{v->get_string()} : std::string_view{};
 }
 
 std::string bytes_field(const json::object& o, std::string_view name) {
@@ -57,12 +63,8 @@ etcd_kv kv_of(const json::object& o) {
 
 const json::array& array_field(const json::object& o, std::string_view name) {
   static const json::array none;
-  auto* v = o.if_contains(name);
-  if (!v)
-    return none;
-  if (!v->is_array())
-    refuse("field '" + std::string{name} + "' is not an array");
-  return v->get_array();
+  auto* v = field(o, name, &json::value::is_array, "an array");
+  return v ? v->get_array() : none;
 }
 
 kind kind_of_code(std::int64_t code, std::string_view reason) {
@@ -142,12 +144,8 @@ std::int64_t int_field(const json::object& o, std::string_view name) {
 }
 
 bool bool_field(const json::object& o, std::string_view name) {
-  auto* v = o.if_contains(name);
-  if (!v)
-    return false;
-  if (!v->is_bool())
-    refuse("field '" + std::string{name} + "' is not a boolean");
-  return v->get_bool();
+  auto* v = field(o, name, &json::value::is_bool, "a boolean");
+  return v && v->get_bool();
 }
 
 std::int64_t header_revision(const json::object& answer) {

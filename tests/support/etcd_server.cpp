@@ -1,0 +1,180 @@
+#include "etcd_server.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+
+#include "http/outbound/etcd_client.hpp"
+
+extern char** environ;
+
+namespace svc::test {
+namespace {
+
+using namespace std::chrono_literals;
+using steady = std::chrono::steady_clock;
+
+constexpr const char* etcd_binary = "/usr/bin/etcd";
+constexpr int start_attempts = 4;
+// How long etcd gets to stop on SIGTERM before SIGKILL.
+constexpr auto stop_grace = 5s;
+// The deadline of one readiness probe, and the pause between probes.
+constexpr auto probe_timeout = 250ms;
+constexpr auto probe_interval = 20ms;
+// What of the log goes into an exception.
+constexpr std::size_t log_tail_bytes = 4000;
+
+// A port nobody listens on right now: the kernel's pick for port 0. Another
+// process may take it before etcd binds it; the start then retries.
+std::uint16_t free_port() {
+  boost::asio::io_context ioc;
+  boost::asio::ip::tcp::acceptor probe{ioc, {boost::asio::ip::make_address("127.0.0.1"), 0}};
+  return probe.local_endpoint().port();
+}
+
+std::string url(std::uint16_t port) {
+  return "http://127.0.0.1:" + std::to_string(port);
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  return {std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+}
+
+// Starts argv[0] with its stdout and stderr appended to `log`, stdin from
+// /dev/null and no other descriptor of ours (a test's sockets stay its own).
+pid_t spawn_logged(const std::vector<std::string>& argv, const std::string& log) {
+  int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (fd < 0)
+    throw std::runtime_error("etcd_server: cannot open " + log + ": " + std::strerror(errno));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, fd, 2);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  std::vector<char*> args;
+  for (auto& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  int rc = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fd);
+  if (rc != 0)
+    throw std::runtime_error(std::string{"etcd_server: cannot start "} + args[0] + ": " + std::strerror(rc));
+  return pid;
+}
+
+} // namespace
+
+etcd_server::etcd_server(std::chrono::milliseconds ready_within) {
+  auto tmpl = (std::filesystem::temp_directory_path() / "svc-etcd-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data()))
+    throw std::runtime_error(std::string{"etcd_server: mkdtemp failed: "} + std::strerror(errno));
+  dir_ = tmpl;
+  auto deadline = steady::now() + ready_within;
+  for (int attempt = 1; attempt <= start_attempts; ++attempt)
+    if (start(deadline))
+      return;
+  fail("no free ports after " + std::to_string(start_attempts) + " attempts");
+}
+
+etcd_server::~etcd_server() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);
+    if (!reaped_within(stop_grace))
+      kill();
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+std::string etcd_server::endpoint() const {
+  return "127.0.0.1:" + std::to_string(client_port_);
+}
+
+void etcd_server::kill() {
+  if (pid_ <= 0)
+    return;
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
+std::string etcd_server::log_path() const {
+  return dir_ + "/etcd.log";
+}
+
+bool etcd_server::start(steady::time_point deadline) {
+  client_port_ = free_port();
+  do
+    peer_port_ = free_port();
+  while (peer_port_ == client_port_);
+  auto data = dir_ + "/data";
+  std::error_code ignored;
+  std::filesystem::remove_all(data, ignored); // a failed start may have begun one
+  auto log_before = file_text(log_path()).size(); // the log spans the attempts
+  pid_ = spawn_logged({etcd_binary, "--name=test", "--data-dir=" + data, "--logger=zap", "--log-outputs=stderr",
+                       "--listen-client-urls=" + url(client_port_), "--advertise-client-urls=" + url(client_port_),
+                       "--listen-peer-urls=" + url(peer_port_), "--initial-advertise-peer-urls=" + url(peer_port_),
+                       "--initial-cluster=test=" + url(peer_port_)},
+                      log_path());
+  http::etcd_client probe{{endpoint()}, std::chrono::duration_cast<std::chrono::milliseconds>(probe_timeout)};
+  for (;;) {
+    try {
+      probe.get("/svc-test/ready");
+      return true;
+    } catch (const http::etcd_error&) {
+    }
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      if (file_text(log_path()).find("address already in use", log_before) != std::string::npos)
+        return false;
+      fail("etcd exited during start");
+    }
+    if (steady::now() >= deadline)
+      fail("etcd did not answer in time");
+    std::this_thread::sleep_for(probe_interval);
+  }
+}
+
+bool etcd_server::reaped_within(std::chrono::milliseconds grace) {
+  auto deadline = steady::now() + grace;
+  while (::waitpid(pid_, nullptr, WNOHANG) != pid_) {
+    if (steady::now() >= deadline)
+      return false;
+    std::this_thread::sleep_for(10ms);
+  }
+  pid_ = -1;
+  return true;
+}
+
+void etcd_server::fail(const std::string& why) {
+  kill();
+  auto log = file_text(log_path());
+  if (log.size() > log_tail_bytes)
+    log.erase(0, log.size() - log_tail_bytes);
+  auto message = "etcd_server: " + why + "; end of " + log_path() + ":\n" + log;
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+  throw std::runtime_error(message);
+}
+
+} // namespace svc::test

@@ -73,6 +73,7 @@ using recover_atom = caf::atom_constant<caf::atom("recover")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
 using forward_atom = caf::atom_constant<caf::atom("forward")>;
 using answered_atom = caf::atom_constant<caf::atom("answered")>;
+using hello_atom = caf::atom_constant<caf::atom("hello")>;
 
 // --- interfaces
 
@@ -333,7 +334,12 @@ using node_actor = caf::typed_actor<
   caf::replies_to<forward_atom, forwarded_request>::with<forwarded_response>,
   /// Internal: the pipeline answered the request parked under this ticket
   /// (tickets are random, so another node cannot answer for the pipeline).
-  caf::reacts_to<answered_atom, uint64_t, forwarded_response>>;
+  caf::reacts_to<answered_atom, uint64_t, forwarded_response>,
+  /// A peer linked to this node: its node id and its node actor (a
+  /// `node_actor`; an alias cannot name itself). Of two nodes only the one
+  /// with the lower id dials, so each pair shares one connection (two
+  /// dialing at once make CAF drop one, and with it the link).
+  caf::reacts_to<hello_atom, std::string, caf::strong_actor_ptr>>;
 
 /// The HTTP side's link to the other nodes: connects to each node of the
 /// view, forwards requests to their node actors, and fails the requests in
@@ -346,6 +352,10 @@ using peer_router_actor = caf::typed_actor<
   caf::reacts_to<changed_atom, cluster_view>,
   /// Internal: time to connect again to node `node_id` (attempt `generation`).
   caf::reacts_to<retry_atom, std::string, uint64_t>,
+  /// A peer with a lower id linked to this node (see `node_actor`).
+  caf::reacts_to<hello_atom, std::string, caf::strong_actor_ptr>,
+  /// This node's own node actor, which it introduces to the peers it dials.
+  caf::reacts_to<register_atom, node_actor>,
   /// The view and each peer's state.
   caf::replies_to<list_atom>::with<cluster_status>>;
 

@@ -16,6 +16,25 @@ core::shard_id random_shard() {
   return static_cast<core::shard_id>(std::stoul(bytes, nullptr, 16));
 }
 
+// An answer this node gives itself (no owner to ask, a redirect). On the API
+// it draws from a bucket like every answer and carries its headers: the
+// client's anonymous bucket, since its team's bucket lives on the owner.
+void answer_here(const context_ptr& ctx, std::function<void(const context_ptr&)> answer) {
+  if (ctx->kind == listener_kind::admin)
+    return answer(ctx);
+  take_rate_token(ctx, [answer = std::move(answer)](const context_ptr& c) {
+    if (c->error)
+      return reply_error(c, *c->error); // the anonymous bucket refused: 429
+    answer(c);
+  });
+}
+
+void answer_owner_unavailable(const context_ptr& ctx) {
+  answer_here(ctx, [](const context_ptr& c) {
+    reply_error(c, schema::make_api_error(schema::error_code::owner_unavailable));
+  });
+}
+
 } // namespace
 
 cluster_front::cluster_front(exchange_handler& local, listener_kind kind, services& svc, const cluster_table& table,
@@ -39,10 +58,12 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
       return reply_error(ctx, schema::make_api_error(*code));
   auto member = owner ? table_.member(*owner) : std::nullopt;
   if (!member)
-    return reply_error(ctx, schema::make_api_error(schema::error_code::owner_unavailable));
+    return answer_owner_unavailable(ctx);
   if (route.redirect)
-    return reply_body(ctx, 307, "This resource is served by another node; follow the Location header.\n",
-                      "text/plain; charset=utf-8", {{"Location", member->api_url + std::string{ctx->req.target()}}});
+    return answer_here(ctx, [location = member->api_url + std::string{ctx->req.target()}](const context_ptr& c) {
+      reply_body(c, 307, "This resource is served by another node; follow the Location header.\n",
+                 "text/plain; charset=utf-8", {{"Location", location}});
+    });
   auto forwarded = to_forwarded_request(ctx->req, ctx->peer, ctx->request_id, kind_ == listener_kind::admin);
   peers_.forward(
     member->id, std::move(forwarded),
@@ -54,7 +75,7 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
       out.keep_alive = answer.keep_alive && ctx->req.keep_alive();
       ctx->done(std::move(out));
     },
-    [ctx](const caf::error&) { reply_error(ctx, schema::make_api_error(schema::error_code::owner_unavailable)); });
+    [ctx](const caf::error&) { answer_owner_unavailable(ctx); });
 }
 
 } // namespace svc::http

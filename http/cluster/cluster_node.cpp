@@ -68,7 +68,9 @@ cluster_node::cluster_node(const core::config& cfg, services& svc, exchange_hand
                                 caf::duration{cfg.request_deadline + longest_wait}}},
     api_front_{api, listener_kind::api, svc, table, router_},
     admin_front_{admin, listener_kind::admin, svc, table, router_},
-    entry_{spawn_node_entry(svc.system, {&api, &admin, &svc.io, cfg.body_limit})} {}
+    entry_{spawn_node_entry(svc.system, {&api, &admin, &svc.io, cfg.body_limit, router_.actor()})} {
+  caf::anon_send(router_.actor(), actors::register_atom::value, entry_);
+}
 
 std::unique_ptr<cluster_node> cluster_node::start(const core::config& cfg, services& svc, exchange_handler& api,
                                                   exchange_handler& admin, const std::string& api_url,

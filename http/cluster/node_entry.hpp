@@ -19,6 +19,7 @@ struct node_entry_links {
   exchange_handler* admin = nullptr;
   boost::asio::io_context* io = nullptr;
   std::size_t body_limit = 0; ///< a forwarded body past this is refused as too large
+  actors::peer_router_actor router; ///< learns of the peers that dial this node
 };
 
 /// Spawns the node actor.

@@ -29,6 +29,7 @@ struct peer_link {
 };
 
 struct peer_router_state {
+  actors::node_actor own_entry; ///< introduced to the peers this node dials
   actors::cluster_view view;
   std::map<std::string, peer_link> peers;
 };
@@ -46,6 +47,20 @@ void fail_in_flight(peer_link& peer, peer_router::waiting& waiting) {
 }
 
 void connect(self_ptr self, const std::string& node_id, const peer_router_options& options);
+
+// Of two nodes the one with the lower id dials; the other waits for its hello.
+bool dials(const peer_router_options& options, const std::string& peer_id) { return options.self_id < peer_id; }
+
+// `peer` is linked through `handle`.
+void link_up(self_ptr self, peer_link& peer, actors::node_actor handle) {
+  peer.handle = std::move(handle);
+  self->monitor(peer.handle);
+  peer.state = "up";
+  peer.backoff = first_backoff;
+  peer.last_error.clear();
+  ++peer.generation; // retries armed before are void
+  core::log_info("cluster", "linked to node " + peer.info.id + " at " + peer.info.cluster_address);
+}
 
 void retry_later(self_ptr self, peer_link& peer) {
   self->delayed_send(self, peer.backoff, actors::retry_atom::value, peer.info.id, peer.generation);
@@ -84,12 +99,9 @@ void connect(self_ptr self, const std::string& node_id, const peer_router_option
           core::log_warn("cluster", "node " + node_id + ": " + p.last_error);
           return retry_later(self, p);
         }
-        p.handle = caf::actor_cast<actors::node_actor>(ptr);
-        self->monitor(p.handle);
-        p.state = "up";
-        p.backoff = first_backoff;
-        p.last_error.clear();
-        core::log_info("cluster", "linked to node " + node_id + " at " + p.info.cluster_address);
+        link_up(self, p, caf::actor_cast<actors::node_actor>(ptr));
+        self->send(p.handle, actors::hello_atom::value, options.self_id,
+                   caf::actor_cast<caf::strong_actor_ptr>(self->state.own_entry));
       },
       [=](caf::error& err) {
         auto it = self->state.peers.find(node_id);
@@ -115,7 +127,8 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
       peer.state = "down";
       peer.last_error = self->system().render(down.reason);
       ++peer.generation;
-      retry_later(self, peer);
+      if (dials(options, id))
+        retry_later(self, peer);
     }
   });
   return {
@@ -153,16 +166,18 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
         if (node.id == options.self_id)
           continue;
         auto it = self->state.peers.find(node.id);
-        if (it != self->state.peers.end() && it->second.info.cluster_address == node.cluster_address) {
-          it->second.info = node; // its URLs may have changed
+        bool moved = it != self->state.peers.end() && it->second.info.cluster_address != node.cluster_address;
+        if (it != self->state.peers.end() && (!moved || !dials(options, node.id))) {
+          it->second.info = node; // its URLs may have changed; a node that dials us says hello when it moved
           continue;
         }
-        if (it != self->state.peers.end()) { // it moved: the old link leads nowhere
+        if (moved) { // it restarted elsewhere: the old link leads nowhere
           fail_in_flight(it->second, *waiting);
           self->state.peers.erase(it);
         }
         self->state.peers[node.id].info = node;
-        connect(self, node.id, options);
+        if (dials(options, node.id))
+          connect(self, node.id, options);
       }
       // A node whose lease ended is gone from the view. While its link is up
       // it still answers (a lease can lapse while etcd is unreachable); once
@@ -177,6 +192,19 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
       }
       self->state.view = std::move(view);
     },
+    [=](actors::hello_atom, const std::string& node_id, caf::strong_actor_ptr& entry) {
+      if (node_id == options.self_id || dials(options, node_id) || !entry)
+        return;
+      auto& peer = self->state.peers[node_id];
+      if (peer.info.id.empty())
+        peer.info.id = node_id; // the view lists it soon
+      if (peer.handle) {
+        self->demonitor(peer.handle.address());
+        fail_in_flight(peer, *waiting);
+      }
+      link_up(self, peer, caf::actor_cast<actors::node_actor>(entry));
+    },
+    [=](actors::register_atom, actors::node_actor& entry) { self->state.own_entry = std::move(entry); },
     [=](actors::retry_atom, const std::string& node_id, uint64_t generation) {
       auto it = self->state.peers.find(node_id);
       if (it != self->state.peers.end() && it->second.generation == generation && it->second.state != "up")

@@ -15,8 +15,9 @@
 #include "support/cluster_fixture.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
+#include "support/process.hpp"
 #include "support/wait.hpp"
-#include "test_ca.hpp"
+#include "bench/receiver/test_ca.hpp"
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -30,7 +31,8 @@ std::chrono::milliseconds elapsed_since(std::chrono::steady_clock::time_point t)
 
 // The state node `i` reports for its link to node `peer_id`.
 std::string peer_state(const cluster_fixture& c, std::size_t i, const std::string& peer_id) {
-  for (auto& p : c.status(i).at("peers").as_array())
+  auto status = c.status(i); // kept: the loop walks into it
+  for (auto& p : status.at("peers").as_array())
     if (p.at("id").as_string() == peer_id)
       return std::string{p.at("state").as_string()};
   return "absent";
@@ -145,7 +147,7 @@ BOOST_AUTO_TEST_CASE(a_node_with_a_foreign_certificate_cannot_link) {
   for (std::size_t i = 0; i + 1 < args.size(); ++i)
     if (args[i] == "--cluster-ca")
       args[i + 1] = pki_dir + "/ca.pem";
-  svcd_process intruder{args};
+  svcd_process intruder{std::move(args)};
   BOOST_TEST(wait_until([&] { return peer_state(*this, 0, "n4") == "down"; }, 10s, 50ms),
              "n1 sees n4 registered in etcd but never links to it");
   auto s = status(0);

@@ -27,6 +27,8 @@ int ignore_sigpipe() {
   return 0;
 }
 
+} // namespace
+
 bool current_case_failed() {
   namespace ut = boost::unit_test;
   try {
@@ -36,8 +38,6 @@ bool current_case_failed() {
     return false;
   }
 }
-
-} // namespace
 
 server_fixture::server_fixture(std::vector<std::string> extra_args)
   : svcd((ignore_sigpipe(), std::move(extra_args))) {}

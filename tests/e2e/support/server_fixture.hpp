@@ -72,6 +72,9 @@ private:
   int teams_created_ = 0;
 };
 
+/// Whether the test case running now has failed so far (fixtures print logs then).
+bool current_case_failed();
+
 /// Whether `id` is `req_` followed by 26 Crockford base32 characters.
 bool is_request_id(std::string_view id);
 /// Whether `key` is `svc_live_` followed by 64 lowercase hex digits.

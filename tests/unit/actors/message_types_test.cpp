@@ -83,6 +83,8 @@ private:
       x = std::make_shared<const std::string>("bytes " + std::to_string(++n_));
     } else if constexpr (std::is_same_v<T, caf::actor_addr>) {
       x = someone_.address();
+    } else if constexpr (std::is_same_v<T, caf::strong_actor_ptr>) {
+      x = caf::actor_cast<caf::strong_actor_ptr>(someone_);
     } else if constexpr (is_typed_handle<T>::value) {
       x = caf::actor_cast<T>(someone_);
     } else if constexpr (is_described<T>) {

@@ -1,6 +1,7 @@
 #include "actors/credit_history.hpp"
 
 #include "core/ids.hpp"
+#include "core/shard.hpp"
 #include "persistence/credit_entry_rows.hpp"
 
 namespace svc::actors {
@@ -9,7 +10,7 @@ schema::credit_entry_record put_credit_entry(const context& ctx, persistence::wr
                                              const schema::balance_record& after, schema::credit_entry_kind kind,
                                              int64_t amount, std::string job_id, std::string reason) {
   schema::credit_entry_record e;
-  e.id = core::make_id("cre");
+  e.id = core::make_id("cre", core::shard_of_team(after.team_id));
   e.team_id = after.team_id;
   e.kind = kind;
   e.amount = amount;

@@ -9,6 +9,7 @@
 #include "core/ids.hpp"
 #include "core/log.hpp"
 #include "core/metric_catalogue.hpp"
+#include "core/shard.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "schema/event_types.hpp"
 #include "schema/webhook_signature.hpp"
@@ -253,7 +254,7 @@ void on_attempted(endpoint_self self, const context& ctx, const endpoint_service
   auto now = ctx.clock->now();
   count_attempt(answer);
   schema::delivery_record d;
-  d.id = core::make_id("dlv");
+  d.id = core::make_id("dlv", core::shard_of_team(r.team_id));
   d.endpoint_id = r.id;
   d.team_id = r.team_id;
   d.event_id = task.event_id;

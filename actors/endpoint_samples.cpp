@@ -5,6 +5,7 @@
 #include "actors/endpoint_deliveries.hpp"
 #include "actors/endpoint_writes.hpp"
 #include "core/ids.hpp"
+#include "core/shard.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "schema/event_types.hpp"
 #include "schema/job_view.hpp"
@@ -33,7 +34,7 @@ boost::json::value sample_data(const context& ctx, const webhook_endpoint_record
   schema::job_record sample;
   bool video = type.substr(0, 6) == "video.";
   sample.kind = video ? schema::job_kind::video : schema::job_kind::image;
-  sample.id = core::make_id(schema::id_prefix(sample.kind));
+  sample.id = core::make_id(schema::id_prefix(sample.kind), core::shard_of_team(e.team_id));
   sample.team_id = e.team_id;
   auto outcome = type.substr(type.find('.') + 1);
   sample.status = outcome == "completed"  ? schema::job_status::succeeded

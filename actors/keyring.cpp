@@ -5,6 +5,7 @@
 #include "core/crypto.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/shard.hpp"
 #include "schema/api_key_format.hpp"
 
 namespace svc::actors {
@@ -13,12 +14,15 @@ namespace {
 using self_ptr = keyring_actor::stateful_pointer<keyring_state>;
 using schema::error_code;
 
-// A fresh key record and its plaintext.
+// A fresh key record and its plaintext. The secret's first two hex digits
+// name the team's shard so any node of a cluster can route the key; the other
+// 62 (248 bits) are random.
 std::pair<schema::api_key_record, std::string> mint_key(const context& ctx, const std::string& team_id,
                                                         schema::scope s) {
-  auto secret = core::random_hex(32);
+  auto shard = core::shard_of_team(team_id);
+  auto secret = core::to_hex(&shard, 1) + core::random_hex(31);
   schema::api_key_record r;
-  r.id = core::make_id("key");
+  r.id = core::make_id("key", shard);
   r.team_id = team_id;
   r.key_scope = s;
   r.secret_sha256 = core::to_hex(core::sha256(secret));

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include "core/ids.hpp"
+#include "core/shard.hpp"
 #include "core/time_format.hpp"
 #include "schema/record_view.hpp"
 #include "schema/webhook_signature.hpp"
@@ -52,7 +53,7 @@ event_record mint_event(std::string team_id, std::string_view type, std::string 
                         core::time_point at, json::value data, correlation cause) {
   event_record e;
   e.correlation = std::move(cause);
-  e.id = core::make_id("evt");
+  e.id = core::make_id("evt", core::shard_of_team(team_id));
   e.team_id = std::move(team_id);
   e.type = std::string{type};
   e.api_version = std::move(api_version);

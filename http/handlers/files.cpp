@@ -7,6 +7,7 @@
 
 #include "core/duration.hpp"
 #include "core/ids.hpp"
+#include "core/shard.hpp"
 #include "http/actor_call.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/list_params.hpp"
@@ -59,7 +60,7 @@ void store_upload(const context_ptr& ctx, schema::checked<upload> form, const up
                                            "file"));
   actors::file_upload up;
   auto& f = up.record;
-  f.id = core::make_id("file");
+  f.id = core::make_id("file", core::shard_of_team(ctx->team->id));
   f.team_id = ctx->team->id;
   f.purpose = form.value().purpose;
   f.content_type = std::string{image->content_type};

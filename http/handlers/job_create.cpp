@@ -4,6 +4,7 @@
 
 #include "core/crypto.hpp"
 #include "core/ids.hpp"
+#include "core/shard.hpp"
 #include "http/actor_call.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/handlers/priced_request.hpp"
@@ -41,7 +42,7 @@ template <class Request>
 schema::job_record new_job(const context_ptr& ctx, schema::job_kind kind, const priced_request<Request>& p) {
   auto& r = p.request;
   schema::job_record job;
-  job.id = core::make_id(schema::id_prefix(kind));
+  job.id = core::make_id(schema::id_prefix(kind), core::shard_of_team(ctx->team->id));
   job.team_id = ctx->team->id;
   job.kind = kind;
   job.prompt = r.prompt;

@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 
 #include "core/ids.hpp"
+#include "core/shard.hpp"
 #include "http/actor_call.hpp"
 #include "http/outbound/address_policy.hpp"
 #include "http/handlers/handlers.hpp"
@@ -37,7 +38,7 @@ bool url_acceptable(const context_ptr& ctx, const std::string& url) {
 
 schema::webhook_endpoint_record new_endpoint(const context_ptr& ctx, schema::webhook_endpoint_request& r) {
   schema::webhook_endpoint_record e;
-  e.id = core::make_id("we");
+  e.id = core::make_id("we", core::shard_of_team(ctx->team->id));
   e.team_id = ctx->team->id;
   e.url = std::move(r.url);
   e.events = std::move(r.events);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/metric_catalogue.hpp"
+#include "core/shard.hpp"
 #include "webhook_fixture.hpp"
 #include "tests/support/read_results.hpp"
 
@@ -155,6 +156,7 @@ BOOST_AUTO_TEST_CASE(a_success_writes_one_terminal_row_and_clears_the_task) {
   BOOST_REQUIRE(rows.size() == 1u);
   auto& d = rows[0];
   BOOST_TEST(d.id.rfind("dlv_", 0) == 0u);
+  BOOST_TEST((svc::core::shard_of_id(d.id) == svc::core::shard_of_team(team)), d.id << " names the team's shard");
   BOOST_TEST(d.endpoint_id == e.id);
   BOOST_TEST(d.team_id == team);
   BOOST_TEST(d.event_id == ev.id);
@@ -631,6 +633,10 @@ BOOST_AUTO_TEST_CASE(a_test_fire_is_a_signed_synthetic_delivery) {
   BOOST_TEST(body.at("id").as_string() == fired.value->event_id);
   BOOST_TEST(body.at("type").as_string() == "image.completed");
   BOOST_TEST(body.at("data").at("object").as_string() == "image");
+  // The sample's id and the event's name the team's shard, as real ones do.
+  auto shard = svc::core::shard_of_team(team);
+  BOOST_TEST((svc::core::shard_of_id(std::string(body.at("data").at("id").as_string())) == shard));
+  BOOST_TEST((svc::core::shard_of_id(fired.value->event_id) == shard));
   BOOST_TEST(!body.at("data").as_object().contains("synthetic")); // on the envelope, never in data
   BOOST_TEST(c.header("Svc-Event-Id") == fired.value->event_id);
   BOOST_TEST(c.header("Svc-Version") == request_version);

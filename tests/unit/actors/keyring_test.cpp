@@ -3,9 +3,11 @@
 #define BOOST_TEST_MODULE actors_keyring
 #include <boost/test/unit_test.hpp>
 
+#include <set>
 #include <string>
 
 #include "core/crypto.hpp"
+#include "core/shard.hpp"
 #include "schema/api_key_format.hpp"
 #include "team_directory_fixture.hpp"
 #include "tests/support/read_results.hpp"
@@ -74,6 +76,23 @@ BOOST_AUTO_TEST_CASE(create_stores_the_key_and_its_indexes) {
   BOOST_TEST((svc::test::found(tables.key_hashes.get(r.secret_sha256)) == std::optional<std::string>{r.id}));
   BOOST_TEST((svc::test::found(tables.api_keys_by_team.get(team_id + "/" + r.id)) == std::optional<std::string>{r.id}));
   BOOST_TEST(state_of<keyring_state>(keys).issued == 1u);
+}
+
+// A cluster routes a request by its key alone: the secret and the key id of
+// every team's new key name that team's shard.
+BOOST_AUTO_TEST_CASE(new_keys_name_their_team_shard) {
+  std::set<int> shards;
+  for (int i = 0; i < 8; ++i) {
+    team_id = create_team();
+    auto k = create_key();
+    auto secret = svc::schema::api_key_secret(k.plaintext);
+    BOOST_REQUIRE(secret);
+    auto shard = svc::core::shard_of_team(team_id);
+    BOOST_TEST((svc::core::shard_of_key_secret(*secret) == shard), team_id << " has shard " << int{shard});
+    BOOST_TEST((svc::core::shard_of_id(k.record.id) == shard), k.record.id);
+    shards.insert(shard);
+  }
+  BOOST_TEST(shards.size() > 1u); // eight teams on one shard would hide a constant
 }
 
 BOOST_AUTO_TEST_CASE(create_refuses_unknown_team_and_scope_none) {

@@ -30,6 +30,10 @@ using namespace std::chrono_literals;
 using steady = std::chrono::steady_clock;
 
 constexpr const char* etcd_binary = "/usr/bin/etcd";
+// etcd is started through util-linux's setpriv, which has the kernel SIGKILL
+// it when the thread that started it ends: a test that dies before its
+// destructors (a crash, ctest's timeout, a sanitizer's halt) leaves no etcd behind.
+constexpr const char* setpriv_binary = "/usr/bin/setpriv";
 constexpr int start_attempts = 4;
 // How long etcd gets to stop on SIGTERM before SIGKILL.
 constexpr auto stop_grace = 5s;
@@ -130,7 +134,7 @@ bool etcd_server::start(steady::time_point deadline) {
   std::error_code ignored;
   std::filesystem::remove_all(data, ignored); // a failed start may have begun one
   auto log_before = file_text(log_path()).size(); // the log spans the attempts
-  pid_ = spawn_logged({etcd_binary, "--name=test", "--data-dir=" + data, "--logger=zap", "--log-outputs=stderr",
+  pid_ = spawn_logged({setpriv_binary, "--pdeathsig", "KILL", "--", etcd_binary, "--name=test", "--data-dir=" + data, "--logger=zap", "--log-outputs=stderr",
                        "--listen-client-urls=" + url(client_port_), "--advertise-client-urls=" + url(client_port_),
                        "--listen-peer-urls=" + url(peer_port_), "--initial-advertise-peer-urls=" + url(peer_port_),
                        "--initial-cluster=test=" + url(peer_port_)},

@@ -1,7 +1,9 @@
 #pragma once
 // A real single-member etcd (/usr/bin/etcd) for the unit and cluster e2e
 // tests: a fresh temp directory, client and peer URLs on free loopback ports,
-// its output kept in <dir>/etcd.log, stopped with the object.
+// its output kept in <dir>/etcd.log, stopped with the object. etcd is killed
+// when the thread that created the object ends: create it on a thread that
+// outlives it (a test body or fixture on the main thread).
 
 #include <chrono>
 #include <cstdint>

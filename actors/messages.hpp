@@ -74,6 +74,8 @@ using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
 using forward_atom = caf::atom_constant<caf::atom("forward")>;
 using answered_atom = caf::atom_constant<caf::atom("answered")>;
 using hello_atom = caf::atom_constant<caf::atom("hello")>;
+using ping_atom = caf::atom_constant<caf::atom("ping")>;
+using heartbeat_atom = caf::atom_constant<caf::atom("heartbeat")>;
 
 // --- interfaces
 
@@ -339,7 +341,10 @@ using node_actor = caf::typed_actor<
   /// `node_actor`; an alias cannot name itself). Of two nodes only the one
   /// with the lower id dials, so each pair shares one connection (two
   /// dialing at once make CAF drop one, and with it the link).
-  caf::reacts_to<hello_atom, std::string, caf::strong_actor_ptr>>;
+  caf::reacts_to<hello_atom, std::string, caf::strong_actor_ptr>,
+  /// Are you there? (the peers' heartbeat: a node that does not answer in
+  /// time is down, though its connection may look alive, as a hung one's does)
+  caf::replies_to<ping_atom>::with<bool>>;
 
 /// The HTTP side's link to the other nodes: connects to each node of the
 /// view, forwards requests to their node actors, and fails the requests in
@@ -350,6 +355,8 @@ using peer_router_actor = caf::typed_actor<
   caf::reacts_to<forward_atom, std::string, forwarded_request, uint64_t>,
   /// The membership or the shard map changed.
   caf::reacts_to<changed_atom, cluster_view>,
+  /// Internal: time to ping every linked peer.
+  caf::reacts_to<heartbeat_atom>,
   /// Internal: time to connect again to node `node_id` (attempt `generation`).
   caf::reacts_to<retry_atom, std::string, uint64_t>,
   /// A peer with a lower id linked to this node (see `node_actor`).

@@ -193,8 +193,8 @@ std::vector<config_option> make_options() {
   o.push_back(text_option("cluster-key", "PEM file of this node's private key; required with --etcd", &config::cluster_key));
   o.push_back(parsed_option("cluster-bootstrap", "node ids that share the 256 shards round-robin when etcd holds no shard map yet (the first start of a cluster)", "", &config::cluster_bootstrap,
                             [](const std::string& v) { return parse_comma_list(v, checked_node_id); }));
-  o.push_back(duration_option("cluster-heartbeat", "interval of heartbeats between nodes", &config::cluster_heartbeat));
-  o.push_back(duration_option("cluster-timeout", "a node that sends nothing for this long is down: its teams answer 503 owner_unavailable", &config::cluster_timeout));
+  o.push_back(duration_option("cluster-heartbeat", "how often a node pings each linked node (at least 10ms)", &config::cluster_heartbeat));
+  o.push_back(duration_option("cluster-timeout", "a node that leaves a ping unanswered this long is down (its teams answer 503 owner_unavailable until it answers again); also bounds each connection attempt", &config::cluster_timeout));
   o.push_back(duration_option("cluster-lease", "TTL of this node's membership lease in etcd (renewed every third of it)", &config::cluster_lease));
   o.push_back(on_off_option("fault-injection", "lets POST /admin/faults make every store read fail, to test how failures are answered; never for production", &config::fault_injection, true));
   o.push_back(parsed_option("clock-start", "svcd's clock reads this UTC time (ISO 8601) at start and runs on from it, to serve a stored data directory as of then without its deadlines passing; never for production", "-", &config::clock_start,

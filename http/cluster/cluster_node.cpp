@@ -37,6 +37,8 @@ std::string cluster_config_error(const core::config& cfg) {
     if (!std::ifstream{*path})
       return std::string{"cannot read "} + option + " " + *path;
   }
+  if (cfg.cluster_heartbeat < std::chrono::milliseconds{10} || cfg.cluster_timeout < std::chrono::milliseconds{10})
+    return "--cluster-heartbeat and --cluster-timeout must be at least 10ms";
   auto colon = cfg.cluster_listen.rfind(':');
   if (colon == std::string::npos || colon == 0)
     return "--cluster-listen must be HOST:PORT";
@@ -56,16 +58,16 @@ void configure_cluster_transport(caf::actor_system_config& caf_cfg, const core::
   caf_cfg.openssl_key = cfg.cluster_key;
   caf_cfg.openssl_cafile = cfg.cluster_ca;
   caf_cfg.set("middleman.app-identifiers", std::vector<std::string>{wire_identifier});
-  // Without heartbeats a hung peer (SIGSTOP) is never declared down.
-  caf_cfg.set("middleman.heartbeat-interval", caf::timespan{cfg.cluster_heartbeat});
-  caf_cfg.set("middleman.connection-timeout", caf::timespan{cfg.cluster_timeout});
+  // CAF's heartbeats stay off (peer_router.cpp pings the peers instead).
 }
 
 cluster_node::cluster_node(const core::config& cfg, services& svc, exchange_handler& api, exchange_handler& admin,
                            cluster_table& table)
   : router_{svc.system, svc.io,
             peer_router_options{cfg.node_id, caf::duration{cfg.cluster_timeout},
-                                caf::duration{cfg.request_deadline + longest_wait}}},
+                                caf::duration{cfg.request_deadline + longest_wait},
+                                std::chrono::duration_cast<std::chrono::milliseconds>(cfg.cluster_heartbeat),
+                                caf::duration{cfg.cluster_timeout}}},
     api_front_{api, listener_kind::api, svc, table, router_},
     admin_front_{admin, listener_kind::admin, svc, table, router_},
     entry_{spawn_node_entry(svc.system, {&api, &admin, &svc.io, cfg.body_limit, router_.actor()})} {

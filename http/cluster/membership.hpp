@@ -26,7 +26,7 @@ struct membership_options {
   actors::node_info self;                ///< what this node registers
   std::vector<std::string> bootstrap;    ///< members of the first map, if etcd has none
   std::chrono::seconds lease_ttl{5};
-  std::chrono::milliseconds call_timeout{2000}; ///< one etcd exchange
+  std::chrono::milliseconds call_timeout{1000}; ///< one etcd exchange (a watch sees a stop within it)
 };
 
 class membership {

@@ -79,6 +79,7 @@ actors::node_actor::behavior_type node_entry(self_ptr self, node_entry_links lin
       it->second.deliver(std::move(answer));
       self->state.waiting.erase(it);
     },
+    [=](actors::ping_atom) { return true; },
     [=](actors::hello_atom, std::string& node_id, caf::strong_actor_ptr& entry) {
       self->send(links.router, actors::hello_atom::value, std::move(node_id), std::move(entry));
     },

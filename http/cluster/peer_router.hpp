@@ -20,6 +20,8 @@ struct peer_router_options {
   std::string self_id;            ///< this node: never a peer
   caf::duration connect_timeout;  ///< one connection attempt
   caf::duration forward_timeout;  ///< one forwarded request (covers the longest `Prefer: wait`)
+  std::chrono::milliseconds heartbeat{1000}; ///< how often each linked peer is pinged
+  caf::duration peer_timeout;     ///< a peer that leaves a ping unanswered this long is down
   std::size_t max_in_flight = 4096; ///< per peer; past it requests fail at once (no unbounded mailbox)
 };
 

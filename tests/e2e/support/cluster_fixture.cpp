@@ -94,24 +94,23 @@ header_map cluster_fixture::admin_auth(std::size_t i) const {
   return {{"Authorization", "Bearer " + nodes[i]->admin_token()}};
 }
 
-std::string cluster_fixture::create_team(std::size_t via, std::int64_t credits) const {
-  json::object body{{"name", "cluster team"}, {"owner_email", "owner@example.com"}, {"credits", credits}};
+json::value cluster_fixture::admin_create(std::size_t via, const std::string& path, const json::object& body) const {
   auto h = admin_auth(via);
   h["Content-Type"] = "application/json";
-  auto r = admin(via).request("POST", "/admin/teams", h, json::serialize(body));
-  if (r.status != 201 && r.status != 200)
-    throw std::runtime_error("POST /admin/teams through " + ids[via] + ": " + r.summary());
-  return json_str(r.json(), "id");
+  auto r = admin(via).request("POST", path, h, json::serialize(body));
+  if (r.status != 201)
+    throw std::runtime_error("POST " + path + " through " + ids[via] + ": " + r.summary());
+  return r.json();
+}
+
+std::string cluster_fixture::create_team(std::size_t via, std::int64_t credits) const {
+  return json_str(admin_create(via, "/admin/teams",
+                               {{"name", "cluster team"}, {"owner_email", "owner@example.com"}, {"credits", credits}}),
+                  "id");
 }
 
 std::string cluster_fixture::create_key(std::size_t via, const std::string& team_id, const std::string& scope) const {
-  json::object body{{"team_id", team_id}, {"scope", scope}};
-  auto h = admin_auth(via);
-  h["Content-Type"] = "application/json";
-  auto r = admin(via).request("POST", "/admin/keys", h, json::serialize(body));
-  if (r.status != 201 && r.status != 200)
-    throw std::runtime_error("POST /admin/keys through " + ids[via] + ": " + r.summary());
-  return json_str(r.json(), "key");
+  return json_str(admin_create(via, "/admin/keys", {{"team_id", team_id}, {"scope", scope}}), "key");
 }
 
 std::pair<std::string, std::string> cluster_fixture::team_on(std::size_t owner) const {

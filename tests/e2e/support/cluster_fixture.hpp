@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include "etcd_server.hpp"
@@ -43,6 +44,9 @@ public:
   std::string create_key(std::size_t via, const std::string& team_id, const std::string& scope = "full") const;
   /// Creates teams through node 0 until one is held by node `owner`; returns it with a full-scope key.
   std::pair<std::string, std::string> team_on(std::size_t owner) const;
+
+  /// POST `body` to the admin `path` of node `via`; its 201 answer (throws on any other).
+  boost::json::value admin_create(std::size_t via, const std::string& path, const boost::json::object& body) const;
 
   test::etcd_server etcd;
   std::string pki_dir; ///< ca.pem, server.pem, server.key

@@ -76,6 +76,9 @@ using answered_atom = caf::atom_constant<caf::atom("answered")>;
 using hello_atom = caf::atom_constant<caf::atom("hello")>;
 using ping_atom = caf::atom_constant<caf::atom("ping")>;
 using heartbeat_atom = caf::atom_constant<caf::atom("heartbeat")>;
+using import_atom = caf::atom_constant<caf::atom("import")>;
+using release_atom = caf::atom_constant<caf::atom("release")>;
+using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 
 // --- interfaces
 
@@ -344,7 +347,16 @@ using node_actor = caf::typed_actor<
   caf::reacts_to<hello_atom, std::string, caf::strong_actor_ptr>,
   /// Are you there? (the peers' heartbeat: a node that does not answer in
   /// time is down, though its connection may look alive, as a hung one's does)
-  caf::replies_to<ping_atom>::with<bool>>;
+  caf::replies_to<ping_atom>::with<bool>,
+  /// A page of a shard moving here from its owner, committed before the
+  /// answer; false when the page is malformed (nothing of it is kept).
+  caf::replies_to<import_atom, shard_rows_v1>::with<bool>,
+  /// A piece of a moving shard's blob, written before the answer; false when malformed.
+  caf::replies_to<import_atom, blob_piece_v1>::with<bool>,
+  /// The map names this node for the shard now: resume its jobs and deliveries.
+  caf::replies_to<adopt_atom, uint16_t>::with<bool>,
+  /// The move failed before the map changed: drop what was imported of the shard.
+  caf::replies_to<delete_atom, uint16_t>::with<bool>>;
 
 /// The HTTP side's link to the other nodes: connects to each node of the
 /// view, forwards requests to their node actors, and fails the requests in
@@ -364,7 +376,11 @@ using peer_router_actor = caf::typed_actor<
   /// This node's own node actor, which it introduces to the peers it dials.
   caf::reacts_to<register_atom, node_actor>,
   /// The view and each peer's state.
-  caf::replies_to<list_atom>::with<cluster_status>>;
+  caf::replies_to<list_atom>::with<cluster_status>,
+  /// A move of a shard from this node changed state (shown by `list`).
+  caf::reacts_to<progress_atom, shard_move_status>,
+  /// The node actor of node `node_id` while its link is up (null otherwise).
+  caf::replies_to<resolve_atom, std::string>::with<caf::strong_actor_ptr>>;
 
 // --- domain errors
 

@@ -235,12 +235,55 @@ struct peer_status {
 };
 SVC_DESCRIBE(peer_status, (node, state, in_flight, forwarded, failed, last_error))
 
+/// One move of a shard from this node to another, as `/admin/cluster` shows it.
+struct shard_move_status {
+  uint16_t shard = 0;
+  std::string to;        ///< the node id it moves to
+  std::string state;     ///< "moving", "committed" (the new owner serves it), "done" (erased here) or "failed"
+  uint64_t rows = 0;     ///< LMDB rows copied
+  uint64_t blobs = 0;    ///< blobs copied
+  uint64_t bytes = 0;    ///< bytes of rows and blobs copied
+  int64_t frozen_ms = 0; ///< how long the shard answered 503 here
+  std::string error;     ///< why it failed
+};
+SVC_DESCRIBE(shard_move_status, (shard, to, state, rows, blobs, bytes, frozen_ms, error))
+
 /// A node's view of its cluster with its peers' states (`/admin/cluster`).
 struct cluster_status {
   std::string node_id;
   cluster_view view;
   std::vector<peer_status> peers;
+  std::vector<shard_move_status> moves; ///< the moves this node started, newest last
 };
-SVC_DESCRIBE(cluster_status, (node_id, view, peers))
+SVC_DESCRIBE(cluster_status, (node_id, view, peers, moves))
+
+/// One LMDB row of a shard on its way to the shard's new owner: the table's
+/// index (persistence::table), the key and the stored bytes.
+struct shard_row_v1 {
+  uint8_t table = 0;
+  std::string key;
+  std::string value;
+};
+SVC_DESCRIBE(shard_row_v1, (table, key, value))
+
+/// A page of a moving shard's rows. The first page also clears whatever
+/// rows of the shard the new owner had (a move that failed there before).
+struct shard_rows_v1 {
+  uint16_t shard = 0;
+  bool first = false;
+  std::vector<shard_row_v1> rows;
+};
+SVC_DESCRIBE(shard_rows_v1, (shard, first, rows))
+
+/// A piece of one blob of a moving shard, in order from offset 0; `last`
+/// makes the blob whole on the new owner.
+struct blob_piece_v1 {
+  uint16_t shard = 0;
+  std::string name;
+  uint64_t offset = 0;
+  std::string bytes;
+  bool last = false;
+};
+SVC_DESCRIBE(blob_piece_v1, (shard, name, offset, bytes, last))
 
 } // namespace svc::actors

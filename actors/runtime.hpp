@@ -60,6 +60,8 @@ public:
   const persistence::tables& tables() const { return *tables_; }
   /// Where job outputs and uploaded files are stored.
   const persistence::blob_store& blobs() const { return *blobs_; }
+  /// The blob store for a writer outside the actors (a shard moving here).
+  persistence::blob_store& blobs() { return *blobs_; }
   /// Bytes and number of the stored blobs (for /metrics).
   persistence::blob_usage stored_blobs() const { return blobs_->usage(); }
   /// The render workers (renders in flight and worker count for the console and /metrics).

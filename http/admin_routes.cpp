@@ -28,6 +28,8 @@ std::vector<route> admin_routes() {
     with_token(v::get, "/metrics", get_metrics, "Prometheus metrics"),
     with_token(v::get, "/admin/actors", list_actors, "live actors"),
     with_token(v::get, "/admin/cluster", get_cluster, "this node's view of its cluster: members, shard map, peers"),
+    with_token(v::post, "/admin/shards/{shard}/move", move_shard, "move a shard this node holds to another node"),
+    with_token(v::get, "/admin/shards/{shard}/move", show_shard_move, "the latest move of a shard"),
     with_token(v::post, "/admin/teams", create_team, "create a team"),
     with_token(v::get, "/admin/teams", list_teams, "list teams with their balances"),
     with_token(v::get, "/admin/teams/{id}", show_team, "one team with its balance"),

@@ -162,7 +162,7 @@ int run_server(const core::config& cfg) {
     admin_pipeline admin{svc};
     std::unique_ptr<cluster_node> cluster;
     if (table) {
-      cluster = cluster_node::start(cfg, svc, api, admin, base_url, admin_url, *table, error);
+      cluster = cluster_node::start(cfg, svc, *rt, api, admin, base_url, admin_url, *table, error);
       if (!cluster) {
         core::log_error("svcd", error);
         return 1;

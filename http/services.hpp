@@ -4,8 +4,10 @@
 // decided from copies of those buckets.
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -75,6 +77,11 @@ struct services {
   recent_errors recent_5xx{50}; ///< the last 5xx answers, for the operator console
   /// In a cluster, the router to the other nodes (`/admin/cluster` asks it); invalid on a single node.
   actors::peer_router_actor cluster;
+  /// In a cluster, starts moving a shard this node holds to another node
+  /// (`POST /admin/shards/{shard}/move`); empty on a single node.
+  std::function<std::optional<schema::error_code>(uint16_t shard, const std::string& to,
+                                                  actors::shard_move_status& status)>
+    move_shard;
   /// Opens and reads output blobs for downloads, off the asio threads. Two
   /// threads: the reads are short (one piece each), and more would only
   /// queue on the same disk.

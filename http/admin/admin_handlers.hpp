@@ -2,6 +2,8 @@
 // The admin listener's handlers: health, metrics, the live-actor listing and
 // the operator commands behind svcctl.
 
+#include <boost/json/object.hpp>
+
 #include "http/request_context.hpp"
 
 namespace svc::http {
@@ -15,6 +17,14 @@ void get_metrics(const context_ptr& ctx);
 // cluster.cpp
 /// GET /admin/cluster: the members, the map revision, shards per node and each peer's link.
 void get_cluster(const context_ptr& ctx);
+
+// shard_moves.cpp
+/// POST /admin/shards/{shard}/move: starts moving a shard this node holds to the node `to` (202).
+void move_shard(const context_ptr& ctx);
+/// GET /admin/shards/{shard}/move: the latest move of the shard this node knows of.
+void show_shard_move(const context_ptr& ctx);
+/// A move as `/admin/cluster` and the 202 show it.
+boost::json::object shard_move_json(const actors::shard_move_status& m);
 // actors.cpp
 void list_actors(const context_ptr& ctx);
 // teams.cpp

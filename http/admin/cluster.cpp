@@ -38,6 +38,9 @@ json::object status_json(const actors::cluster_status& s) {
   json::array owners; // owners[shard]: the node holding it
   for (auto& owner : s.view.map.owners)
     owners.emplace_back(owner);
+  json::array moves;
+  for (auto& m : s.moves)
+    moves.push_back(shard_move_json(m));
   json::object shards_per_node;
   for (auto& [id, count] : shards)
     shards_per_node[id] = count;
@@ -47,7 +50,8 @@ json::object status_json(const actors::cluster_status& s) {
           {"shards_per_node", std::move(shards_per_node)},
           {"owners", std::move(owners)},
           {"nodes", std::move(nodes)},
-          {"peers", std::move(peers)}};
+          {"peers", std::move(peers)},
+          {"moves", std::move(moves)}};
 }
 
 } // namespace

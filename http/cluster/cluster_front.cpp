@@ -48,11 +48,25 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
     return local_.on_request(std::move(req), std::move(body), peer, std::move(done));
   auto shard = route.at == request_route::where::new_team ? random_shard() : route.shard;
   auto owner = table_.owner_of(shard);
-  if (owner && *owner == table_.self())
-    return local_.on_request(std::move(req), std::move(body), peer, std::move(done));
+  if (owner && *owner == table_.self() && !table_.frozen(shard)) {
+    // Counted, so that a move of the shard waits for it to finish.
+    table_.begin_work(shard);
+    return local_.on_request(std::move(req), std::move(body), peer,
+                             [table = &table_, shard, done = std::move(done)](outgoing_response out) {
+                               table->end_work(shard);
+                               done(std::move(out));
+                             });
+  }
   // Admin requests were authorised here: the owner trusts its peers (mutual TLS), not this node's token.
   auto ctx = std::make_shared<request_context>(svc_, kind_, std::move(req), peer, std::move(done));
   assign_request_id(*ctx);
+  // A frozen shard (moving) answers 503 until it thaws or its new owner
+  // takes it; so does a request a peer sent here for a shard this node no
+  // longer answers for: one hop only, so two nodes that disagree for a
+  // moment cannot pass a request back and forth.
+  bool from_peer = !peer.forwarded_request_id.empty();
+  if (from_peer || (owner && *owner == table_.self()))
+    return answer_owner_unavailable(ctx);
   if (kind_ == listener_kind::admin)
     if (auto code = admin_token_error(ctx->req, svc_.admin_token))
       return reply_error(ctx, schema::make_api_error(*code));

@@ -18,6 +18,9 @@ constexpr const char* wire_identifier = "svc-cluster-v1";
 
 // The longest `Prefer: wait` a forwarded read may hold (job_reads.cpp caps it at 60 s).
 constexpr auto longest_wait = std::chrono::seconds{60};
+// How long a moved shard's rows stay on its old owner: the requests that
+// were on their way here when the map changed are forwarded meanwhile.
+constexpr auto shard_move_grace = std::chrono::seconds{10};
 
 std::pair<std::string, uint16_t> split_host_port(const std::string& host_port) {
   auto colon = host_port.rfind(':');
@@ -61,24 +64,34 @@ void configure_cluster_transport(caf::actor_system_config& caf_cfg, const core::
   // CAF's heartbeats stay off (peer_router.cpp pings the peers instead).
 }
 
-cluster_node::cluster_node(const core::config& cfg, services& svc, exchange_handler& api, exchange_handler& admin,
-                           cluster_table& table)
-  : router_{svc.system, svc.io,
+cluster_node::cluster_node(const core::config& cfg, services& svc, actors::runtime& rt, exchange_handler& api,
+                           exchange_handler& admin, cluster_table& table)
+  : svc_{svc},
+    router_{svc.system, svc.io,
             peer_router_options{cfg.node_id, caf::duration{cfg.cluster_timeout},
                                 caf::duration{cfg.request_deadline + longest_wait},
                                 std::chrono::duration_cast<std::chrono::milliseconds>(cfg.cluster_heartbeat),
                                 caf::duration{cfg.cluster_timeout}}},
     api_front_{api, listener_kind::api, svc, table, router_},
     admin_front_{admin, listener_kind::admin, svc, table, router_},
-    entry_{spawn_node_entry(svc.system, {&api, &admin, &svc.io, cfg.body_limit, router_.actor()})} {
+    intake_{spawn_shard_intake(svc.system, {&table, &rt.tables(), &rt.blobs(), rt.handles().store,
+                                            rt.handles().handover, router_.actor()})},
+    entry_{spawn_node_entry(svc.system,
+                            {&api_front_, &admin_front_, &svc.io, cfg.body_limit, router_.actor(), intake_})},
+    mover_{{&svc.system, &table, &rt.tables(), &rt.blobs(), rt.handles().store, rt.handles().handover,
+            router_.actor(), cfg.etcd, cfg.request_deadline + longest_wait, shard_move_grace}} {
   caf::anon_send(router_.actor(), actors::register_atom::value, entry_);
+  svc.move_shard = [this](uint16_t shard, const std::string& to, actors::shard_move_status& status) {
+    return mover_.start(shard, to, status);
+  };
 }
 
-std::unique_ptr<cluster_node> cluster_node::start(const core::config& cfg, services& svc, exchange_handler& api,
+std::unique_ptr<cluster_node> cluster_node::start(const core::config& cfg, services& svc, actors::runtime& rt,
+                                                  exchange_handler& api,
                                                   exchange_handler& admin, const std::string& api_url,
                                                   const std::string& admin_url, cluster_table& table,
                                                   std::string& error) {
-  std::unique_ptr<cluster_node> node{new cluster_node{cfg, svc, api, admin, table}};
+  std::unique_ptr<cluster_node> node{new cluster_node{cfg, svc, rt, api, admin, table}};
   auto [host, port] = split_host_port(cfg.cluster_listen);
   auto bound = caf::openssl::publish(node->entry_, port, host.c_str(), true);
   if (!bound) {
@@ -100,6 +113,7 @@ std::unique_ptr<cluster_node> cluster_node::start(const core::config& cfg, servi
 }
 
 cluster_node::~cluster_node() {
+  svc_.move_shard = nullptr;
   membership_.reset();
   caf::anon_send_exit(entry_, caf::exit_reason::user_shutdown);
 }

@@ -13,6 +13,7 @@
 #include "http/cluster/cluster_table.hpp"
 #include "http/cluster/membership.hpp"
 #include "http/cluster/peer_router.hpp"
+#include "http/cluster/shard_mover.hpp"
 
 namespace svc::http {
 
@@ -29,7 +30,8 @@ public:
   /// Publishes the node actor and joins the cluster; nullptr with `error` set
   /// when the cluster listener cannot be bound. `api`, `admin`, `svc` and
   /// `table` outlive the node.
-  static std::unique_ptr<cluster_node> start(const core::config& cfg, services& svc, exchange_handler& api,
+  static std::unique_ptr<cluster_node> start(const core::config& cfg, services& svc, actors::runtime& rt,
+                                             exchange_handler& api,
                                              exchange_handler& admin, const std::string& api_url,
                                              const std::string& admin_url, cluster_table& table, std::string& error);
   /// Leaves etcd (ending the lease), stops forwarding and the node actor.
@@ -39,13 +41,16 @@ public:
   exchange_handler& admin_front() { return admin_front_; }
 
 private:
-  cluster_node(const core::config& cfg, services& svc, exchange_handler& api, exchange_handler& admin,
-               cluster_table& table);
+  cluster_node(const core::config& cfg, services& svc, actors::runtime& rt, exchange_handler& api,
+               exchange_handler& admin, cluster_table& table);
 
+  services& svc_;
   peer_router router_;
   cluster_front api_front_;
   cluster_front admin_front_;
+  shard_intake_actor intake_;
   actors::node_actor entry_;
+  shard_mover mover_;
   std::unique_ptr<membership> membership_;
 };
 

@@ -80,6 +80,15 @@ actors::node_actor::behavior_type node_entry(self_ptr self, node_entry_links lin
       self->state.waiting.erase(it);
     },
     [=](actors::ping_atom) { return true; },
+    // A shard moving here: the intake does the work on its own thread.
+    [=](actors::import_atom a, actors::shard_rows_v1& page) -> caf::result<bool> {
+      return self->delegate(links.intake, a, std::move(page));
+    },
+    [=](actors::import_atom a, actors::blob_piece_v1& piece) -> caf::result<bool> {
+      return self->delegate(links.intake, a, std::move(piece));
+    },
+    [=](actors::adopt_atom a, uint16_t shard) -> caf::result<bool> { return self->delegate(links.intake, a, shard); },
+    [=](actors::delete_atom a, uint16_t shard) -> caf::result<bool> { return self->delegate(links.intake, a, shard); },
     [=](actors::hello_atom, std::string& node_id, caf::strong_actor_ptr& entry) {
       self->send(links.router, actors::hello_atom::value, std::move(node_id), std::move(entry));
     },

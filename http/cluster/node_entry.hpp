@@ -8,18 +8,21 @@
 #include <boost/asio/io_context.hpp>
 
 #include "actors/messages.hpp"
+#include "http/cluster/shard_intake.hpp"
 #include "http/transport.hpp"
 
 namespace svc::http {
 
-/// What the node actor runs requests through: both listeners' pipelines and
-/// the io_context of their threads (all outlive the actor).
+/// What the node actor runs requests through: both listeners' fronts (which
+/// answer 503 for a shard this node does not answer for) and the io_context
+/// of their threads (all outlive the actor).
 struct node_entry_links {
   exchange_handler* api = nullptr;
   exchange_handler* admin = nullptr;
   boost::asio::io_context* io = nullptr;
   std::size_t body_limit = 0; ///< a forwarded body past this is refused as too large
   actors::peer_router_actor router; ///< learns of the peers that dial this node
+  shard_intake_actor intake;        ///< takes the shards that move here
 };
 
 /// Spawns the node actor.

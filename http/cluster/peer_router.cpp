@@ -28,10 +28,14 @@ struct peer_link {
   std::string last_error;
 };
 
+/// Moves shown by `/admin/cluster`: the latest state of the last few.
+constexpr std::size_t moves_shown = 32;
+
 struct peer_router_state {
   actors::node_actor own_entry; ///< introduced to the peers this node dials
   actors::cluster_view view;
   std::map<std::string, peer_link> peers;
+  std::vector<actors::shard_move_status> moves; ///< oldest first
 };
 
 using self_ptr = actors::peer_router_actor::stateful_pointer<peer_router_state>;
@@ -254,7 +258,25 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
       for (auto& [id, peer] : self->state.peers)
         status.peers.push_back({peer.info, peer.state, peer.in_flight.size(), peer.forwarded, peer.failed,
                                 peer.last_error});
+      status.moves = self->state.moves;
       return status;
+    },
+    [=](actors::progress_atom, actors::shard_move_status& move) {
+      auto& moves = self->state.moves;
+      // A move's later state replaces its earlier one (one move of a shard runs at a time).
+      if (!moves.empty() && moves.back().shard == move.shard && moves.back().to == move.to
+          && moves.back().state != "failed" && moves.back().state != "done")
+        moves.back() = std::move(move);
+      else
+        moves.push_back(std::move(move));
+      if (moves.size() > moves_shown)
+        moves.erase(moves.begin());
+    },
+    [=](actors::resolve_atom, const std::string& node_id) -> caf::strong_actor_ptr {
+      auto it = self->state.peers.find(node_id);
+      if (it == self->state.peers.end() || it->second.state != "up")
+        return nullptr;
+      return caf::actor_cast<caf::strong_actor_ptr>(it->second.handle);
     },
   };
 }

@@ -60,6 +60,20 @@ request_route route_api_request(const http_request& head) {
   return to_shard(core::shard_of_key_secret(*secret), streams);
 }
 
+std::optional<uint16_t> parse_shard_number(std::string_view text) {
+  if (text.empty() || text.size() > 3 || (text.size() > 1 && text.front() == '0'))
+    return std::nullopt;
+  unsigned n = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9')
+      return std::nullopt;
+    n = n * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (n >= core::shard_count)
+    return std::nullopt;
+  return static_cast<uint16_t>(n);
+}
+
 request_route route_admin_request(const http_request& req) {
   auto path = split_target(req.target()).first;
   if (req.method() == verb::post && path == "/admin/teams")
@@ -73,6 +87,10 @@ request_route route_admin_request(const http_request& req) {
   for (std::string_view by_id : {"/admin/keys/", "/admin/endpoints/", "/admin/jobs/"})
     if (auto parts = segments_after(path, by_id); !parts.empty())
       return to_shard(core::shard_of_id(parts[0]));
+  // A shard's move starts on its owner (a malformed number is refused where it arrives).
+  if (auto parts = segments_after(path, "/admin/shards/"); !parts.empty())
+    if (auto shard = parse_shard_number(parts[0]))
+      return to_shard(static_cast<core::shard_id>(*shard));
   return {};
 }
 

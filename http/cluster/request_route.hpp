@@ -5,6 +5,8 @@
 // no team (docs, health, metrics, lists across teams) is answered where it
 // arrives.
 
+#include <optional>
+
 #include "core/shard.hpp"
 #include "http/transport.hpp"
 
@@ -25,6 +27,9 @@ struct request_route {
 
 /// The route of a public API request (its head is enough).
 request_route route_api_request(const http_request& head);
+
+/// A shard number as a path names it: decimal 0..255, no sign or padding; nullopt otherwise.
+std::optional<uint16_t> parse_shard_number(std::string_view text);
 
 /// The route of an admin request (POST /admin/keys: by the `team_id` of its body).
 request_route route_admin_request(const http_request& req);

@@ -13,6 +13,7 @@
 
 #include "actors/messages.hpp"
 #include "core/log.hpp"
+#include "core/shard.hpp"
 
 namespace svc::actors {
 
@@ -62,6 +63,23 @@ public:
 private:
   std::list<release_round> rounds_;
 };
+
+/// Tells the children of `by_team` (team id -> handle) whose team is in
+/// `shard` to release, and drops them from it; their addresses.
+template <class Self, class Map>
+std::set<caf::actor_addr> release_team_children(Self* self, Map& by_team, core::shard_id shard) {
+  std::set<caf::actor_addr> told;
+  for (auto it = by_team.begin(); it != by_team.end();) {
+    if (core::shard_of_team(it->first) != shard) {
+      ++it;
+      continue;
+    }
+    self->send(it->second, release_atom::value);
+    told.insert(it->second.address());
+    it = by_team.erase(it);
+  }
+  return told;
+}
 
 /// How a released child saves and exits: commits `batch` (empty: a round trip
 /// behind the commits it sent before, which the store answers first), then

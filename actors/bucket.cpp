@@ -1,6 +1,7 @@
 #include "actors/bucket.hpp"
 
 #include "actors/mailbox_depth.hpp"
+#include "actors/release_round.hpp"
 #include "actors/supervision.hpp"
 
 #include <cmath>
@@ -98,6 +99,7 @@ bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_
         return true;
       return self->delegate(ctx.store, commit_atom::value, snapshot_batch(self, ctx));
     },
+    [=](release_atom) { quit_after_commit(self, ctx.store, snapshot_batch(self, ctx), "bucket"); },
     [=](flush_atom) {
       self->state.timer_armed = false;
       if (!self->state.dirty)

@@ -3,6 +3,7 @@
 #include "actors/bucket.hpp"
 #include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
+#include "actors/team_gate.hpp"
 
 namespace svc::actors {
 namespace {
@@ -12,6 +13,8 @@ using self_ptr = bucket_directory_actor::stateful_pointer<bucket_directory_state
 // The team's bucket, spawned with its overrides and last snapshot on first
 // use; nothing is spawned while those cannot be read (limits must not reset).
 caf::expected<bucket_actor> bucket_of(self_ptr self, const context& ctx, const std::string& team_id) {
+  if (!holds_team(ctx, team_id))
+    return team_not_held();
   if (auto it = self->state.buckets.find(team_id); it != self->state.buckets.end())
     return it->second;
   auto team = ctx.tables->teams.get(team_id);
@@ -49,6 +52,7 @@ bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ct
   self->set_down_handler([self](caf::down_msg& dm) {
     release(self, dm.source);
     erase_child(self->state.buckets, dm.source);
+    self->state.releases.gone(dm.source);
   });
   return {
     [=](resolve_atom, const std::string& team_id) -> caf::result<bucket_actor> {
@@ -72,6 +76,9 @@ bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ct
         self->request(handle, std::chrono::seconds{10}, snapshot_atom::value)
           .then([round](bool ok) { round->done_one(ok); }, [round](caf::error&) { round->done_one(false); });
       return round->promise;
+    },
+    [=](release_atom, core::shard_id shard) -> caf::result<int64_t> {
+      return self->state.releases.begin(self, release_team_children(self, self->state.buckets, shard));
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {

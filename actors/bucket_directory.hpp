@@ -6,11 +6,13 @@
 #include <unordered_map>
 
 #include "actors/context.hpp"
+#include "actors/release_round.hpp"
 
 namespace svc::actors {
 
 struct bucket_directory_state {
   std::unordered_map<std::string, bucket_actor> buckets;
+  release_rounds releases; ///< shards being released, waiting for their buckets' snapshots
   static inline const char* name = "bucket_directory";
 };
 

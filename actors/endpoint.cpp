@@ -174,6 +174,7 @@ endpoint_actor::behavior_type endpoint(endpoint_self self, context ctx, endpoint
       self->state.retry_armed = false;
       flush_writes(self, ctx);
     },
+    [=](release_atom) { quit_when_written(self, ctx); },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;

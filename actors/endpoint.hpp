@@ -68,6 +68,7 @@ struct endpoint_state {
   std::chrono::milliseconds pause{0};              ///< before retrying a failed commit (doubles)
   bool retry_armed = false;                        ///< a retry of a failed commit is scheduled
   bool erased = false;                             ///< the delete landed: the actor is exiting
+  bool releasing = false;                          ///< its shard leaves this node: exits once its writes landed
   static inline const char* name = "webhook_endpoint";
 };
 

@@ -32,6 +32,13 @@ persistence::write_batch batch_of(endpoint_self self, const context& ctx) {
   return batch;
 }
 
+// A releasing endpoint exits when nothing it wrote is still on its way.
+void quit_if_written(endpoint_self self) {
+  auto& st = self->state;
+  if (st.releasing && st.committing.empty() && st.queued.empty() && !st.record_changed && !st.retry_armed)
+    self->quit();
+}
+
 void landed(endpoint_self self, const context& ctx) {
   auto& st = self->state;
   st.pause = std::chrono::milliseconds{0};
@@ -45,6 +52,7 @@ void landed(endpoint_self self, const context& ctx) {
       w.after();
   }
   flush_writes(self, ctx);
+  quit_if_written(self);
 }
 
 void failed(endpoint_self self, const context& ctx, const caf::error& err) {
@@ -93,6 +101,12 @@ void flush_writes(endpoint_self self, const context& ctx) {
   st.queued.clear();
   self->request(ctx.store, caf::infinite, commit_atom::value, batch_of(self, ctx))
     .then([=](bool) { landed(self, ctx); }, [=](caf::error& err) { failed(self, ctx, err); });
+}
+
+void quit_when_written(endpoint_self self, const context& ctx) {
+  self->state.releasing = true;
+  flush_writes(self, ctx);
+  quit_if_written(self);
 }
 
 } // namespace svc::actors

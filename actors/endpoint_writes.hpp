@@ -21,4 +21,7 @@ void write_record(endpoint_self self, const context& ctx);
 /// Commits what is queued, unless a commit is in flight or a retry is armed.
 void flush_writes(endpoint_self self, const context& ctx);
 
+/// Makes the endpoint exit once every write it queued has landed (at once if none waits).
+void quit_when_written(endpoint_self self, const context& ctx);
+
 } // namespace svc::actors

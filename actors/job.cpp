@@ -364,6 +364,9 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
       if (!self->state.ending)
         persist(self, ctx);
     },
+    // Like a shutdown's: the render stops (see `~job_state`) and the worker's
+    // `cancelled` failure finds no one; the stored record resumes elsewhere.
+    [=](release_atom) { self->quit(); },
     [=](settle_atom) {
       if (self->state.ending) // a settlement that failed: try again
         settle(self, ctx, services, std::chrono::milliseconds{1000});

@@ -6,6 +6,7 @@
 #include "actors/mailbox_depth.hpp"
 #include "actors/recovery_batch.hpp"
 #include "actors/supervision.hpp"
+#include "actors/team_gate.hpp"
 #include "core/log.hpp"
 #include "core/metric_catalogue.hpp"
 #include "persistence/job_rows.hpp"
@@ -112,6 +113,8 @@ void dispatch(self_ptr self, const context& ctx, const job_services& services) {
       core::log_warn("job_directory", "queued job " + *id + " is missing or terminal in the store");
       continue;
     }
+    if (!holds_team(ctx, record->team_id)) // its shard left this node; it resumes at the new owner
+      continue;
     spawn_job(self, ctx, services, std::move(*record), job_begin::render);
   }
   publish_queue_length(self, services);
@@ -130,6 +133,10 @@ struct found_job {
 found_job find_job(self_ptr self, const context& ctx, const job_services& services, const std::string& team,
                    const std::string& id) {
   found_job out;
+  if (!holds_team(ctx, team)) {
+    out.error = team_not_held();
+    return out;
+  }
   if (auto it = self->state.jobs.find(id); it != self->state.jobs.end()) {
     if (it->second.team_id != team)
       out.error = not_found(id);
@@ -166,18 +173,17 @@ void fail_dead_job(self_ptr self, const context& ctx, const job_services& servic
   spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch, std::move(failure));
 }
 
-// Resumes the `live_jobs` rows after `after` (one read transaction), then
-// asks for the next batch, so creates, cancels and reads are answered
-// between two batches. The queued jobs wait in the queue without an actor.
-// A job found `processing` (its render died with the process) gets its actor
-// at once, which stores it re-queued, and goes first: it had left the queue.
-void recover_batch(self_ptr self, const context& ctx, const job_services& services, const std::string& after) {
+// Resumes the jobs of `ids` (`live_jobs` keys) that this node holds and no
+// one resumed yet; with `shard`, only that shard's; how many. The queued
+// jobs wait in the queue without an actor. A job found `processing` (its
+// render died with the process, or with the shard's old owner) gets its
+// actor at once, which stores it re-queued, and goes first: it had left the queue.
+int64_t resume_jobs(self_ptr self, const context& ctx, const job_services& services,
+                    const std::vector<std::string>& ids, std::optional<core::shard_id> shard) {
   auto& st = self->state;
-  auto live = recovery_batch(self, ctx.tables->live_jobs, after, job_recovery_batch, "job_directory", "unfinished jobs");
-  if (!live)
-    return;
+  int64_t resumed = 0;
   std::vector<std::string> interrupted;
-  for (auto& id : live->keys) {
+  for (auto& id : ids) {
     if (st.jobs.count(id) || st.queue.contains(id)) // created, cancelled or waited for meanwhile
       continue;
     auto record = ctx.tables->jobs.get(id);
@@ -189,7 +195,11 @@ void recover_batch(self_ptr self, const context& ctx, const job_services& servic
       core::log_warn("job_directory", "live_jobs lists " + id + " but its record is missing or terminal");
       continue;
     }
+    // Another node's (a shard moved away before its rows here were erased), or not this adoption's.
+    if (!holds_team(ctx, record->team_id) || (shard && core::shard_of_team(record->team_id) != *shard))
+      continue;
     ++st.recovered;
+    ++resumed;
     if (record->status != schema::job_status::processing) {
       enqueue(self, ctx, services, *record);
       continue;
@@ -201,6 +211,18 @@ void recover_batch(self_ptr self, const context& ctx, const job_services& servic
   for (auto it = interrupted.rbegin(); it != interrupted.rend(); ++it)
     st.queue.push_front(*it);
   dispatch(self, ctx, services);
+  return resumed;
+}
+
+// Resumes the `live_jobs` rows after `after` (one read transaction), then
+// asks for the next batch, so creates, cancels and reads are answered
+// between two batches.
+void recover_batch(self_ptr self, const context& ctx, const job_services& services, const std::string& after) {
+  auto& st = self->state;
+  auto live = recovery_batch(self, ctx.tables->live_jobs, after, job_recovery_batch, "job_directory", "unfinished jobs");
+  if (!live)
+    return;
+  resume_jobs(self, ctx, services, live->keys, std::nullopt);
   if (continue_recovery(self, *live))
     return;
   st.recovering = false;
@@ -209,6 +231,73 @@ void recover_batch(self_ptr self, const context& ctx, const job_services& servic
     core::log_info("job_directory", "resumed " + std::to_string(st.recovered) + " unfinished jobs in "
                                       + std::to_string(took.count()) + " ms");
   }
+}
+
+// Resumes every unfinished job of `shard` (its rows just committed here),
+// reading all of `live_jobs` at once: a shard is a small part of it. How
+// many, or the store's failure (jobs resumed so far stay resumed, and a
+// second adoption skips them).
+caf::result<int64_t> adopt_shard(self_ptr self, const context& ctx, const job_services& services,
+                                 core::shard_id shard) {
+  auto began = ctx.clock->now();
+  persistence::scan_range range;
+  int64_t resumed = 0;
+  for (bool more = true; more;) {
+    auto keys = ctx.tables->live_jobs.keys(range, job_recovery_batch, more);
+    if (keys.failed())
+      return storage_failure("job_directory", keys.why());
+    if (keys->empty())
+      break;
+    resumed += resume_jobs(self, ctx, services, *keys, shard);
+    range.start_after = keys->back();
+  }
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.clock->now() - began);
+  core::log_info("job_directory", "shard " + std::to_string(shard) + ": resumed " + std::to_string(resumed)
+                                    + " unfinished jobs in " + std::to_string(took.count()) + " ms");
+  return resumed;
+}
+
+// Lets go of `shard`: its job actors exit as at a shutdown (their renders
+// are abandoned; the down handler does not fail them), its queued jobs and
+// their deadlines and its teams' ledger handles are forgotten. Every job
+// stays as stored. Answers the actors stopped once they are gone.
+caf::result<int64_t> release_shard(self_ptr self, const context& ctx, core::shard_id shard) {
+  auto& st = self->state;
+  std::set<caf::actor_addr> told;
+  std::set<std::string> dropped;
+  for (auto& [id, job] : st.jobs)
+    if (core::shard_of_team(job.team_id) == shard) {
+      self->send(job.handle, release_atom::value);
+      told.insert(job.handle.address());
+      dropped.insert(id);
+    }
+  for (auto& id : st.queue.ids()) {
+    if (dropped.count(id))
+      continue;
+    auto record = ctx.tables->jobs.get(id);
+    if (record.failed()) // `dispatch` checks its team again before starting it
+      core::log_error("job_directory", "queued job " + id + " kept on release, the store failed: " + record.why());
+    else if (record.absent() || core::shard_of_team(record->team_id) == shard)
+      dropped.insert(id);
+  }
+  for (auto& id : dropped)
+    st.queue.erase(id);
+  auto& deadlines = st.queue_deadlines;
+  deadlines.erase(std::remove_if(deadlines.begin(), deadlines.end(),
+                                 [&](const auto& d) { return dropped.count(d.second) != 0; }),
+                  deadlines.end());
+  for (auto it = st.ledgers.begin(); it != st.ledgers.end();) {
+    if (core::shard_of_team(it->first) == shard) {
+      self->demonitor(it->second);
+      it = st.ledgers.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  core::log_info("job_directory", "shard " + std::to_string(shard) + ": releasing " + std::to_string(told.size())
+                                    + " job actors, " + std::to_string(dropped.size() - told.size())
+                                    + " queued jobs forgotten");
+  return st.releases.begin(self, std::move(told));
 }
 
 // Admits through the team's ledger, then queues the job (a prompt that
@@ -233,9 +322,11 @@ void admit(self_ptr self, const context& ctx, const job_services& services, cons
           auto& m = core::metrics::svc();
           m.jobs_created.with({std::string{schema::to_string(job.kind)}}).inc();
           m.credits_held.get().inc(static_cast<double>(job.credits));
-          if (moderation_failure(*services.moderation, job)) {
+          // One committed while its shard was being released stays queued for the new owner.
+          bool held = holds_team(ctx, job.team_id);
+          if (held && moderation_failure(*services.moderation, job)) {
             spawn_job(self, ctx, services, std::move(job), job_begin::render);
-          } else {
+          } else if (held) {
             enqueue(self, ctx, services, job);
             dispatch(self, ctx, services);
           }
@@ -266,7 +357,9 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
         st.jobs.erase(job);
       }
       st.queue.erase(id); // it ended while queued
-      if (died(dm.reason))
+      auto released = st.releases.releasing(dm.source);
+      st.releases.gone(dm.source);
+      if (died(dm.reason) && !released)
         fail_dead_job(self, ctx, services, id);
       dispatch(self, ctx, services);
     }
@@ -276,8 +369,10 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
   self->send(self, recover_atom::value, std::string{});
   return {
     [=](create_atom, job_admission& a) -> caf::result<admission_result> {
-      auto promise = self->make_response_promise<admission_result>();
       auto team = a.job.team_id;
+      if (!holds_team(ctx, team))
+        return team_not_held();
+      auto promise = self->make_response_promise<admission_result>();
       if (auto it = self->state.ledgers.find(team); it != self->state.ledgers.end()) {
         admit(self, ctx, services, it->second, a, promise);
         return promise;
@@ -350,6 +445,8 @@ job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job
       dispatch(self, ctx, services);
     },
     [=](recover_atom, const std::string& after) { recover_batch(self, ctx, services, after); },
+    [=](release_atom, core::shard_id shard) { return release_shard(self, ctx, shard); },
+    [=](adopt_atom, core::shard_id shard) { return adopt_shard(self, ctx, services, shard); },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;

@@ -16,6 +16,7 @@
 
 #include "actors/job.hpp"
 #include "actors/job_queue.hpp"
+#include "actors/release_round.hpp"
 
 namespace svc::actors {
 
@@ -41,6 +42,7 @@ struct job_directory_state {
   bool dispatch_armed = false; ///< a dispatch retry (after a failed read) is pending
   core::time_point recovery_began;
   uint64_t admitted = 0, recovered = 0;
+  release_rounds releases; ///< shards being released, waiting for their job actors to exit
   static inline const char* name = "job_directory";
 };
 

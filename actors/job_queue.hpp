@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 namespace svc::actors {
 
@@ -32,6 +33,9 @@ public:
 
   /// Jobs waiting.
   std::size_t size() const { return waiting_.size(); }
+
+  /// The ids of the jobs waiting, in no order.
+  std::vector<std::string> ids() const { return {waiting_.begin(), waiting_.end()}; }
 
 private:
   std::unordered_set<std::string> waiting_;

@@ -2,6 +2,7 @@
 
 #include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
+#include "actors/team_gate.hpp"
 #include "core/crypto.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
@@ -68,6 +69,8 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
     core::log_info("keyring", "re-armed " + std::to_string(self->state.pending_expiries.size()) + " key grace timers");
   return {
     [=](create_atom, const std::string& team_id, schema::scope s) -> caf::result<issued_key> {
+      if (!holds_team(ctx, team_id))
+        return team_not_held();
       auto team = ctx.tables->teams.get(team_id);
       if (team.failed())
         return storage_failure("keyring", team.why());
@@ -136,7 +139,8 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
         self->delayed_send(self, std::chrono::seconds{1}, deactivate_atom::value, key_id);
         return;
       }
-      if (key.absent() || key->deactivated || !key->deactivate_at)
+      // A key of a shard that left this node: its new owner's keyring re-armed the grace (`adopt`).
+      if (key.absent() || key->deactivated || !key->deactivate_at || !holds_team(ctx, key->team_id))
         return;
       if (ctx.clock->now() < *key->deactivate_at) { // the wall clock moved: not yet
         arm_expiry(self, ctx, *key);
@@ -151,6 +155,20 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
                  self->state.pending_expiries.insert(key_id); // try again shortly
                  self->delayed_send(self, std::chrono::seconds{1}, deactivate_atom::value, key_id);
                });
+    },
+    [=](adopt_atom, core::shard_id shard) -> caf::result<int64_t> {
+      int64_t armed = 0;
+      auto scanned = ctx.tables->api_keys.for_each([&](const schema::api_key_record& r) {
+        if (core::shard_of_team(r.team_id) == shard && !self->state.pending_expiries.count(r.id) && r.deactivate_at
+            && !r.deactivated) {
+          arm_expiry(self, ctx, r);
+          ++armed;
+        }
+        return true;
+      });
+      if (!scanned.ok())
+        return storage_failure("keyring", scanned.message);
+      return armed;
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {

@@ -5,6 +5,7 @@
 #include "actors/credit_history.hpp"
 #include "actors/idempotent_create.hpp"
 #include "actors/mailbox_depth.hpp"
+#include "actors/release_round.hpp"
 #include "actors/supervision.hpp"
 #include "core/log.hpp"
 #include "core/time_format.hpp"
@@ -291,6 +292,8 @@ ledger_actor::behavior_type ledger(self_ptr self, context ctx, std::string team_
       return refund(self, ctx, job_id, reason);
     },
     [=](caf::get_atom) -> balance_record { return self->state.balance; },
+    // Every change is committed as it is made: nothing to save but what is on its way.
+    [=](release_atom) { quit_after_commit(self, ctx.store, {}, "ledger"); },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
       auto& st = self->state;

@@ -3,6 +3,7 @@
 #include "actors/ledger.hpp"
 #include "actors/mailbox_depth.hpp"
 #include "actors/supervision.hpp"
+#include "actors/team_gate.hpp"
 
 namespace svc::actors {
 namespace {
@@ -17,6 +18,8 @@ caf::error no_team(const std::string& id) {
 // The team's ledger, spawned on first use; an error for a team that does not
 // exist or cannot be read.
 caf::expected<ledger_actor> ledger_of(self_ptr self, const context& ctx, const std::string& team_id) {
+  if (!holds_team(ctx, team_id))
+    return team_not_held();
   if (auto it = self->state.ledgers.find(team_id); it != self->state.ledgers.end())
     return it->second;
   auto team = ctx.tables->teams.get(team_id);
@@ -40,6 +43,7 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
   self->set_down_handler([self](caf::down_msg& dm) {
     release(self, dm.source);
     erase_child(self->state.ledgers, dm.source);
+    self->state.releases.gone(dm.source);
   });
   return {
     [=](resolve_atom, const std::string& team_id) -> caf::result<ledger_actor> {
@@ -61,6 +65,9 @@ ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ct
     },
     [=](caf::get_atom, const std::string& team_id) -> caf::result<balance_record> {
       return delegate_to<balance_record>(self, ledger_of(self, ctx, team_id), caf::get_atom::value);
+    },
+    [=](release_atom, core::shard_id shard) -> caf::result<int64_t> {
+      return self->state.releases.begin(self, release_team_children(self, self->state.ledgers, shard));
     },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {

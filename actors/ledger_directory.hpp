@@ -8,11 +8,13 @@
 #include <unordered_map>
 
 #include "actors/context.hpp"
+#include "actors/release_round.hpp"
 
 namespace svc::actors {
 
 struct ledger_directory_state {
   std::unordered_map<std::string, ledger_actor> ledgers; ///< live ledgers by team id
+  release_rounds releases; ///< shards being released, waiting for their ledgers to exit
   static inline const char* name = "ledger_directory";
 };
 

@@ -13,6 +13,7 @@
 #include "actors/payloads.hpp"
 #include "actors/webhook_transport.hpp"
 #include "core/mail.hpp"
+#include "core/shard.hpp"
 #include "schema/credit_entry.hpp"
 #include "schema/errors.hpp"
 
@@ -77,6 +78,9 @@ using hello_atom = caf::atom_constant<caf::atom("hello")>;
 using ping_atom = caf::atom_constant<caf::atom("ping")>;
 using heartbeat_atom = caf::atom_constant<caf::atom("heartbeat")>;
 using import_atom = caf::atom_constant<caf::atom("import")>;
+// A shard moves between nodes: `release` is "stop holding its state here,
+// after saving what only memory holds", `adopt` is "resume what its rows
+// (just copied here) leave unfinished".
 using release_atom = caf::atom_constant<caf::atom("release")>;
 using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 
@@ -115,6 +119,8 @@ using bucket_actor = introspectable_actor::extend<
   caf::replies_to<limits_atom, bucket_overrides>::with<bool>,
   /// Persists the levels now; answers after the commit.
   caf::replies_to<snapshot_atom>::with<bool>,
+  /// Persists the levels, then exits (its team's shard leaves this node).
+  caf::reacts_to<release_atom>,
   /// Internal: periodic snapshot timer.
   caf::reacts_to<flush_atom>>;
 
@@ -127,7 +133,9 @@ using bucket_directory_actor = introspectable_actor::extend<
   /// Updates a team's overrides if its bucket is live; answers once applied.
   caf::replies_to<limits_atom, std::string, bucket_overrides>::with<bool>,
   /// Snapshots every bucket (shutdown); answers when all are persisted.
-  caf::replies_to<snapshot_atom>::with<bool>>;
+  caf::replies_to<snapshot_atom>::with<bool>,
+  /// Persists and stops the buckets of a shard's teams; how many, once all are gone.
+  caf::replies_to<release_atom, core::shard_id>::with<int64_t>>;
 
 /// Buckets of unauthenticated clients, one per address, never persisted.
 using anonymous_bucket_actor = introspectable_actor::extend<
@@ -145,7 +153,9 @@ using keyring_actor = introspectable_actor::extend<
   /// Revokes a key at once (optionally only within a team); the record with `revoked_at`.
   caf::replies_to<revoke_atom, std::string, std::string>::with<schema::api_key_record>,
   /// Internal: a grace deadline passed; deactivates the key.
-  caf::reacts_to<deactivate_atom, std::string>>;
+  caf::reacts_to<deactivate_atom, std::string>,
+  /// Re-arms the grace timers of a shard's keys; how many.
+  caf::replies_to<adopt_atom, core::shard_id>::with<int64_t>>;
 
 /// Creates and changes team records (and writes a new team's opening balance).
 using team_directory_actor = introspectable_actor::extend<
@@ -179,7 +189,9 @@ using ledger_actor = introspectable_actor::extend<
   /// once: the history entry; `invalid_state` for a job not succeeded or refunded already.
   caf::replies_to<refund_atom, std::string, std::string>::with<schema::credit_entry_record>,
   /// The current balance.
-  caf::replies_to<caf::get_atom>::with<schema::balance_record>>;
+  caf::replies_to<caf::get_atom>::with<schema::balance_record>,
+  /// Exits once the commits it sent before are answered (its team's shard leaves this node).
+  caf::reacts_to<release_atom>>;
 
 /// Owns the ledger of every team: spawns on first use, restoring it from LMDB.
 /// The team-addressed messages check that the team exists, then delegate.
@@ -191,7 +203,9 @@ using ledger_directory_actor = introspectable_actor::extend<
   /// `refund` on the ledger of the job's team (`POST /admin/jobs/{id}/refund`): job id, reason.
   caf::replies_to<refund_atom, std::string, std::string>::with<schema::credit_entry_record>,
   /// `get` on a team's ledger.
-  caf::replies_to<caf::get_atom, std::string>::with<schema::balance_record>>;
+  caf::replies_to<caf::get_atom, std::string>::with<schema::balance_record>,
+  /// Stops the ledgers of a shard's teams; how many, once all are gone.
+  caf::replies_to<release_atom, core::shard_id>::with<int64_t>>;
 
 /// One generation (image or video) while it is not terminal: it takes a
 /// worker, reports progress, stores outputs and settles its hold; then it exits.
@@ -215,7 +229,9 @@ using job_actor = introspectable_actor::extend<
   /// Internal: retries a settlement that failed.
   caf::reacts_to<settle_atom>,
   /// Internal: writes the record again after a write that failed.
-  caf::reacts_to<flush_atom>>;
+  caf::reacts_to<flush_atom>,
+  /// Exits as at a shutdown: its render is abandoned, its record stays as stored.
+  caf::reacts_to<release_atom>>;
 
 /// Owns every live job: admits creates through the team's ledger, keeps the
 /// queue (a queued job has no actor until a worker slot is free for it),
@@ -236,7 +252,12 @@ using job_directory_actor = introspectable_actor::extend<
   /// Internal: hands queued jobs to free worker slots (again after a read that failed).
   caf::reacts_to<dispatch_atom>,
   /// Internal: resumes the next batch of `live_jobs` after this key.
-  caf::reacts_to<recover_atom, std::string>>;
+  caf::reacts_to<recover_atom, std::string>,
+  /// Stops the job actors of a shard's teams and forgets its queued jobs and
+  /// ledgers (their jobs stay as stored); the actors stopped, once all are gone.
+  caf::replies_to<release_atom, core::shard_id>::with<int64_t>,
+  /// Resumes the unfinished jobs of a shard as a start does; how many.
+  caf::replies_to<adopt_atom, core::shard_id>::with<int64_t>>;
 
 /// Deletes what outlives its owner when its stored deadline passes: output
 /// bytes, idempotency records, events, delivery rows, uploaded files.
@@ -272,7 +293,9 @@ using endpoint_actor = introspectable_actor::extend<
   /// Internal: the disable window of the last success has passed; disables if still failing.
   caf::reacts_to<window_atom>,
   /// Internal: commits the writes queued so far (a failed commit's retry).
-  caf::reacts_to<flush_atom>>;
+  caf::reacts_to<flush_atom>,
+  /// Exits once its queued writes are committed (its team's shard leaves this node).
+  caf::reacts_to<release_atom>>;
 
 /// Owns every webhook endpoint actor and fans events out to them: an event
 /// committed with a `pending_events` row becomes one delivery task per active
@@ -304,7 +327,12 @@ using webhook_directory_actor = introspectable_actor::extend<
   /// Whether the pending tasks and events found at start are all back (`/readyz`).
   caf::replies_to<ready_atom>::with<recovery_status>,
   /// Internal: fans out the next batch of `pending_events` after this key.
-  caf::reacts_to<recover_atom, std::string>>;
+  caf::reacts_to<recover_atom, std::string>,
+  /// Stops the endpoints of a shard's teams; how many, once all are gone.
+  caf::replies_to<release_atom, core::shard_id>::with<int64_t>,
+  /// Spawns the stored endpoints of a shard (they load their tasks) and fans
+  /// out its pending events; endpoints and events handled.
+  caf::replies_to<adopt_atom, core::shard_id>::with<int64_t>>;
 
 /// Stores uploaded files on its own thread (it runs detached, since hashing
 /// and fsync block): the bytes into the blob store, then the record and its
@@ -330,6 +358,18 @@ using mailer_actor = introspectable_actor::extend<
 using lora_catalogue_actor = introspectable_actor::extend<
   /// Adds a LoRA (slug unique).
   caf::replies_to<create_atom, schema::lora_record>::with<schema::lora_record>>;
+
+/// Moves a shard's live state off this node or onto it (issue 16, shard
+/// moves). The caller freezes the shard first (`context::owns_team` false
+/// for it), so nothing creates new state for its teams meanwhile.
+using shard_handover_actor = caf::typed_actor<
+  /// Stops every actor holding state of the shard's teams after saving what
+  /// only memory held, then commits a store round trip, so every write they
+  /// sent is durable; false if a part failed (logged).
+  caf::replies_to<release_atom, core::shard_id>::with<bool>,
+  /// With the shard's rows committed here and `owns_team` true for it:
+  /// resumes its jobs, deliveries, pending events and key grace timers.
+  caf::replies_to<adopt_atom, core::shard_id>::with<bool>>;
 
 /// A cluster node's entry point, published on the cluster's mutual-TLS
 /// listener: the only actor other nodes address. It runs requests routed to

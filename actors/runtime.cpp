@@ -13,6 +13,7 @@
 #include "actors/mailer.hpp"
 #include "actors/message_types.hpp"
 #include "actors/registry.hpp"
+#include "actors/shard_handover.hpp"
 #include "actors/store.hpp"
 #include "actors/supervisor.hpp"
 #include "actors/team_directory.hpp"
@@ -139,6 +140,10 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   h.jobs = supervise<job_directory_actor>(sys, "job_directory", [ctx, services](caf::actor_system& s) {
     return s.spawn(job_directory, ctx, services);
   });
+  handover_targets targets{h.jobs, h.webhooks, h.buckets, h.ledgers, h.keyring, h.store};
+  h.handover = supervise<shard_handover_actor>(sys, "shard_handover", [ctx, targets](caf::actor_system& s) {
+    return s.spawn(shard_handover, ctx, targets);
+  });
   return rt;
 }
 
@@ -157,7 +162,8 @@ void runtime::stop() {
     // and resume at the next start.
     pool_->shutdown();
     // Everyone but the store first, so their last writes still find it.
-    std::vector<caf::actor> others{caf::actor_cast<caf::actor>(handles_.jobs),
+    std::vector<caf::actor> others{caf::actor_cast<caf::actor>(handles_.handover),
+                                   caf::actor_cast<caf::actor>(handles_.jobs),
                                    caf::actor_cast<caf::actor>(handles_.expiries),
                                    caf::actor_cast<caf::actor>(handles_.files),
                                    caf::actor_cast<caf::actor>(handles_.buckets),

@@ -27,6 +27,7 @@ struct runtime_handles {
   webhook_directory_actor webhooks;
   mailer_actor mailer;
   file_writer_actor files;
+  shard_handover_actor handover; ///< lets go of a shard or takes one up (cluster shard moves)
 };
 
 /// What the runtime gets from outside the actor layer: where outputs are

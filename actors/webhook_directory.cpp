@@ -6,6 +6,7 @@
 #include "actors/mailbox_depth.hpp"
 #include "actors/recovery_batch.hpp"
 #include "actors/supervision.hpp"
+#include "actors/team_gate.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
 #include "core/metric_catalogue.hpp"
@@ -83,7 +84,12 @@ void respawn_endpoint(self_ptr self, const context& ctx, const endpoint_services
 
 // The endpoint of a team, or the 404 every endpoint-addressed call answers
 // (503 `unavailable` while a dead endpoint's successor waits for the store).
-endpoint_actor find(self_ptr self, const std::string& team_id, const std::string& id, caf::error& err) {
+endpoint_actor find(self_ptr self, const context& ctx, const std::string& team_id, const std::string& id,
+                    caf::error& err) {
+  if (!holds_team(ctx, team_id)) {
+    err = team_not_held();
+    return {};
+  }
   auto it = self->state.endpoints.find(id);
   if (it == self->state.endpoints.end() || it->second.team_id != team_id) {
     err = make_domain_error(schema::error_code::resource_not_found, "id",
@@ -99,6 +105,8 @@ endpoint_actor find(self_ptr self, const std::string& team_id, const std::string
 // the event's `pending_events` row, then handed to the endpoints.
 void fan_out(self_ptr self, const context& ctx, const schema::event_record& event) {
   auto& st = self->state;
+  if (!holds_team(ctx, event.team_id)) // its pending row stays: the shard's new owner fans it out
+    return;
   ++st.published;
   persistence::write_batch batch;
   std::vector<std::pair<endpoint_actor, schema::delivery_task>> handoffs;
@@ -144,6 +152,8 @@ void settle_create(self_ptr self, const std::string& idempotency_key, const std:
 caf::result<endpoint_created> create(self_ptr self, const context& ctx, const endpoint_services& services,
                                      endpoint_creation& c) {
   auto& st = self->state;
+  if (!holds_team(ctx, c.endpoint.team_id))
+    return team_not_held();
   std::string key;
   if (c.idempotency) {
     key = persistence::idempotency_key(c.idempotency->team_id, c.idempotency->route, c.idempotency->key);
@@ -197,22 +207,21 @@ void check_recovered(self_ptr self, const context& ctx) {
                                           + " ms");
 }
 
-// Fans out the `pending_events` rows after `after` (one read transaction),
-// then asks for the next batch.
-void fan_out_pending(self_ptr self, const context& ctx, const std::string& after) {
-  auto& st = self->state;
-  auto pending = recovery_batch(self, ctx.tables->pending_events, after, event_recovery_batch, "webhook_directory",
-                                "pending events");
-  if (!pending)
-    return;
-  for (auto& id : pending->keys) {
+// Fans out the pending events of `ids` (`pending_events` keys) whose team
+// this node holds; with `shard`, only that shard's. How many.
+int64_t fan_out_events(self_ptr self, const context& ctx, const std::vector<std::string>& ids,
+                       std::optional<core::shard_id> shard) {
+  int64_t fanned = 0;
+  for (auto& id : ids) {
     auto event = ctx.tables->events.get(id);
     if (event.failed()) { // its pending row stays: the next start fans it out
       core::log_error("webhook_directory", "event " + id + " not fanned out, the store failed: " + event.why());
     } else if (event.has_value()) {
+      if (!holds_team(ctx, event->team_id) || (shard && core::shard_of_team(event->team_id) != *shard))
+        continue; // another node's (its row here goes with the shard), or not this adoption's
       fan_out(self, ctx, *event);
-      ++st.recovered;
-    } else {
+      ++fanned;
+    } else if (!shard) {
       persistence::write_batch batch;
       ctx.tables->pending_events.erase(batch, id);
       self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
@@ -222,28 +231,102 @@ void fan_out_pending(self_ptr self, const context& ctx, const std::string& after
               });
     }
   }
+  return fanned;
+}
+
+// Fans out the `pending_events` rows after `after` (one read transaction),
+// then asks for the next batch.
+void fan_out_pending(self_ptr self, const context& ctx, const std::string& after) {
+  auto& st = self->state;
+  auto pending = recovery_batch(self, ctx.tables->pending_events, after, event_recovery_batch, "webhook_directory",
+                                "pending events");
+  if (!pending)
+    return;
+  st.recovered += fan_out_events(self, ctx, pending->keys, std::nullopt);
   if (continue_recovery(self, *pending))
     return;
   st.fanning_out = false;
   check_recovered(self, ctx);
 }
 
-void recover(self_ptr self, const context& ctx, const endpoint_services& services) {
-  self->state.recovery_began = ctx.clock->now();
+// Spawns the stored endpoints of the teams this node holds that have no
+// actor yet (each loads its pending tasks and re-arms their timers); with
+// `shard`, only that shard's. The endpoints spawned, or the store's failure
+// (after spawning those read).
+caf::expected<std::vector<std::string>> spawn_stored_endpoints(self_ptr self, const context& ctx,
+                                                               const endpoint_services& services,
+                                                               std::optional<core::shard_id> shard) {
   std::vector<webhook_endpoint_record> stored;
   auto endpoints_read = ctx.tables->webhook_endpoints.for_each([&](const webhook_endpoint_record& e) {
-    stored.push_back(e);
+    if (holds_team(ctx, e.team_id) && (!shard || core::shard_of_team(e.team_id) == *shard)
+        && !self->state.endpoints.count(e.id))
+      stored.push_back(e);
     return true;
   });
-  if (!endpoints_read.ok())
-    core::log_error("webhook_directory", "endpoints not all started, the store failed: " + endpoints_read.message);
+  std::vector<std::string> spawned;
   for (auto& e : stored) {
-    self->state.loading.insert(e.id);
     spawn_endpoint(self, ctx, services, e);
+    spawned.push_back(e.id);
   }
+  if (!endpoints_read.ok())
+    return storage_failure("webhook_directory", "endpoints not all started: " + endpoints_read.message);
+  return spawned;
+}
+
+// Takes `shard` over: its endpoints and its pending events, as a start does.
+caf::result<int64_t> adopt_shard(self_ptr self, const context& ctx, const endpoint_services& services,
+                                 core::shard_id shard) {
+  auto began = ctx.clock->now();
+  auto spawned = spawn_stored_endpoints(self, ctx, services, shard);
+  if (!spawned)
+    return std::move(spawned.error());
+  persistence::scan_range range;
+  int64_t events = 0;
+  for (bool more = true; more;) {
+    auto keys = ctx.tables->pending_events.keys(range, event_recovery_batch, more);
+    if (keys.failed())
+      return storage_failure("webhook_directory", keys.why());
+    if (keys->empty())
+      break;
+    events += fan_out_events(self, ctx, *keys, shard);
+    range.start_after = keys->back();
+  }
+  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.clock->now() - began);
+  core::log_info("webhook_directory", "shard " + std::to_string(shard) + ": started " + std::to_string(spawned->size())
+                                        + " endpoints, fanned out " + std::to_string(events) + " pending events in "
+                                        + std::to_string(took.count()) + " ms");
+  return static_cast<int64_t>(spawned->size()) + events;
+}
+
+// Lets go of `shard`: its endpoints exit once their queued writes landed
+// (their tasks and deadlines stay stored) and are forgotten.
+caf::result<int64_t> release_shard(self_ptr self, core::shard_id shard) {
+  std::set<caf::actor_addr> told;
+  std::vector<std::string> ids;
+  for (auto& [id, entry] : self->state.endpoints)
+    if (core::shard_of_team(entry.team_id) == shard) {
+      ids.push_back(id);
+      if (entry.handle) {
+        self->send(entry.handle, release_atom::value);
+        told.insert(entry.handle.address());
+      }
+    }
+  for (auto& id : ids)
+    forget(self, id);
+  core::log_info("webhook_directory", "shard " + std::to_string(shard) + ": releasing " + std::to_string(told.size())
+                                        + " endpoints");
+  return self->state.releases.begin(self, std::move(told));
+}
+
+void recover(self_ptr self, const context& ctx, const endpoint_services& services) {
+  self->state.recovery_began = ctx.clock->now();
+  // A failed read is logged there; the endpoints read before it start.
+  spawn_stored_endpoints(self, ctx, services, std::nullopt);
+  for (auto& [id, entry] : self->state.endpoints)
+    self->state.loading.insert(id);
   show_disabled(self); // this start's count, none included (not the last incarnation's)
-  if (!stored.empty())
-    core::log_info("webhook_directory", std::to_string(stored.size()) + " endpoints started");
+  if (!self->state.endpoints.empty())
+    core::log_info("webhook_directory", std::to_string(self->state.endpoints.size()) + " endpoints started");
   self->send(self, recover_atom::value, std::string{});
 }
 
@@ -255,8 +338,9 @@ webhook_directory_actor::behavior_type webhook_directory(self_ptr self, context 
   services.directory = caf::actor_cast<webhook_directory_actor>(self);
   self->set_down_handler([=](caf::down_msg& dm) {
     release(self, dm.source);
+    self->state.releases.gone(dm.source);
     if (!died(dm.reason))
-      return; // deleted: `changed` forgot it
+      return; // deleted (`changed` forgot it) or released
     for (auto& [id, entry] : self->state.endpoints)
       if (entry.handle.address() == dm.source) {
         entry.handle = nullptr;
@@ -272,32 +356,32 @@ webhook_directory_actor::behavior_type webhook_directory(self_ptr self, context 
     [=](patch_atom, const std::string& team, const std::string& id,
         endpoint_patch& p) -> caf::result<webhook_endpoint_record> {
       caf::error err;
-      if (auto h = find(self, team, id, err))
+      if (auto h = find(self, ctx, team, id, err))
         return self->delegate(h, patch_atom::value, std::move(p));
       return err;
     },
     [=](rotate_atom, const std::string& team, const std::string& id) -> caf::result<webhook_endpoint_record> {
       caf::error err;
-      if (auto h = find(self, team, id, err))
+      if (auto h = find(self, ctx, team, id, err))
         return self->delegate(h, rotate_atom::value);
       return err;
     },
     [=](delete_atom, const std::string& team, const std::string& id) -> caf::result<bool> {
       caf::error err;
-      if (auto h = find(self, team, id, err))
+      if (auto h = find(self, ctx, team, id, err))
         return self->delegate(h, delete_atom::value);
       return err;
     },
     [=](test_fire_atom, const std::string& team, const std::string& id, std::string& type, std::string& version,
         schema::correlation& cause) -> caf::result<test_fire> {
       caf::error err;
-      if (auto h = find(self, team, id, err))
+      if (auto h = find(self, ctx, team, id, err))
         return self->delegate(h, test_fire_atom::value, std::move(type), std::move(version), std::move(cause));
       return err;
     },
     [=](replay_atom, const std::string& team, const std::string& id, core::time_point since) -> caf::result<int64_t> {
       caf::error err;
-      if (auto h = find(self, team, id, err))
+      if (auto h = find(self, ctx, team, id, err))
         return self->delegate(h, replay_atom::value, since);
       return err;
     },
@@ -320,6 +404,8 @@ webhook_directory_actor::behavior_type webhook_directory(self_ptr self, context 
       check_recovered(self, ctx);
     },
     [=](recover_atom, const std::string& after) { fan_out_pending(self, ctx, after); },
+    [=](release_atom, core::shard_id shard) { return release_shard(self, shard); },
+    [=](adopt_atom, core::shard_id shard) { return adopt_shard(self, ctx, services, shard); },
     [=](ready_atom) -> recovery_status {
       auto& st = self->state;
       return {st.loading.empty() && !st.fanning_out, st.recovered};

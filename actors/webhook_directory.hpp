@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "actors/endpoint.hpp"
+#include "actors/release_round.hpp"
 
 namespace svc::actors {
 
@@ -32,6 +33,7 @@ struct webhook_directory_state {
   bool fanning_out = true;
   int64_t recovered = 0;
   core::time_point recovery_began;
+  release_rounds releases; ///< shards being released, waiting for their endpoints to exit
   static inline const char* name = "webhook_directory";
 };
 

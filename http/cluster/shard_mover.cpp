@@ -109,9 +109,9 @@ void shard_mover::run(actors::shard_move_status status) {
     std::string ignored;
     if (sent && target)
       ask_bool(self, target, 10s, ignored, actors::delete_atom::value, status.shard);
+    table.thaw(shard); // adopting needs the shard held here
     if (released && !ask_bool(self, handover, 30s, ignored, actors::adopt_atom::value, shard))
       core::log_error("cluster", log_prefix + "the shard's actors did not resume here: " + ignored);
-    table.thaw(shard);
     status.state = "failed";
     status.error = std::move(why);
     status.frozen_ms = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - began).count();

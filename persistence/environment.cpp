@@ -221,16 +221,13 @@ std::unique_ptr<environment> environment::open(const std::string& dir, std::stri
   return std::unique_ptr<environment>{new environment{std::move(p)}};
 }
 
-read_result<std::string> environment::get(table t, std::string_view key) const {
-  if (impl_->failing_reads.load(std::memory_order_relaxed))
-    return read_result<std::string>::error(injected_read_failure);
+namespace {
+
+read_result<std::string> get_in(MDB_txn* txn, MDB_dbi dbi, std::string_view key) {
   if (key.empty() || key.size() > 511) // LMDB's key size limit; such keys never exist
     return read_result<std::string>::none();
-  read_txn r{*impl_->readers};
-  if (!r.txn)
-    return read_result<std::string>::error(lmdb_error("mdb_txn_begin", r.rc));
   MDB_val k = as_val(key), v{};
-  int rc = mdb_get(r.txn, impl_->dbis[static_cast<std::size_t>(t)], &k, &v);
+  int rc = mdb_get(txn, dbi, &k, &v);
   if (rc == MDB_NOTFOUND)
     return read_result<std::string>::none();
   if (rc != MDB_SUCCESS)
@@ -238,13 +235,8 @@ read_result<std::string> environment::get(table t, std::string_view key) const {
   return std::string{as_view(v)};
 }
 
-status environment::scan(table t, const scan_range& range, const scan_visitor& visit) const {
-  if (impl_->failing_reads.load(std::memory_order_relaxed))
-    return {injected_read_failure};
-  read_txn r{*impl_->readers};
-  if (!r.txn)
-    return {lmdb_error("mdb_txn_begin", r.rc)};
-  cursor c{r.txn, impl_->dbis[static_cast<std::size_t>(t)]};
+status scan_in(MDB_txn* txn, MDB_dbi dbi, const scan_range& range, const scan_visitor& visit) {
+  cursor c{txn, dbi};
   if (!c.cur)
     return {lmdb_error("mdb_cursor_open", c.rc)};
   auto in_range = [&](std::string_view k) { return k.substr(0, range.prefix.size()) == range.prefix; };
@@ -284,6 +276,51 @@ status environment::scan(table t, const scan_range& range, const scan_visitor& v
     if (!visit(as_view(k), as_view(v)))
       return {};
   return ended(rc);
+}
+
+// The reads of one open transaction (environment::read).
+class txn_snapshot final : public snapshot {
+public:
+  txn_snapshot(MDB_txn* txn, const std::array<MDB_dbi, table_count>& dbis) : txn_{txn}, dbis_{dbis} {}
+  read_result<std::string> get(table t, std::string_view key) const override {
+    return get_in(txn_, dbis_[static_cast<std::size_t>(t)], key);
+  }
+  status scan(table t, const scan_range& range, const scan_visitor& visit) const override {
+    return scan_in(txn_, dbis_[static_cast<std::size_t>(t)], range, visit);
+  }
+
+private:
+  MDB_txn* txn_;
+  const std::array<MDB_dbi, table_count>& dbis_;
+};
+
+} // namespace
+
+read_result<std::string> environment::get(table t, std::string_view key) const {
+  if (impl_->failing_reads.load(std::memory_order_relaxed))
+    return read_result<std::string>::error(injected_read_failure);
+  read_txn r{*impl_->readers};
+  if (!r.txn)
+    return read_result<std::string>::error(lmdb_error("mdb_txn_begin", r.rc));
+  return get_in(r.txn, impl_->dbis[static_cast<std::size_t>(t)], key);
+}
+
+status environment::scan(table t, const scan_range& range, const scan_visitor& visit) const {
+  if (impl_->failing_reads.load(std::memory_order_relaxed))
+    return {injected_read_failure};
+  read_txn r{*impl_->readers};
+  if (!r.txn)
+    return {lmdb_error("mdb_txn_begin", r.rc)};
+  return scan_in(r.txn, impl_->dbis[static_cast<std::size_t>(t)], range, visit);
+}
+
+status environment::read(const std::function<status(const snapshot&)>& f) const {
+  if (impl_->failing_reads.load(std::memory_order_relaxed))
+    return {injected_read_failure};
+  read_txn r{*impl_->readers};
+  if (!r.txn)
+    return {lmdb_error("mdb_txn_begin", r.rc)};
+  return f(txn_snapshot{r.txn, impl_->dbis});
 }
 
 status environment::probe() const {

@@ -51,6 +51,17 @@ struct scan_range {
 /// Receives one key and its raw value; returns false to stop the scan.
 using scan_visitor = std::function<bool(std::string_view key, std::string_view value)>;
 
+/// Reads of one consistent snapshot of every table: what `environment::read`
+/// hands its function. Valid only during that call.
+class snapshot {
+public:
+  virtual ~snapshot() = default;
+  /// As `environment::get`, in this snapshot.
+  virtual read_result<std::string> get(table t, std::string_view key) const = 0;
+  /// As `environment::scan`, in this snapshot.
+  virtual status scan(table t, const scan_range& range, const scan_visitor& visit) const = 0;
+};
+
 class environment {
 public:
   /// Opens (creating if needed) `dir/data.mdb` with a map of `map_size` bytes
@@ -71,6 +82,11 @@ public:
   /// Visits keys of `range` in order (or reverse order) until the visitor
   /// says stop; an error ends the walk early and is returned.
   status scan(table t, const scan_range& range, const scan_visitor& visit) const;
+
+  /// Runs `f` over one read transaction, so every read it makes sees the same
+  /// commit (a walk that looks rows up in other tables); `f`'s status, or the
+  /// error that kept the transaction from starting.
+  status read(const std::function<status(const snapshot&)>& f) const;
 
   /// One small read: ok while the store answers reads (`/readyz`).
   status probe() const;

@@ -13,7 +13,8 @@ namespace svc::persistence {
 
 struct tables {
   explicit tables(const environment& env)
-    : teams{env, table::teams},
+    : env{env},
+      teams{env, table::teams},
       balances{env, table::balances},
       api_keys{env, table::api_keys},
       api_keys_by_team{env, table::api_keys_by_team},
@@ -41,6 +42,7 @@ struct tables {
       mail_queue{env, table::mail_queue},
       credit_entries{env, table::credit_entries} {}
 
+  const environment& env; ///< the store they view, for reads that span tables (`environment::read`)
   record_table<schema::team_record> teams;
   record_table<schema::balance_record> balances;
   record_table<schema::api_key_record> api_keys;

@@ -3,7 +3,9 @@
 // one's keys and values; the numbering is part of nothing on disk (tables are
 // opened by name), so new tables may be added anywhere.
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace svc::persistence {
@@ -41,6 +43,12 @@ enum class table : uint8_t {
 
 /// Number of tables.
 inline constexpr std::size_t table_count = 28;
+
+/// The table numbered `index`, or nullopt past the last: for numbers that
+/// arrive from another node.
+inline std::optional<table> table_from_index(std::uint8_t index) {
+  return index < table_count ? std::optional<table>{static_cast<table>(index)} : std::nullopt;
+}
 
 /// The LMDB database name of a table.
 std::string_view table_name(table t);

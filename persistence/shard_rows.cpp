@@ -1,0 +1,162 @@
+#include "persistence/shard_rows.hpp"
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string_view>
+
+#include "persistence/row_team.hpp"
+#include "persistence/value_codec.hpp"
+
+namespace svc::persistence {
+namespace {
+
+// The walk's table order. A row whose team is read from another table's
+// record (an index row, a task, an expiry) comes before that table, so a
+// paged erase has not yet removed the record when it meets the row.
+constexpr std::array<table, 24> walk_order{
+  table::key_hashes, table::live_jobs, table::pending_events, table::delivery_tasks, table::delivered_events,
+  table::expiries, table::teams, table::balances, table::buckets, table::api_keys, table::api_keys_by_team,
+  table::holds, table::jobs, table::jobs_by_team, table::idempotency, table::usage, table::webhook_endpoints,
+  table::endpoints_by_team, table::events, table::events_by_team, table::deliveries, table::files,
+  table::files_by_team, table::credit_entries};
+static_assert(walk_order.size() + 4 == table_count, "every table is walked or store-wide (row_team.cpp)");
+
+// LMDB's key size limit (the default build).
+constexpr std::size_t max_key_size = 511;
+
+// Where a walk resumes: after `key` in `walk_order[step]`.
+struct position {
+  std::size_t step = 0;
+  std::string key; ///< empty: from the table's first row
+};
+
+// A cursor is `<table name>/<key>` of the last row returned: readable in logs.
+std::string cursor_of(const shard_row& row) { return std::string{table_name(row.from)} + "/" + row.key; }
+
+std::optional<position> parse_cursor(std::string_view cursor) {
+  if (cursor.empty())
+    return position{};
+  auto slash = cursor.find('/');
+  if (slash == std::string_view::npos || slash + 1 == cursor.size())
+    return std::nullopt;
+  for (std::size_t step = 0; step < walk_order.size(); ++step)
+    if (table_name(walk_order[step]) == cursor.substr(0, slash))
+      return position{step, std::string{cursor.substr(slash + 1)}};
+  return std::nullopt;
+}
+
+// One row of the shard, valid during its visit.
+struct row_view {
+  table from;
+  std::string_view key, value;
+};
+
+// Visits the rows of `shard` from `start` in walk order, in one snapshot,
+// until `visit` returns false.
+status walk_shard(const tables& t, core::shard_id shard, const position& start,
+                  const std::function<bool(const row_view&)>& visit) {
+  return t.env.read([&](const snapshot& s) -> status {
+    status failed;
+    bool stopped = false;
+    for (auto step = start.step; step < walk_order.size() && !stopped && failed.ok(); ++step) {
+      auto from = walk_order[step];
+      scan_range range;
+      if (step == start.step)
+        range.start_after = start.key;
+      auto scanned = s.scan(from, range, [&](std::string_view key, std::string_view value) {
+        auto team = team_of_row(s, from, key, value);
+        if (team.failed()) {
+          failed = {team.why()};
+          return false;
+        }
+        if (team.has_value() && core::shard_of_team(*team) == shard && !visit({from, key, value})) {
+          stopped = true;
+          return false;
+        }
+        return true;
+      });
+      if (!scanned.ok())
+        return scanned;
+    }
+    return failed;
+  });
+}
+
+// The blobs a row owns: a succeeded job's outputs, an upload's bytes.
+void add_blobs(const row_view& row, std::vector<std::string>& blobs) {
+  if (row.from == table::files) {
+    blobs.push_back(schema::file_blob_key(row.key));
+    return;
+  }
+  if (row.from != table::jobs)
+    return;
+  auto job = decode_record<schema::job_record>(row.value);
+  if (!job || job->status != schema::job_status::succeeded)
+    return;
+  for (std::size_t i = 0; i < job->outputs.size(); ++i)
+    blobs.push_back(schema::output_blob_key(*job, i));
+}
+
+// Why `row` may not be written by a shard move; empty when it may.
+std::string refusal(const shard_row& row) {
+  auto index = static_cast<std::size_t>(row.from);
+  if (index >= table_count)
+    return "a row of table number " + std::to_string(index) + ", which does not exist";
+  if (store_wide(row.from))
+    return "a row of the store-wide table " + std::string{table_name(row.from)};
+  if (row.key.empty() || row.key.size() > max_key_size)
+    return "a key of " + std::to_string(row.key.size()) + " bytes in " + std::string{table_name(row.from)};
+  if (row.value.empty() || row.value[0] != format_version)
+    return "a value without the format version byte under " + std::string{table_name(row.from)} + "/" + row.key;
+  return {};
+}
+
+} // namespace
+
+read_result<shard_rows_page> read_shard_rows(const tables& t, core::shard_id shard, const std::string& cursor,
+                                             std::size_t max_bytes) {
+  auto start = parse_cursor(cursor);
+  if (!start)
+    return read_result<shard_rows_page>::error("not a shard cursor: " + cursor);
+  shard_rows_page page;
+  std::size_t bytes = 0;
+  auto st = walk_shard(t, shard, *start, [&](const row_view& row) {
+    if (!page.rows.empty() && bytes >= max_bytes) {
+      page.next = cursor_of(page.rows.back());
+      return false;
+    }
+    page.rows.push_back({row.from, std::string{row.key}, std::string{row.value}});
+    bytes += row.key.size() + row.value.size();
+    add_blobs(row, page.blobs);
+    return true;
+  });
+  if (!st.ok())
+    return read_result<shard_rows_page>::error(st.message);
+  return page;
+}
+
+bool put_shard_rows(write_batch& batch, const std::vector<shard_row>& rows, std::string& why) {
+  for (auto& row : rows)
+    if (why = refusal(row); !why.empty())
+      return false;
+  for (auto& row : rows)
+    batch.put(row.from, row.key, row.value);
+  return true;
+}
+
+read_result<std::size_t> erase_shard_rows(const tables& t, core::shard_id shard, write_batch& batch,
+                                          std::vector<std::string>& blobs) {
+  std::size_t erased = 0;
+  auto st = walk_shard(t, shard, {}, [&](const row_view& row) {
+    batch.erase(row.from, std::string{row.key});
+    add_blobs(row, blobs);
+    ++erased;
+    return true;
+  });
+  if (!st.ok())
+    return read_result<std::size_t>::error(st.message);
+  return erased;
+}
+
+} // namespace svc::persistence

@@ -44,7 +44,9 @@ cluster_front::cluster_front(exchange_handler& local, listener_kind kind, servic
 void cluster_front::on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
                                responder done) {
   auto route = kind_ == listener_kind::api ? route_api_request(req) : route_admin_request(req);
-  if (route.at == request_route::where::here)
+  bool from_peer = !peer.forwarded_request_id.empty();
+  // A new team a peer sent here is made here, in one of this node's shards.
+  if (route.at == request_route::where::here || (route.at == request_route::where::new_team && from_peer))
     return local_.on_request(std::move(req), std::move(body), peer, std::move(done));
   auto shard = route.at == request_route::where::new_team ? random_shard() : route.shard;
   auto owner = table_.owner_of(shard);
@@ -64,7 +66,6 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
   // takes it; so does a request a peer sent here for a shard this node no
   // longer answers for: one hop only, so two nodes that disagree for a
   // moment cannot pass a request back and forth.
-  bool from_peer = !peer.forwarded_request_id.empty();
   if (from_peer || (owner && *owner == table_.self()))
     return answer_owner_unavailable(ctx);
   if (kind_ == listener_kind::admin)

@@ -13,6 +13,7 @@
 #include "http/cluster/cluster_table.hpp"
 #include "http/cluster/membership.hpp"
 #include "http/cluster/peer_router.hpp"
+#include "http/cluster/shard_intake.hpp"
 #include "http/cluster/shard_mover.hpp"
 
 namespace svc::http {

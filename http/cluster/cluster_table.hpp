@@ -48,8 +48,8 @@ public:
   void forget_hand_over(core::shard_id shard);
 
   /// Requests of `shard` running on this node, counted so a move waits for them.
-  void begin_work(core::shard_id shard) { ++working_[shard]; }
-  void end_work(core::shard_id shard) { --working_[shard]; }
+  void begin_work(core::shard_id shard) const { ++working_[shard]; }
+  void end_work(core::shard_id shard) const { --working_[shard]; }
   int64_t work_in_progress(core::shard_id shard) const { return working_[shard].load(); }
   /// Whether this node holds the team `team_id` (the shard of its id).
   bool holds_team(const std::string& team_id) const { return holds(core::shard_of_team(team_id)); }
@@ -62,7 +62,7 @@ private:
   std::shared_ptr<const actors::cluster_view> view_ = std::make_shared<actors::cluster_view>();
   std::map<core::shard_id, std::string> handed_over_; ///< under mutex_
   std::array<std::atomic<bool>, core::shard_count> frozen_{};
-  std::array<std::atomic<int64_t>, core::shard_count> working_{};
+  mutable std::array<std::atomic<int64_t>, core::shard_count> working_{}; ///< a count, not the table's state
 };
 
 } // namespace svc::http

@@ -58,16 +58,30 @@ int print_error(const std::string& code, const std::string& message, int exit) {
   return exit;
 }
 
-int send_admin_request(const global_options& g, const std::string& method, const std::string& target,
-                       const json::object& body, const answer_printer& print) {
+namespace {
+
+// Sends the request; exit_code::ok with svcd's answer in `res`, or the exit
+// code of a failure already printed (no svcd to ask).
+int exchange(const global_options& g, const std::string& method, const std::string& target, const json::object& body,
+             client_response& res) {
   std::string why;
   auto url = admin_url_of(g, why);
   auto token = url ? token_of(g, why) : std::nullopt;
   if (!url || !token)
     return print_error("not_running", why, exit_code::unreachable);
-  auto res = blocking_request(*url, method, target, *token, method == "GET" ? std::string{} : json::serialize(body));
+  res = blocking_request(*url, method, target, *token, method == "GET" ? std::string{} : json::serialize(body));
   if (res.status == 0)
     return print_error("unreachable", "cannot reach svcd at " + *url + ": " + res.error, exit_code::unreachable);
+  return exit_code::ok;
+}
+
+} // namespace
+
+int send_admin_request(const global_options& g, const std::string& method, const std::string& target,
+                       const json::object& body, const answer_printer& print) {
+  client_response res;
+  if (auto exit = exchange(g, method, target, body, res); exit != exit_code::ok)
+    return exit;
   if (res.status >= 300) {
     std::cerr << res.body << "\n";
     return exit_code::refused;
@@ -82,6 +96,27 @@ int send_admin_request(const global_options& g, const std::string& method, const
     return print_error("bad_answer", "svcd's answer is not JSON: " + ec.message(), exit_code::refused);
   print(answer, std::cout);
   return exit_code::ok;
+}
+
+std::optional<json::value> admin_json(const global_options& g, const std::string& method, const std::string& target,
+                                      const json::object& body, int& exit, bool absent_ok) {
+  client_response res;
+  if (exit = exchange(g, method, target, body, res); exit != exit_code::ok)
+    return std::nullopt;
+  if (res.status == 404 && absent_ok)
+    return std::nullopt;
+  if (res.status >= 300) {
+    std::cerr << res.body << "\n";
+    exit = exit_code::refused;
+    return std::nullopt;
+  }
+  json::error_code ec;
+  auto answer = json::parse(res.body, ec);
+  if (ec) {
+    exit = print_error("bad_answer", "svcd's answer is not JSON: " + ec.message(), exit_code::refused);
+    return std::nullopt;
+  }
+  return answer;
 }
 
 } // namespace svc::ctl

@@ -3,6 +3,7 @@
 // answer goes to stdout (success) or stderr (error) and becomes the exit code.
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -20,6 +21,14 @@ using answer_printer = std::function<void(const boost::json::value& answer, std:
 /// `print` when given, else as svcd sent it); returns the exit code.
 int send_admin_request(const global_options& g, const std::string& method, const std::string& target,
                        const boost::json::object& body = {}, const answer_printer& print = {});
+
+/// Sends `method target` like `send_admin_request`, but hands a successful
+/// answer back parsed instead of printing it; on failure prints the error
+/// and sets `exit` (an answer 404 is handed back as nullopt with `exit` 0
+/// when `absent_ok`, for a poll that waits for something to appear).
+std::optional<boost::json::value> admin_json(const global_options& g, const std::string& method,
+                                             const std::string& target, const boost::json::object& body, int& exit,
+                                             bool absent_ok = false);
 
 /// Prints `{"error": {"code": code, "message": message}}` on stderr and returns `exit`.
 int print_error(const std::string& code, const std::string& message, int exit);

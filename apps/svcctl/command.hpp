@@ -42,6 +42,8 @@ struct command {
   std::function<void(po::options_description&)> declare;
   /// Runs it on parsed options; returns an exit code. May throw usage_error.
   std::function<int(const po::variables_map&, const global_options&)> run;
+  /// Options that may also be given bare, in this order (`shard move 7` for `--shard 7`).
+  std::vector<std::string> positional = {};
 };
 
 // One list per command group, in the order `svcctl --help` shows them.
@@ -53,6 +55,7 @@ std::vector<command> job_commands();
 std::vector<command> endpoint_commands();
 std::vector<command> usage_commands();
 std::vector<command> operator_commands();
+std::vector<command> cluster_commands();
 
 /// Declares --limit N and --after ID, the paging of list commands.
 void declare_page(po::options_description& d);

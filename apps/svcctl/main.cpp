@@ -23,7 +23,7 @@ const char* exit_codes_text = R"(exit codes:
 std::vector<command> all_commands() {
   std::vector<command> all;
   for (auto group : {team_commands, key_commands, credit_commands, usage_commands, job_commands, endpoint_commands,
-                     lora_commands, operator_commands})
+                     lora_commands, operator_commands, cluster_commands})
     for (auto& c : group())
       all.push_back(std::move(c));
   return all;
@@ -91,8 +91,12 @@ int run(int argc, char** argv) {
     description.add(own);
     args.erase(args.begin() + static_cast<long>(words_at), args.begin() + static_cast<long>(words_at + words));
   }
+  po::positional_options_description bare;
+  if (cmd)
+    for (auto& name : cmd->positional)
+      bare.add(name.c_str(), 1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(description).style(style).positional({}).run(), vm);
+  po::store(po::command_line_parser(args).options(description).style(style).positional(bare).run(), vm);
   if (vm.count("version")) {
     std::cout << svc::core::version_line("svcctl") << "\n";
     return exit_code::ok;

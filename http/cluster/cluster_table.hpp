@@ -47,6 +47,10 @@ public:
   /// Drops what `hand_over` said of `shard` (a move that failed).
   void forget_hand_over(core::shard_id shard);
 
+  /// Whether this node still has to erase its copy of `shard` (moved away, in its grace period).
+  bool erasing(core::shard_id shard) const { return erasing_[shard].load(); }
+  void set_erasing(core::shard_id shard, bool on) { erasing_[shard] = on; }
+
   /// Requests of `shard` running on this node, counted so a move waits for them.
   void begin_work(core::shard_id shard) const { ++working_[shard]; }
   void end_work(core::shard_id shard) const { --working_[shard]; }
@@ -62,6 +66,7 @@ private:
   std::shared_ptr<const actors::cluster_view> view_ = std::make_shared<actors::cluster_view>();
   std::map<core::shard_id, std::string> handed_over_; ///< under mutex_
   std::array<std::atomic<bool>, core::shard_count> frozen_{};
+  std::array<std::atomic<bool>, core::shard_count> erasing_{};
   mutable std::array<std::atomic<int64_t>, core::shard_count> working_{}; ///< a count, not the table's state
 };
 

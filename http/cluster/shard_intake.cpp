@@ -78,6 +78,8 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
         // Never over a shard this node answers for: its live rows would be overwritten.
         if (page.shard >= core::shard_count || links.table->owner_of(shard) == links.table->self())
           return refuse(page.shard, "this node holds the shard");
+        if (links.table->erasing(shard)) // it left lately: its old copy goes first (the grace period)
+          return refuse(page.shard, "this node is still erasing its previous copy of the shard");
         std::vector<persistence::shard_row> rows;
         std::string why;
         if (!to_rows(page, rows, why))
@@ -92,8 +94,10 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
         if (!persistence::put_shard_rows(batch, rows, why))
           return refuse(page.shard, why);
         auto& move = self->state.moves[page.shard];
-        if (page.first)
+        if (page.first) { // shown at once, so an earlier move of the shard here is not taken for this one
           move = {page.shard, links.table->self(), "moving"};
+          self->send(links.router, actors::progress_atom::value, move);
+        }
         move.rows += rows.size();
         for (auto& r : rows)
           move.bytes += r.key.size() + r.value.size();

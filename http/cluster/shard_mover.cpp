@@ -1,5 +1,7 @@
 #include "http/cluster/shard_mover.hpp"
 
+#include <algorithm>
+
 #include <caf/scoped_actor.hpp>
 
 #include "core/log.hpp"
@@ -58,8 +60,8 @@ shard_mover::~shard_mover() {
     stopping_ = true;
   }
   wake_.notify_all();
-  if (worker_.joinable())
-    worker_.join();
+  for (auto& w : workers_)
+    w.thread.join();
 }
 
 std::optional<schema::error_code> shard_mover::start(uint16_t shard, const std::string& to,
@@ -70,17 +72,29 @@ std::optional<schema::error_code> shard_mover::start(uint16_t shard, const std::
   if (to == table.self() || !table.member(to))
     return schema::error_code::invalid_parameter;
   std::lock_guard lock{mutex_};
-  if (running_ || stopping_)
+  if (running_ || stopping_ || table.erasing(static_cast<core::shard_id>(shard)))
     return schema::error_code::invalid_state;
-  if (worker_.joinable())
-    worker_.join(); // the previous move's thread, finished
   running_ = true;
   status = {};
   status.shard = shard;
   status.to = to;
   status.state = "moving";
   report(status);
-  worker_ = std::thread{[this, status] { run(status); }};
+  // The threads of earlier moves that ended are joined here, so they do not pile up.
+  workers_.erase(std::remove_if(workers_.begin(), workers_.end(),
+                                [](worker& w) {
+                                  if (!*w.finished)
+                                    return false;
+                                  w.thread.join();
+                                  return true;
+                                }),
+                 workers_.end());
+  worker w;
+  w.thread = std::thread{[this, status, finished = w.finished] {
+    run(status);
+    *finished = true;
+  }};
+  workers_.push_back(std::move(w));
   return std::nullopt;
 }
 
@@ -197,7 +211,19 @@ void shard_mover::run(actors::shard_move_status status) {
                               + std::to_string(status.blobs) + " blobs, " + std::to_string(status.bytes)
                               + " bytes; frozen " + std::to_string(status.frozen_ms) + " ms");
   report(status);
+  {
+    std::lock_guard lock{mutex_};
+    running_ = false;
+  }
+  erase_later(std::move(status));
+}
 
+void shard_mover::erase_later(actors::shard_move_status status) {
+  auto shard = static_cast<core::shard_id>(status.shard);
+  auto log_prefix = "moving shard " + std::to_string(status.shard) + " to " + status.to + ": ";
+  caf::scoped_actor self{*links_.system};
+  std::string why;
+  links_.table->set_erasing(shard, true);
   if (pause(links_.grace)) {
     persistence::write_batch batch;
     std::vector<std::string> old_blobs;
@@ -217,8 +243,7 @@ void shard_mover::run(actors::shard_move_status status) {
     }
     report(status);
   }
-  std::lock_guard lock{mutex_};
-  running_ = false;
+  links_.table->set_erasing(shard, false);
 }
 
 } // namespace svc::http

@@ -8,16 +8,20 @@
 //  4. name the new owner in etcd's shard map by compare-and-swap;
 //  5. hand the shard over: this node forwards its stragglers there, and the
 //     new owner resumes the shard's jobs and deliveries from the rows;
-//  6. after a grace period, erase the shard's rows and blobs here.
+//  6. after a grace period, erase the shard's rows and blobs here (the next
+//     move may start meanwhile).
 // A failure before step 4 drops what the new owner received and resumes
 // the shard here: the shard is never served by two nodes, nor by none.
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <condition_variable>
+#include <vector>
 
 #include "actors/messages.hpp"
 #include "actors/shard_handover.hpp"
@@ -62,6 +66,8 @@ public:
 private:
   void run(actors::shard_move_status status);
   void report(const actors::shard_move_status& status) const;
+  /// Erases this node's copy of a shard that moved away, after the grace period.
+  void erase_later(actors::shard_move_status status);
   /// Sleeps `d` or until the mover is destroyed; false when destroyed.
   bool pause(std::chrono::milliseconds d);
 
@@ -69,8 +75,12 @@ private:
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
-  bool running_ = false;
-  std::thread worker_;
+  bool running_ = false;          ///< a move runs (until it commits or fails)
+  struct worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> finished = std::make_shared<std::atomic<bool>>(false);
+  };
+  std::vector<worker> workers_; ///< one per move, which goes on to erase after the grace period
 };
 
 } // namespace svc::http

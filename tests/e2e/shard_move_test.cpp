@@ -17,6 +17,7 @@
 #include "support/cluster_fixture.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
+#include "support/svcctl_runner.hpp"
 #include "support/wait.hpp"
 
 using namespace svc::e2e;
@@ -189,6 +190,27 @@ BOOST_AUTO_TEST_CASE(a_shard_move_under_load_loses_no_acknowledged_create_and_no
     BOOST_TEST(events.find(id) != std::string::npos, "no image.completed event for " << id);
   // The ledger holds nothing for finished jobs.
   BOOST_TEST(get_balance(c, key).held == 0);
+}
+
+BOOST_AUTO_TEST_CASE(svcctl_moves_a_shard_and_drains_a_node) {
+  auto [team, key] = team_on(2);
+  int shard = svc::core::shard_of_team(team);
+  // Asked of n1, which routes it to n3 and follows the move to its end.
+  auto moved = run_svcctl(nodes[0]->data_dir(), {"shard", "move", std::to_string(shard), "--to", "n1"}, 60s);
+  BOOST_TEST_REQUIRE(moved.exit_code == 0, moved.out << moved.err);
+  BOOST_TEST(json_str(moved.out_json, "state") == "committed");
+  wait_map(*this, shard, "n1");
+  auto c = api(1);
+  BOOST_TEST(c.get("/v1/team", with_key(key)).status == 200);
+
+  auto drained = run_svcctl(nodes[0]->data_dir(), {"node", "drain", "n2"}, 240s);
+  BOOST_TEST_REQUIRE(drained.exit_code == 0, drained.err);
+  BOOST_TEST(wait_until([&] { return json_int(status(0), "shards_per_node.n2").value_or(0) == 0; }, 10s),
+             json::serialize(status(0).at("shards_per_node")));
+  auto per_node = status(0).at("shards_per_node"); // kept: read below
+  BOOST_TEST_MESSAGE("after draining n2: " << json::serialize(per_node));
+  BOOST_TEST(json_int(per_node, "n1").value_or(0) + json_int(per_node, "n3").value_or(0) == 256);
+  BOOST_TEST(c.get("/v1/team", with_key(key)).status == 200, "the team is still served");
 }
 
 BOOST_AUTO_TEST_CASE(a_move_to_an_unknown_node_or_of_a_bad_shard_is_refused) {

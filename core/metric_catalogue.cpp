@@ -63,6 +63,13 @@ catalogue::catalogue()
                                            batch_buckets())},
     mail_sent{all.add_counter("svc_mail_sent_total", "Mails the relay accepted.")},
     mail_failed{all.add_counter("svc_mail_failed_total", "Mail attempts that failed (each retry counts).")},
+    cluster_forwarded{all.add_counter("svc_cluster_forwarded_total",
+                                      "Requests forwarded to the node holding their team, by that node and outcome "
+                                      "(answered, or failed: 503 owner_unavailable).",
+                                      {"peer", "outcome"})},
+    cluster_forward_seconds{all.add_histogram("svc_cluster_forward_duration_seconds",
+                                              "Time from forwarding a request to the owner's answer, by owner.",
+                                              {"peer"}, latency_buckets())},
     jobs_queued{all.add_gauge("svc_jobs_queued", "Renders waiting for a worker.")},
     renders_running{all.add_gauge("svc_renders_running", "Renders a worker is running.")},
     uploads_in_flight{all.add_gauge("svc_uploads_in_flight", "File uploads being received.")},

@@ -43,6 +43,10 @@ struct catalogue {
   family<counter>& mail_sent;
   family<counter>& mail_failed;
 
+  // A cluster: requests this node forwarded to the node holding their team.
+  family<counter>& cluster_forwarded;
+  family<histogram>& cluster_forward_seconds;
+
   // Gauges sampled when scraped (queues, the store, actors, the process).
   family<gauge>& jobs_queued;
   family<gauge>& renders_running;

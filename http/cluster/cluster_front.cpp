@@ -1,6 +1,7 @@
 #include "http/cluster/cluster_front.hpp"
 
 #include "core/crypto.hpp"
+#include "core/metric_catalogue.hpp"
 #include "http/cluster/node_entry.hpp"
 #include "http/cluster/request_route.hpp"
 #include "http/respond.hpp"
@@ -80,9 +81,15 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
                  "text/plain; charset=utf-8", {{"Location", location}});
     });
   auto forwarded = to_forwarded_request(ctx->req, ctx->peer, ctx->request_id, kind_ == listener_kind::admin);
+  auto& metrics = core::metrics::svc();
+  auto& answered = metrics.cluster_forwarded.with({member->id, "answered"});
+  auto& failed = metrics.cluster_forwarded.with({member->id, "failed"});
+  auto& took = metrics.cluster_forward_seconds.with({member->id});
   peers_.forward(
     member->id, std::move(forwarded),
-    [ctx](actors::forwarded_response& answer) {
+    [ctx, &answered, &took, sent = std::chrono::steady_clock::now()](actors::forwarded_response& answer) {
+      answered.inc();
+      took.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count());
       outgoing_response out;
       out.version = ctx->req.version() == 10 ? 10 : 11;
       out.head = std::move(answer.head);
@@ -90,7 +97,10 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
       out.keep_alive = answer.keep_alive && ctx->req.keep_alive();
       ctx->done(std::move(out));
     },
-    [ctx](const caf::error&) { answer_owner_unavailable(ctx); });
+    [ctx, &failed](const caf::error&) {
+      failed.inc();
+      answer_owner_unavailable(ctx);
+    });
 }
 
 } // namespace svc::http

@@ -96,6 +96,11 @@ BOOST_AUTO_TEST_CASE(a_moved_shard_keeps_its_data_and_its_new_owner_serves_it) {
     auto balance = get_balance(via, key);
     BOOST_TEST(balance.available == before.available, ids[i]);
   }
+  // n3 forwarded those reads to their owners, and its metrics say so.
+  auto scrape = admin(2).get("/metrics", admin_auth(2));
+  BOOST_TEST_REQUIRE(scrape.status == 200, scrape.summary());
+  BOOST_TEST(scrape.body.find("svc_cluster_forwarded_total{peer=\"n2\",outcome=\"answered\"}") != std::string::npos);
+  BOOST_TEST(scrape.body.find("svc_cluster_forward_duration_seconds_count{peer=\"n2\"}") != std::string::npos);
   // The new owner has the output's bytes and serves them.
   auto owner = api(1);
   auto url = json_str(get_image(owner, key, id), "outputs.0.url");

@@ -288,7 +288,7 @@ caf::result<int64_t> release_shard(self_ptr self, const context& ctx, core::shar
                   deadlines.end());
   for (auto it = st.ledgers.begin(); it != st.ledgers.end();) {
     if (core::shard_of_team(it->first) == shard) {
-      self->demonitor(it->second);
+      self->demonitor(it->second.address());
       it = st.ledgers.erase(it);
     } else {
       ++it;

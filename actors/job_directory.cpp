@@ -240,17 +240,12 @@ void recover_batch(self_ptr self, const context& ctx, const job_services& servic
 caf::result<int64_t> adopt_shard(self_ptr self, const context& ctx, const job_services& services,
                                  core::shard_id shard) {
   auto began = ctx.clock->now();
-  persistence::scan_range range;
   int64_t resumed = 0;
-  for (bool more = true; more;) {
-    auto keys = ctx.tables->live_jobs.keys(range, job_recovery_batch, more);
-    if (keys.failed())
-      return storage_failure("job_directory", keys.why());
-    if (keys->empty())
-      break;
-    resumed += resume_jobs(self, ctx, services, *keys, shard);
-    range.start_after = keys->back();
-  }
+  auto failed = each_key_batch(ctx.tables->live_jobs, job_recovery_batch, [&](const std::vector<std::string>& ids) {
+    resumed += resume_jobs(self, ctx, services, ids, shard);
+  });
+  if (failed)
+    return storage_failure("job_directory", *failed);
   auto took = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.clock->now() - began);
   core::log_info("job_directory", "shard " + std::to_string(shard) + ": resumed " + std::to_string(resumed)
                                     + " unfinished jobs in " + std::to_string(took.count()) + " ms");

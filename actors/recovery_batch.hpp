@@ -41,6 +41,24 @@ std::optional<recovery_keys> recovery_batch(Self* self, const persistence::index
   return batch;
 }
 
+/// Hands every key of `table` to `handle`, up to `limit` of them (one read
+/// transaction) at a time: an adoption reads a whole table at once. The
+/// store's failure (after the batches read before it), if any.
+template <class Handle>
+std::optional<std::string> each_key_batch(const persistence::index_table& table, std::size_t limit, Handle handle) {
+  persistence::scan_range range;
+  for (bool more = true; more;) {
+    auto keys = table.keys(range, limit, more);
+    if (keys.failed())
+      return keys.why();
+    if (keys->empty())
+      break;
+    handle(*keys);
+    range.start_after = keys->back();
+  }
+  return std::nullopt;
+}
+
 /// Asks `self` for the batch after `batch` when there is one; whether it did.
 template <class Self>
 bool continue_recovery(Self* self, const recovery_keys& batch) {

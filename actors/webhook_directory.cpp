@@ -280,17 +280,11 @@ caf::result<int64_t> adopt_shard(self_ptr self, const context& ctx, const endpoi
   auto spawned = spawn_stored_endpoints(self, ctx, services, shard);
   if (!spawned)
     return std::move(spawned.error());
-  persistence::scan_range range;
   int64_t events = 0;
-  for (bool more = true; more;) {
-    auto keys = ctx.tables->pending_events.keys(range, event_recovery_batch, more);
-    if (keys.failed())
-      return storage_failure("webhook_directory", keys.why());
-    if (keys->empty())
-      break;
-    events += fan_out_events(self, ctx, *keys, shard);
-    range.start_after = keys->back();
-  }
+  auto failed = each_key_batch(ctx.tables->pending_events, event_recovery_batch,
+                               [&](const std::vector<std::string>& ids) { events += fan_out_events(self, ctx, ids, shard); });
+  if (failed)
+    return storage_failure("webhook_directory", *failed);
   auto took = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.clock->now() - began);
   core::log_info("webhook_directory", "shard " + std::to_string(shard) + ": started " + std::to_string(spawned->size())
                                         + " endpoints, fanned out " + std::to_string(events) + " pending events in "

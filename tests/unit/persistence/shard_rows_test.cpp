@@ -9,39 +9,20 @@
 #include <utility>
 #include <vector>
 
-#include "core/ids.hpp"
-#include "persistence/credit_entry_rows.hpp"
-#include "persistence/file_rows.hpp"
-#include "persistence/job_rows.hpp"
 #include "persistence/webhook_rows.hpp"
-#include "tests/support/file_records.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
+#include "tests/support/shard_team_rows.hpp"
 
 namespace {
 
 using namespace svc::persistence;
 namespace schema = svc::schema;
-using svc::core::from_unix_ms;
 using svc::core::shard_id;
 using svc::core::shard_of_team;
-
-/// Rows by table and key, with their stored bytes.
-using row_map = std::map<std::pair<table, std::string>, std::string>;
-
-/// What a batch leaves in the store: its puts, the last one of a key winning.
-row_map puts_of(const write_batch& b) {
-  row_map out;
-  for (auto& op : b.ops)
-    if (op.value)
-      out[{op.tbl, op.key}] = *op.value;
-    else
-      out.erase({op.tbl, op.key});
-  return out;
-}
-
-const auto at = from_unix_ms(1763720130123);
-const svc::core::duration retention{std::chrono::hours{24 * 30}};
+using svc::test::puts_of;
+using svc::test::row_map;
+using svc::test::team_rows;
 
 /// A team id unlike `others` in shard (the suffix counts up until it is).
 std::string team_in_new_shard(const std::string& stem, const std::vector<std::string>& others) {
@@ -56,125 +37,6 @@ std::string team_in_new_shard(const std::string& stem, const std::vector<std::st
   BOOST_FAIL("no team id in a new shard");
   return {};
 }
-
-/// Every kind of row one team has, written through the writers' helpers;
-/// its ids name `ids_shard` (the team's own, or another for a legacy team).
-struct team_rows {
-  std::string team_id;
-  write_batch batch;
-  std::string job_id, live_job_id, key_id, key_hash, endpoint_id, event_id, file_id;
-  std::set<std::string> blobs;
-
-  team_rows(const tables& t, std::string team, shard_id ids_shard, char secret) : team_id{std::move(team)} {
-    auto id = [&](const char* prefix) { return svc::core::make_id(prefix, ids_shard); };
-    schema::team_record tr;
-    tr.id = team_id;
-    tr.name = "team " + team_id;
-    tr.owner_email = "ops@example.test";
-    tr.created_at = at;
-    t.teams.put(batch, team_id, tr);
-    t.balances.put(batch, team_id, schema::balance_record{team_id, 90, 10, std::nullopt});
-    schema::bucket_snapshot buckets;
-    buckets.team_id = team_id;
-    buckets.levels["reads"] = {3.5, 1763720130123};
-    t.buckets.put(batch, team_id, buckets);
-
-    schema::api_key_record key;
-    key_id = key.id = id("key");
-    key.team_id = team_id;
-    key.key_scope = schema::scope::write;
-    key_hash = key.secret_sha256 = std::string(64, secret);
-    key.last4 = std::string(4, secret);
-    key.created_at = at;
-    t.api_keys.put(batch, key.id, key);
-    t.key_hashes.put(batch, key.secret_sha256, key.id);
-    t.api_keys_by_team.put(batch, owned_key(team_id, key.id), key.id);
-
-    schema::job_record job;
-    job_id = job.id = id("img");
-    job.team_id = team_id;
-    job.status = schema::job_status::succeeded;
-    job.prompt = "a lighthouse";
-    job.width = job.height = 64;
-    job.outputs.push_back({"image/png", 100, 64, 64, std::string(64, 'e')});
-    job.outputs_expire_at = at + retention;
-    job.created_at = at;
-    put_job(t, batch, job);
-    blobs.insert(schema::output_blob_key(job, 0));
-    auto live = job;
-    live_job_id = live.id = id("img");
-    live.status = schema::job_status::queued;
-    live.outputs.clear();
-    live.outputs_expire_at.reset();
-    put_job(t, batch, live);
-    t.holds.put(batch, owned_key(team_id, live.id), schema::hold_record{team_id, live.id, 10, {}, at});
-
-    schema::idempotency_record idem;
-    idem.team_id = team_id;
-    idem.route = "images";
-    idem.key = "create-1";
-    idem.body = "{}";
-    idem.created_at = at;
-    idem.expires_at = at + retention;
-    put_idempotency(t, batch, idem);
-    t.usage.put(batch, owned_key(team_id, "2025-11-21"), schema::usage_record{team_id, "2025-11-21", 2, 1, 0});
-    for (auto kind : {schema::credit_entry_kind::grant, schema::credit_entry_kind::hold}) {
-      schema::credit_entry_record e;
-      e.id = id("cre");
-      e.team_id = team_id;
-      e.kind = kind;
-      e.amount = kind == schema::credit_entry_kind::grant ? 100 : -10;
-      e.created_at = at;
-      t.credit_entries.put(batch, credit_entry_key(team_id, e.id), e);
-    }
-
-    schema::webhook_endpoint_record we;
-    endpoint_id = we.id = id("we");
-    we.team_id = team_id;
-    we.url = "https://hooks.example.test/svc";
-    we.events = {"image.completed"};
-    we.secret = "whsec_x";
-    we.created_at = we.updated_at = at;
-    put_endpoint(t, batch, we);
-    schema::event_record ev;
-    event_id = ev.id = id("evt");
-    ev.team_id = team_id;
-    ev.type = "image.completed";
-    ev.created_at = at;
-    ev.body = "{\"id\":\"" + ev.id + "\"}";
-    put_event(t, batch, ev, retention, fan_out::pending);
-    put_task(t, batch, schema::delivery_task{id("dlv"), we.id, ev.id, 2, at});
-    put_delivery(t, batch, delivery(id("dlv"), we.id, ev), retention);
-
-    // An endpoint deleted after a success: its `delivered_events` row stays, known only by its event.
-    auto gone = we;
-    gone.id = id("we");
-    put_endpoint(t, batch, gone);
-    put_delivery(t, batch, delivery(id("dlv"), gone.id, ev), retention);
-    (void) erase_endpoint(t, batch, gone);
-
-    auto file = svc::test::png_upload(id("file"), at, at + retention);
-    file_id = file.id;
-    file.team_id = team_id;
-    put_file(t, batch, file);
-    blobs.insert(schema::file_blob_key(file.id));
-  }
-
-  schema::delivery_record delivery(std::string id, const std::string& we, const schema::event_record& ev) const {
-    schema::delivery_record d;
-    d.id = std::move(id);
-    d.endpoint_id = we;
-    d.team_id = team_id;
-    d.event_id = ev.id;
-    d.event_type = ev.type;
-    d.succeeded = d.is_terminal = true;
-    d.response_status = 200;
-    d.created_at = at;
-    return d;
-  }
-
-  row_map rows() const { return puts_of(batch); }
-};
 
 /// Every row of every table, by full scans.
 row_map whole_store(const environment& env) {
@@ -194,7 +56,7 @@ struct shard_fixture : svc::test::lmdb_fixture {
   std::string b_id = team_in_new_shard("team_01KAK3R5N2W9X7Q4V6B8C0D1E", {a_id});
   std::string legacy_id = team_in_new_shard("team_01KAK3R5N2W9X7Q4V6B8C0D2E", {a_id, b_id});
   shard_id a_shard = shard_of_team(a_id), b_shard = shard_of_team(b_id);
-  team_rows a{t, a_id, a_shard, 'a'}, b{t, b_id, b_shard, 'b'}, legacy{t, legacy_id, b_shard, 'c'};
+  team_rows a{t, a_id, a_shard}, b{t, b_id, b_shard}, legacy{t, legacy_id, b_shard};
   write_batch store_wide_rows;
 
   shard_fixture() {

@@ -147,15 +147,19 @@ bool put_shard_rows(write_batch& batch, const std::vector<shard_row>& rows, std:
 
 read_result<std::size_t> erase_shard_rows(const tables& t, core::shard_id shard, write_batch& batch,
                                           std::vector<std::string>& blobs) {
-  std::size_t erased = 0;
+  // Gathered apart, so a walk that fails halfway adds nothing.
+  write_batch erasures;
+  std::vector<std::string> named;
   auto st = walk_shard(t, shard, {}, [&](const row_view& row) {
-    batch.erase(row.from, std::string{row.key});
-    add_blobs(row, blobs);
-    ++erased;
+    erasures.erase(row.from, std::string{row.key});
+    add_blobs(row, named);
     return true;
   });
   if (!st.ok())
     return read_result<std::size_t>::error(st.message);
+  const auto erased = erasures.ops.size();
+  batch.append(std::move(erasures));
+  blobs.insert(blobs.end(), named.begin(), named.end());
   return erased;
 }
 

@@ -49,9 +49,10 @@ read_result<shard_rows_page> read_shard_rows(const tables& t, core::shard_id sha
 bool put_shard_rows(write_batch& batch, const std::vector<shard_row>& rows, std::string& why);
 
 /// Adds to `batch` the erasure of every row of `shard` (the old owner's
-/// cleanup after a move) and returns how many rows; an error when the store
-/// fails. Also lists the shard's blobs in `blobs`. One batch holds the whole
-/// shard: for a large one, erase `read_shard_rows` pages instead.
+/// cleanup after a move) and returns how many rows; an error (and nothing
+/// added) when the store fails. Also lists the shard's blobs in `blobs`. One
+/// batch holds the whole shard: for a large one, erase the rows of
+/// `read_shard_rows` pages instead, committing each before reading the next.
 read_result<std::size_t> erase_shard_rows(const tables& t, core::shard_id shard, write_batch& batch,
                                           std::vector<std::string>& blobs);
 

@@ -217,6 +217,34 @@ BOOST_AUTO_TEST_CASE(visitor_stops_the_scan) {
   BOOST_TEST(seen == (strings{"alpha", "team_a/k1"}));
 }
 
+BOOST_AUTO_TEST_CASE(read_sees_one_commit_throughout) {
+  write_batch before;
+  before.put(table::key_hashes, "h1", encode_text("key_1"));
+  commit(before);
+  std::vector<std::string> seen;
+  auto st = env->read([&](const snapshot& s) -> status {
+    // A commit made while the snapshot is open is not part of it, for gets and scans alike.
+    write_batch during;
+    during.put(table::key_hashes, "h2", encode_text("key_2"));
+    during.erase(table::key_hashes, "h1");
+    commit(during);
+    BOOST_TEST(svc::test::found(s.get(table::key_hashes, "h1")).has_value());
+    BOOST_TEST(!svc::test::found(s.get(table::key_hashes, "h2")));
+    svc::test::require_ok(s.scan(table::key_hashes, {}, [&](std::string_view k, std::string_view) {
+      seen.emplace_back(k);
+      return true;
+    }));
+    return {"the function's own status"};
+  });
+  BOOST_TEST(st.message == "the function's own status");
+  BOOST_TEST(seen == (strings{"h1"}));
+  BOOST_TEST(keys(table::key_hashes, {}) == (strings{"h2"}));
+  env->fail_reads(true);
+  bool ran = false;
+  BOOST_TEST(!env->read([&](const snapshot&) { ran = true; return status{}; }).ok());
+  BOOST_TEST(!ran);
+}
+
 BOOST_AUTO_TEST_CASE(cursor_paging_through_index_keys) {
   fill_index();
   index_table idx{*env, table::api_keys_by_team};

@@ -5,6 +5,8 @@
 // answered exactly as one a client sent here (auth, rate limit,
 // idempotency, ledger and persistence all run on the owner).
 
+#include <optional>
+
 #include <boost/asio/io_context.hpp>
 
 #include "actors/messages.hpp"

@@ -4,6 +4,8 @@
 #define BOOST_TEST_MODULE e2e_admin
 #include <boost/test/unit_test.hpp>
 
+#include <boost/json.hpp>
+
 #include <filesystem>
 #include <set>
 #include <string>
@@ -252,6 +254,20 @@ BOOST_AUTO_TEST_CASE(svcctl_failures_are_json_on_stderr) {
 
   BOOST_TEST(svcd.stop() == 0);
   check_failed_as_json(ctl({"actors"}), "server stopped");
+}
+
+// Without --etcd there is no cluster: /admin/cluster says so, and no shard moves.
+BOOST_AUTO_TEST_CASE(a_single_node_is_not_a_cluster_and_moves_no_shard) {
+  auto c = admin();
+  auto r = c.get("/admin/cluster", admin_auth());
+  BOOST_TEST_REQUIRE(r.status == 200, r.summary());
+  BOOST_TEST(boost::json::serialize(r.json()) == R"({"clustered":false})");
+  r = c.request("POST", "/admin/shards/0/move", admin_auth(), R"({"to":"n2"})");
+  BOOST_TEST(is_error(r, 409, "invalid_state"), r.summary());
+  r = c.get("/admin/shards/0/move", admin_auth());
+  BOOST_TEST(is_error(r, 404, "resource_not_found"), r.summary());
+  auto ctl_run = ctl({"shard", "move", "0", "--to", "n2"});
+  BOOST_TEST(ctl_run.exit_code == 1, ctl_run.out << ctl_run.err);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

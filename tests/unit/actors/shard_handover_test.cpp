@@ -17,6 +17,7 @@
 #include "persistence/webhook_rows.hpp"
 #include "schema/event_types.hpp"
 #include "schema/webhook_signature.hpp"
+#include "schema/webhook_views.hpp"
 #include "tests/support/read_results.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -234,10 +235,12 @@ BOOST_FIXTURE_TEST_CASE(release_stops_every_actor_of_the_shard_and_keeps_its_row
   auto full = a.ask<actors::rate_decision>(a.h().buckets, actors::charge_atom::value, other_team(),
                                            schema::bucket_class::images_post, int64_t{0});
   BOOST_REQUIRE(full);
-  BOOST_TEST(level->second.tokens <= static_cast<double>(full->limit) - 5);
+  // 5 were spent; the bucket refills meanwhile (a small fraction of a token
+  // in the milliseconds before the release), so allow one.
+  BOOST_TEST(level->second.tokens <= static_cast<double>(full->limit) - 4);
   // The other shard's team kept working.
-  BOOST_TEST(a.ask<schema::balance_record>(a.h().ledgers, caf::get_atom::value, other_team()));
-  BOOST_TEST(a.create_job(other_team(), core::make_id("img")));
+  BOOST_TEST(static_cast<bool>(a.ask<schema::balance_record>(a.h().ledgers, caf::get_atom::value, other_team())));
+  BOOST_TEST(static_cast<bool>(a.create_job(other_team(), core::make_id("img"))));
   // No delivery went out from A after the release, though the task is due by now.
   BOOST_TEST(eventually([&] { return a.clock->now() > rows.endpoint.created_at + 3500ms; }));
   BOOST_TEST(a.transport.posts_to(rows.endpoint.url) == 0u);

@@ -80,6 +80,7 @@ keyring_actor::behavior_type fake_keyring(keyring_actor::pointer self, std::shar
       return k;
     },
     [](deactivate_atom, const std::string&) {},
+    [](adopt_atom, svc::core::shard_id) -> int64_t { return 0; },
   };
 }
 

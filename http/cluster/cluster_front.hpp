@@ -4,8 +4,6 @@
 // typed request, and redirects what the owner must stream itself. Clients
 // may send anything to any node.
 
-#include <random>
-
 #include "http/cluster/cluster_table.hpp"
 #include "http/cluster/peer_router.hpp"
 #include "http/request_context.hpp"

@@ -116,6 +116,8 @@ cluster_node::~cluster_node() {
   svc_.move_shard = nullptr;
   membership_.reset();
   caf::anon_send_exit(entry_, caf::exit_reason::user_shutdown);
+  // Detached: the actor system's end waits for it, so it must be told.
+  caf::anon_send_exit(intake_, caf::exit_reason::user_shutdown);
 }
 
 } // namespace svc::http

@@ -122,6 +122,9 @@ BOOST_AUTO_TEST_CASE(a_moved_shard_keeps_its_data_and_its_new_owner_serves_it) {
   };
   BOOST_TEST_REQUIRE(wait_until([&] { return old_view() == "done"; }, 30s, 100ms), old_view());
   BOOST_TEST(!lists(*this, 0, team), "n1 erased the team after the grace period");
+  // Every node, the two that moved the shard included, stops cleanly on SIGTERM.
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    BOOST_TEST(nodes[i]->stop() == 0, ids[i] << " did not stop cleanly");
 }
 
 BOOST_AUTO_TEST_CASE(a_shard_move_under_load_loses_no_acknowledged_create_and_no_event) {

@@ -13,6 +13,7 @@
 #include <boost/json.hpp>
 
 #include "support/cluster_fixture.hpp"
+#include "support/file_uploads.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/process.hpp"
@@ -97,6 +98,24 @@ BOOST_AUTO_TEST_CASE(an_image_is_created_polled_and_downloaded_through_different
   // Cancelling a finished job through a third node answers the owner's 409.
   auto cancel = api(1).request("POST", "/v1/images/" + id + "/cancel", with_key(key));
   BOOST_TEST(is_error(cancel, 409, "invalid_state"), cancel.summary());
+}
+
+BOOST_AUTO_TEST_CASE(an_upload_to_another_node_is_redirected_to_the_owner_which_stores_it) {
+  auto [team, key] = team_on(1);
+  auto bytes = test_image("tiny.png");
+  auto other = api(0);
+  auto r = upload_file(other, key, bytes);
+  BOOST_TEST_REQUIRE(r.status == 307, r.summary());
+  BOOST_TEST(r.header_or_empty("Location") == nodes[1]->api_url() + "/v1/files");
+  auto owner = api(1);
+  auto stored = upload_file_ok(owner, key, bytes);
+  // The owner holds it, and every node reads its record.
+  auto id = json_str(stored, "id");
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    auto via = api(i);
+    auto read = via.get("/v1/files/" + id, with_key(key));
+    BOOST_TEST(read.status == 200, ids[i] << ": " << read.summary());
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_killed_owner_fails_only_its_teams_at_once_and_they_come_back) {

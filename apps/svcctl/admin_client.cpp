@@ -79,22 +79,20 @@ int exchange(const global_options& g, const std::string& method, const std::stri
 
 int send_admin_request(const global_options& g, const std::string& method, const std::string& target,
                        const json::object& body, const answer_printer& print) {
+  int exit = exit_code::ok;
+  if (print) {
+    if (auto answer = admin_json(g, method, target, body, exit))
+      print(*answer, std::cout);
+    return exit;
+  }
   client_response res;
-  if (auto exit = exchange(g, method, target, body, res); exit != exit_code::ok)
+  if (exit = exchange(g, method, target, body, res); exit != exit_code::ok)
     return exit;
   if (res.status >= 300) {
     std::cerr << res.body << "\n";
     return exit_code::refused;
   }
-  if (!print) {
-    std::cout << res.body << "\n";
-    return exit_code::ok;
-  }
-  json::error_code ec;
-  auto answer = json::parse(res.body, ec);
-  if (ec)
-    return print_error("bad_answer", "svcd's answer is not JSON: " + ec.message(), exit_code::refused);
-  print(answer, std::cout);
+  std::cout << res.body << "\n";
   return exit_code::ok;
 }
 

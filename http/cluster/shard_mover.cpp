@@ -52,6 +52,10 @@ std::string swap_owner(const std::vector<std::string>& endpoints, core::shard_id
   }
 }
 
+std::string log_prefix_of(const actors::shard_move_status& status) {
+  return "moving shard " + std::to_string(status.shard) + " to " + status.to + ": ";
+}
+
 } // namespace
 
 shard_mover::~shard_mover() {
@@ -110,7 +114,7 @@ bool shard_mover::pause(std::chrono::milliseconds d) {
 void shard_mover::run(actors::shard_move_status status) {
   auto& table = *links_.table;
   auto shard = static_cast<core::shard_id>(status.shard);
-  auto log_prefix = "moving shard " + std::to_string(status.shard) + " to " + status.to + ": ";
+  auto log_prefix = log_prefix_of(status);
   caf::scoped_actor self{*links_.system};
   auto handover = caf::actor_cast<caf::actor>(links_.handover);
   caf::actor target;
@@ -220,7 +224,7 @@ void shard_mover::run(actors::shard_move_status status) {
 
 void shard_mover::erase_later(actors::shard_move_status status) {
   auto shard = static_cast<core::shard_id>(status.shard);
-  auto log_prefix = "moving shard " + std::to_string(status.shard) + " to " + status.to + ": ";
+  auto log_prefix = log_prefix_of(status);
   caf::scoped_actor self{*links_.system};
   std::string why;
   links_.table->set_erasing(shard, true);

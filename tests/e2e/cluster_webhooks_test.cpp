@@ -36,6 +36,19 @@ struct webhook_cluster : cluster_fixture {
 
   static constexpr std::size_t owner = 2; ///< n3 holds the team; n1 and n2 only relay
 
+  struct made_endpoint {
+    std::string key;    ///< a full-scope key of a team `owner` holds
+    std::string id;     ///< the endpoint for `hooks`
+    std::string secret; ///< as its create answered
+  };
+  /// A team on `owner` and an endpoint of it for `hooks`, created through node `via`.
+  made_endpoint endpoint_through(std::size_t via) const {
+    auto key = team_on(owner).second;
+    auto c = api(via);
+    auto endpoint = create_endpoint_ok(c, key, hooks->url());
+    return {key, json_str(endpoint, "id"), json_str(endpoint, "secret")};
+  }
+
   /// GET `target` with `key` through node `i`; its 200 body, serialised.
   std::string read(std::size_t i, const std::string& key, const std::string& target) const {
     auto r = api(i).get(target, with_key(key));
@@ -73,12 +86,9 @@ bool has_row(const std::vector<json::value>& rows, const std::string& event_id, 
 BOOST_FIXTURE_TEST_SUITE(cluster_webhooks, webhook_cluster)
 
 BOOST_AUTO_TEST_CASE(an_endpoint_made_through_a_non_owner_gets_the_owners_signed_event) {
-  auto [team, key] = team_on(owner);
+  auto [key, id, secret] = endpoint_through(0);
   auto n1 = api(0);
   auto n2 = api(1);
-  auto endpoint = create_endpoint_ok(n1, key, hooks->url());
-  auto id = json_str(endpoint, "id");
-  auto secret = json_str(endpoint, "secret");
   BOOST_TEST_REQUIRE(secret.rfind("whsec_", 0) == 0, secret);
 
   auto record = same_everywhere(key, "/v1/webhook_endpoints/" + id);
@@ -113,12 +123,9 @@ BOOST_AUTO_TEST_CASE(an_endpoint_made_through_a_non_owner_gets_the_owners_signed
 }
 
 BOOST_AUTO_TEST_CASE(a_secret_rotated_through_a_non_owner_signs_the_next_delivery) {
-  auto [team, key] = team_on(owner);
+  auto [key, id, old_secret] = endpoint_through(0);
   auto n1 = api(0);
   auto n2 = api(1);
-  auto endpoint = create_endpoint_ok(n1, key, hooks->url());
-  auto id = json_str(endpoint, "id");
-  auto old_secret = json_str(endpoint, "secret");
 
   auto rotated = n2.request("POST", "/v1/webhook_endpoints/" + id + "/rotate_secret", with_key(key));
   BOOST_TEST_REQUIRE(rotated.status == 200, rotated.summary());
@@ -147,18 +154,14 @@ BOOST_AUTO_TEST_CASE(a_secret_rotated_through_a_non_owner_signs_the_next_deliver
 }
 
 BOOST_AUTO_TEST_CASE(a_failing_receiver_is_retried_by_the_owner_on_the_short_schedule) {
-  auto [team, key] = team_on(owner);
+  auto [key, id, secret] = endpoint_through(1);
   auto n1 = api(0);
-  auto n2 = api(1);
   auto answered = std::make_shared<std::atomic<int>>(0); // the receiver's threads outlive this scope
   hooks->set_handler([answered](const svc::receiver::received_request&) {
     svc::receiver::reply r;
     r.status = ++*answered <= 2 ? 500 : 200; // the third attempt succeeds
     return r;
   });
-  auto endpoint = create_endpoint_ok(n2, key, hooks->url());
-  auto id = json_str(endpoint, "id");
-  auto secret = json_str(endpoint, "secret");
   auto fired = test_fire_ok(n1, key, id);
 
   BOOST_TEST_REQUIRE(wait_for_receipts(*hooks, 3, event_is(fired), 10s), "three attempts of " << fired);

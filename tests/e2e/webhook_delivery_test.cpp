@@ -95,12 +95,6 @@ void expect_signed_delivery(const receipt& rc, const std::string& secret, const 
   BOOST_TEST(json_at(rc.envelope, "data") != nullptr);
 }
 
-std::function<bool(const receipt&)> job_event(std::string type, std::string job_id) {
-  return [type = std::move(type), job_id = std::move(job_id)](const receipt& rc) {
-    return rc.type == type && json_str(rc.envelope, "data.id") == job_id;
-  };
-}
-
 // GET /v1/events with `query`; the list.
 json::value events_list(http_client& c, const std::string& key, const std::string& query = "") {
   auto r = c.get("/v1/events" + (query.empty() ? "" : "?" + query), with_key(key));

@@ -18,7 +18,8 @@ namespace svc::e2e {
 namespace json = boost::json;
 using namespace std::chrono_literals;
 
-cluster_fixture::cluster_fixture(int count) : pki_dir{make_temp_dir("svc-e2e-cluster-pki-")} {
+cluster_fixture::cluster_fixture(int count, std::vector<std::string> extra)
+  : pki_dir{make_temp_dir("svc-e2e-cluster-pki-")}, extra_args{std::move(extra)} {
   std::signal(SIGPIPE, SIG_IGN); // a node killed mid-answer must not kill the test
   receiver::write_test_pki(receiver::make_test_pki(), pki_dir);
   for (int i = 1; i <= count; ++i)
@@ -41,10 +42,13 @@ std::vector<std::string> cluster_fixture::node_args(const std::string& id, const
   std::string bootstrap;
   for (auto& n : ids)
     bootstrap += (bootstrap.empty() ? "" : ",") + n;
-  return {"--etcd", etcd.endpoint(), "--node-id", id, "--cluster-listen", "127.0.0.1:0",
-          "--cluster-ca", dir + "/ca.pem", "--cluster-cert", dir + "/server.pem", "--cluster-key", dir + "/server.key",
-          "--cluster-bootstrap", bootstrap, "--cluster-heartbeat", "200ms", "--cluster-timeout", "1s",
-          "--cluster-lease", "2s", "--request-deadline", "3s"};
+  std::vector<std::string> args{
+    "--etcd", etcd.endpoint(), "--node-id", id, "--cluster-listen", "127.0.0.1:0",
+    "--cluster-ca", dir + "/ca.pem", "--cluster-cert", dir + "/server.pem", "--cluster-key", dir + "/server.key",
+    "--cluster-bootstrap", bootstrap, "--cluster-heartbeat", "200ms", "--cluster-timeout", "1s",
+    "--cluster-lease", "2s", "--request-deadline", "3s"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  return args;
 }
 
 json::value cluster_fixture::status(std::size_t i) const {

@@ -20,12 +20,13 @@ namespace svc::e2e {
 
 class cluster_fixture {
 public:
-  /// Starts etcd and `count` nodes `n1..nN`, then waits until every node sees the map and a link up to every other.
-  explicit cluster_fixture(int count = 3);
+  /// Starts etcd and `count` nodes `n1..nN`, each also given `extra_args`, then waits until every node sees the
+  /// map and a link up to every other.
+  explicit cluster_fixture(int count = 3, std::vector<std::string> extra_args = {});
   /// Prints every node's log tail if the current test case has failed.
   ~cluster_fixture();
 
-  /// The arguments that make node `id` a member, with certificates from `pki_dir`.
+  /// The arguments that make node `id` a member, with certificates from `pki_dir`, then `extra_args`.
   std::vector<std::string> node_args(const std::string& id, const std::string& pki_dir) const;
   /// Waits until every running node has the map and every other running node's link up.
   void wait_formed() const;
@@ -51,6 +52,7 @@ public:
   test::etcd_server etcd;
   std::string pki_dir; ///< ca.pem, server.pem, server.key
   std::vector<std::string> ids;
+  std::vector<std::string> extra_args; ///< what every node gets after its membership arguments
   std::vector<std::unique_ptr<svcd_process>> nodes;
 };
 

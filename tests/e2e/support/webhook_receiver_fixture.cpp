@@ -260,6 +260,12 @@ std::function<bool(const receipt&)> type_is(std::string type) {
   return [type = std::move(type)](const receipt& rc) { return rc.type == type; };
 }
 
+std::function<bool(const receipt&)> job_event(std::string type, std::string job_id) {
+  return [type = std::move(type), job_id = std::move(job_id)](const receipt& rc) {
+    return rc.type == type && json_str(rc.envelope, "data.id") == job_id;
+  };
+}
+
 // ---- routes ----
 
 response create_endpoint(http_client& c, const std::string& key, const std::string& url, json::array events) {

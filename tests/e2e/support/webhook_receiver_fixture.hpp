@@ -101,6 +101,8 @@ std::optional<receipt> wait_for_receipt(const receiver::https_receiver& r,
 std::function<bool(const receipt&)> event_is(std::string id);
 /// Matches receipts of type `type`.
 std::function<bool(const receipt&)> type_is(std::string type);
+/// Matches receipts of type `type` whose envelope's `data.id` is `job_id`.
+std::function<bool(const receipt&)> job_event(std::string type, std::string job_id);
 
 // ---- the webhook routes ----
 

@@ -375,11 +375,12 @@ using shard_handover_actor = caf::typed_actor<
 /// listener: the only actor other nodes address. It runs requests routed to
 /// this node through the same pipeline as the ones its own clients send.
 using node_actor = caf::typed_actor<
-  /// Answers a request that another node accepted from a client.
-  caf::replies_to<forward_atom, forwarded_request>::with<forwarded_response>,
-  /// Internal: the pipeline answered the request parked under this ticket
-  /// (tickets are random, so another node cannot answer for the pipeline).
-  caf::reacts_to<answered_atom, uint64_t, forwarded_response>,
+  /// Requests that the sender (another node's node actor) accepted from
+  /// clients: each answered with `answered` under its ticket, to the sender.
+  caf::reacts_to<forward_atom, forwarded_calls>,
+  /// Answers to requests this node forwarded; each settled only if its
+  /// ticket went to the sender.
+  caf::reacts_to<answered_atom, forwarded_answers>,
   /// A peer linked to this node: its node id and its node actor (a
   /// `node_actor`; an alias cannot name itself). Of two nodes only the one
   /// with the lower id dials, so each pair shares one connection (two
@@ -402,9 +403,6 @@ using node_actor = caf::typed_actor<
 /// view, forwards requests to their node actors, and fails the requests in
 /// flight to a node the moment its link goes down.
 using peer_router_actor = caf::typed_actor<
-  /// Forwards a request to the node actor of node `node_id`; the answer (or
-  /// the failure) settles `ticket` on the HTTP side.
-  caf::reacts_to<forward_atom, std::string, forwarded_request, uint64_t>,
   /// The membership or the shard map changed.
   caf::reacts_to<changed_atom, cluster_view>,
   /// Internal: time to ping every linked peer.

@@ -201,6 +201,34 @@ struct forwarded_response {
 };
 SVC_DESCRIBE(forwarded_response, (head, body, keep_alive))
 
+/// One forwarded request under the ticket its answer comes back with.
+struct forwarded_call {
+  uint64_t ticket = 0;
+  forwarded_request request;
+};
+SVC_DESCRIBE(forwarded_call, (ticket, request))
+
+/// The requests one node forwards to another at once: those its HTTP
+/// threads accepted while the previous ones were on their way, so a busy
+/// link carries one message, and wakes each side once, for several.
+struct forwarded_calls {
+  std::vector<forwarded_call> calls;
+};
+SVC_DESCRIBE(forwarded_calls, (calls))
+
+/// The owner's answer under the ticket of its request.
+struct forwarded_answer {
+  uint64_t ticket = 0;
+  forwarded_response response;
+};
+SVC_DESCRIBE(forwarded_answer, (ticket, response))
+
+/// The answers an owner sends back at once (those ready together).
+struct forwarded_answers {
+  std::vector<forwarded_answer> answers;
+};
+SVC_DESCRIBE(forwarded_answers, (answers))
+
 /// A cluster member as etcd lists it while its lease lives.
 struct node_info {
   std::string id;              ///< `--node-id`

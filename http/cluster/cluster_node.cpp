@@ -62,6 +62,11 @@ void configure_cluster_transport(caf::actor_system_config& caf_cfg, const core::
   caf_cfg.openssl_cafile = cfg.cluster_ca;
   caf_cfg.set("middleman.app-identifiers", std::vector<std::string>{wire_identifier});
   // CAF's heartbeats stay off (peer_router.cpp pings the peers instead).
+  // Messages from peers are read on CAF's network thread, not handed to a
+  // BASP worker on the scheduler: each hand-off woke a worker thread, and
+  // its delivery to the node actor (a broker, on the network thread) woke
+  // the network thread again, for every forwarded request and answer.
+  caf_cfg.set("middleman.workers", 0);
 }
 
 cluster_node::cluster_node(const core::config& cfg, services& svc, actors::runtime& rt, exchange_handler& api,
@@ -69,7 +74,7 @@ cluster_node::cluster_node(const core::config& cfg, services& svc, actors::runti
   : svc_{svc},
     router_{svc.system, svc.io,
             peer_router_options{cfg.node_id, caf::duration{cfg.cluster_timeout},
-                                caf::duration{cfg.request_deadline + longest_wait},
+                                cfg.request_deadline + longest_wait,
                                 std::chrono::duration_cast<std::chrono::milliseconds>(cfg.cluster_heartbeat),
                                 caf::duration{cfg.cluster_timeout}}},
     api_front_{api, listener_kind::api, svc, table, router_},
@@ -77,10 +82,11 @@ cluster_node::cluster_node(const core::config& cfg, services& svc, actors::runti
     intake_{spawn_shard_intake(svc.system, {&table, &rt.tables(), &rt.blobs(), rt.handles().store,
                                             rt.handles().handover, router_.actor()})},
     entry_{spawn_node_entry(svc.system,
-                            {&api_front_, &admin_front_, &svc.io, cfg.body_limit, router_.actor(), intake_})},
+                            {&api_front_, &admin_front_, &svc.io, cfg.body_limit, router_.actor(), intake_,
+                             &router_.table()})},
     mover_{{&svc.system, &table, &rt.tables(), &rt.blobs(), rt.handles().store, rt.handles().handover,
             router_.actor(), cfg.etcd, cfg.request_deadline + longest_wait, shard_move_grace}} {
-  caf::anon_send(router_.actor(), actors::register_atom::value, entry_);
+  router_.introduce(entry_);
   svc.move_shard = [this](uint16_t shard, const std::string& to, actors::shard_move_status& status) {
     return mover_.start(shard, to, status);
   };

@@ -1,9 +1,11 @@
 #include "http/cluster/node_entry.hpp"
 
-#include <random>
-#include <unordered_map>
+#include <memory>
+#include <mutex>
 
 #include <boost/asio/post.hpp>
+#include <caf/io/middleman.hpp>
+#include <caf/io/typed_broker.hpp>
 
 #include "core/log.hpp"
 
@@ -14,12 +16,10 @@ namespace {
 // allows far fewer, so more means a peer that is not a Svc node.
 constexpr std::size_t max_forwarded_fields = 1000;
 
-struct node_entry_state {
-  std::unordered_map<uint64_t, caf::typed_response_promise<actors::forwarded_response>> waiting;
-  std::mt19937_64 tickets{std::random_device{}()};
-};
-
-using self_ptr = actors::node_actor::stateful_pointer<node_entry_state>;
+// A broker: it runs on CAF's network thread, which receives the peers'
+// messages, so handing one to it wakes no other thread (a scheduled actor
+// costs a worker's wake-up per message). Its handlers never block.
+using self_ptr = actors::node_actor::broker_pointer;
 
 // A field as the transport would have parsed it: a token name, a value without line breaks.
 bool is_field(std::string_view name, std::string_view value) {
@@ -29,18 +29,51 @@ bool is_field(std::string_view name, std::string_view value) {
          && value.find_first_of(std::string_view{"\r\n\0", 3}) == std::string_view::npos;
 }
 
+actors::forwarded_response internal_error(std::string body) {
+  return {"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+            + std::to_string(body.size()) + "\r\n",
+          std::move(body), false};
+}
+
 actors::forwarded_response to_forwarded_response(outgoing_response out) {
   if (out.stream) {
     // Routing sends streamed answers' requests (downloads) to their owner by
     // redirect; one that arrives here anyway is a routing fault, not data to ship.
     core::log_error("cluster", "a forwarded request got a streamed answer; refused");
-    std::string body = "This answer is streamed and is not forwarded between nodes.\n";
-    return {"HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
-              + std::to_string(body.size()) + "\r\n",
-            body, false};
+    return internal_error("This answer is streamed and is not forwarded between nodes.\n");
   }
   return {std::move(out.head), std::move(out.body), out.keep_alive};
 }
+
+/// The answers to one message of forwarded requests: those ready together
+/// (the pipeline answered them within one asio handler) go back together.
+class answer_batch : public std::enable_shared_from_this<answer_batch> {
+public:
+  answer_batch(actors::node_actor me, actors::node_actor reply_to, boost::asio::io_context& io)
+    : me_{std::move(me)}, reply_to_{std::move(reply_to)}, io_{io} {}
+
+  void add(uint64_t ticket, actors::forwarded_response response) {
+    std::lock_guard lock{mutex_};
+    ready_.answers.push_back({ticket, std::move(response)});
+    if (ready_.answers.size() == 1) // the first since the last send: send after the running handler
+      boost::asio::post(io_, [self = shared_from_this()] { self->send(); });
+  }
+
+private:
+  void send() {
+    actors::forwarded_answers out;
+    {
+      std::lock_guard lock{mutex_};
+      out.answers.swap(ready_.answers);
+    }
+    caf::send_as(me_, reply_to_, actors::answered_atom::value, std::move(out));
+  }
+
+  actors::node_actor me_, reply_to_;
+  boost::asio::io_context& io_;
+  std::mutex mutex_;
+  actors::forwarded_answers ready_;
+};
 
 peer_info peer_of(const actors::forwarded_request& r) {
   peer_info p;
@@ -52,32 +85,37 @@ peer_info peer_of(const actors::forwarded_request& r) {
   return p;
 }
 
+// Runs one forwarded request through this node's pipeline (on an asio thread).
+void run_forwarded(const node_entry_links& links, const std::shared_ptr<answer_batch>& answers,
+                   actors::forwarded_call& call) {
+  auto& r = call.request;
+  auto req = to_http_request(r);
+  if (!req || r.body.size() > links.body_limit || r.request_id.empty()) {
+    core::log_error("cluster", "a peer forwarded a request that is not one; refused");
+    return answers->add(call.ticket, internal_error("This is not a forwardable request.\n"));
+  }
+  auto* app = r.admin ? links.admin : links.api;
+  app->on_request(std::move(*req), nullptr, peer_of(r), [answers, ticket = call.ticket](outgoing_response out) {
+    answers->add(ticket, to_forwarded_response(std::move(out)));
+  });
+}
+
 actors::node_actor::behavior_type node_entry(self_ptr self, node_entry_links links) {
   return {
-    [=](actors::forward_atom, actors::forwarded_request& r) -> caf::result<actors::forwarded_response> {
-      auto req = to_http_request(r);
-      if (!req || r.body.size() > links.body_limit || r.request_id.empty())
-        return caf::make_error(caf::sec::invalid_argument, "not a forwardable request");
-      uint64_t ticket = 0;
-      while (ticket == 0 || self->state.waiting.count(ticket))
-        ticket = self->state.tickets();
-      auto promise = self->make_response_promise<actors::forwarded_response>();
-      self->state.waiting.emplace(ticket, promise);
-      auto* app = r.admin ? links.admin : links.api;
-      boost::asio::post(*links.io, [app, me = caf::actor_cast<actors::node_actor>(self), ticket, req = std::move(*req),
-                                    peer = peer_of(r)]() mutable {
-        app->on_request(std::move(req), nullptr, peer, [me, ticket](outgoing_response out) {
-          caf::anon_send(me, actors::answered_atom::value, ticket, to_forwarded_response(std::move(out)));
-        });
+    // A peer's requests: run on an asio thread, and answered from there
+    // straight to the node actor that sent them (no hop back through this one).
+    [=](actors::forward_atom, actors::forwarded_calls& calls) {
+      auto reply_to = caf::actor_cast<actors::node_actor>(self->current_sender());
+      if (!reply_to || calls.calls.empty())
+        return; // anonymous: there is no one to answer
+      auto answers = std::make_shared<answer_batch>(caf::actor_cast<actors::node_actor>(self), reply_to, *links.io);
+      boost::asio::post(*links.io, [links, answers, calls = std::move(calls)]() mutable {
+        for (auto& call : calls.calls)
+          run_forwarded(links, answers, call);
       });
-      return promise;
     },
-    [=](actors::answered_atom, uint64_t ticket, actors::forwarded_response& answer) {
-      auto it = self->state.waiting.find(ticket);
-      if (it == self->state.waiting.end())
-        return;
-      it->second.deliver(std::move(answer));
-      self->state.waiting.erase(it);
+    [=](actors::answered_atom, actors::forwarded_answers& answers) {
+      links.forwards->answer(caf::actor_cast<caf::actor_addr>(self->current_sender()), std::move(answers));
     },
     [=](actors::ping_atom) { return true; },
     // A shard moving here: the intake does the work on its own thread.
@@ -98,7 +136,7 @@ actors::node_actor::behavior_type node_entry(self_ptr self, node_entry_links lin
 } // namespace
 
 actors::node_actor spawn_node_entry(caf::actor_system& sys, node_entry_links links) {
-  return sys.spawn(node_entry, links);
+  return sys.middleman().spawn_broker(node_entry, links);
 }
 
 std::optional<http_request> to_http_request(const actors::forwarded_request& r) {

@@ -10,6 +10,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "actors/messages.hpp"
+#include "http/cluster/forwarding_table.hpp"
 #include "http/cluster/shard_intake.hpp"
 #include "http/transport.hpp"
 
@@ -25,6 +26,7 @@ struct node_entry_links {
   std::size_t body_limit = 0; ///< a forwarded body past this is refused as too large
   actors::peer_router_actor router; ///< learns of the peers that dial this node
   shard_intake_actor intake;        ///< takes the shards that move here
+  forwarding_table* forwards = nullptr; ///< settles the answers to the requests this node forwarded
 };
 
 /// Spawns the node actor.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_set>
 
 #include <caf/io/middleman_actor.hpp>
 #include <caf/openssl/manager.hpp>
@@ -23,8 +22,6 @@ struct peer_link {
   std::string state = "connecting";
   uint64_t generation = 0; ///< connection attempts; answers and retries of older ones are ignored
   std::chrono::milliseconds backoff = first_backoff;
-  std::unordered_set<uint64_t> in_flight;
-  uint64_t forwarded = 0, failed = 0;
   std::string last_error;
 };
 
@@ -40,25 +37,18 @@ struct peer_router_state {
 
 using self_ptr = actors::peer_router_actor::stateful_pointer<peer_router_state>;
 
-caf::error owner_unavailable() { return actors::make_domain_error(schema::error_code::owner_unavailable); }
+using table_ptr = std::shared_ptr<forwarding_table>;
 
-// Fails every request in flight to `peer`: its link is gone, so their answers will never come.
-void fail_in_flight(peer_link& peer, peer_router::waiting& waiting) {
-  for (auto ticket : peer.in_flight)
-    waiting.fail(ticket, owner_unavailable());
-  peer.failed += peer.in_flight.size();
-  peer.in_flight.clear();
-}
-
-void connect(self_ptr self, const std::string& node_id, const peer_router_options& options);
+void connect(self_ptr self, const table_ptr& table, const std::string& node_id, const peer_router_options& options);
 
 // Of two nodes the one with the lower id dials; the other waits for its hello.
 bool dials(const peer_router_options& options, const std::string& peer_id) { return options.self_id < peer_id; }
 
 // `peer` is linked through `handle`.
-void link_up(self_ptr self, peer_link& peer, actors::node_actor handle) {
+void link_up(self_ptr self, forwarding_table& table, peer_link& peer, actors::node_actor handle) {
   peer.handle = std::move(handle);
   self->monitor(peer.handle);
+  table.set_route(peer.info.id, peer.handle);
   peer.state = "up";
   peer.backoff = first_backoff;
   peer.last_error.clear();
@@ -71,7 +61,7 @@ void retry_later(self_ptr self, peer_link& peer) {
   peer.backoff = std::min(peer.backoff * 2, std::chrono::milliseconds{longest_backoff});
 }
 
-void connect(self_ptr self, const std::string& node_id, const peer_router_options& options) {
+void connect(self_ptr self, const table_ptr& table, const std::string& node_id, const peer_router_options& options) {
   auto& peer = self->state.peers.at(node_id);
   auto generation = ++peer.generation;
   peer.state = "connecting";
@@ -103,7 +93,7 @@ void connect(self_ptr self, const std::string& node_id, const peer_router_option
           core::log_warn("cluster", "node " + node_id + ": " + p.last_error);
           return retry_later(self, p);
         }
-        link_up(self, p, caf::actor_cast<actors::node_actor>(ptr));
+        link_up(self, *table, p, caf::actor_cast<actors::node_actor>(ptr));
         self->send(p.handle, actors::hello_atom::value, options.self_id,
                    caf::actor_cast<caf::strong_actor_ptr>(self->state.own_entry));
       },
@@ -121,8 +111,7 @@ void connect(self_ptr self, const std::string& node_id, const peer_router_option
 // Pings every linked peer. CAF's own heartbeats are off: with them on, the
 // first heartbeat after one peer died closed the links between the others as
 // well (observed with 3 nodes on CAF 0.17.6), so liveness is checked here.
-void ping_peers(self_ptr self, const std::shared_ptr<peer_router::waiting>& waiting,
-                const peer_router_options& options) {
+void ping_peers(self_ptr self, const table_ptr& table, const peer_router_options& options) {
   for (auto& [id, peer] : self->state.peers) {
     if (!peer.handle)
       continue;
@@ -136,6 +125,7 @@ void ping_peers(self_ptr self, const std::shared_ptr<peer_router::waiting>& wait
             return;
           it->second.state = "up";
           it->second.last_error.clear();
+          table->set_route(node_id, handle);
           core::log_info("cluster", "node " + node_id + " answers again");
         },
         [=](caf::error&) {
@@ -144,8 +134,8 @@ void ping_peers(self_ptr self, const std::shared_ptr<peer_router::waiting>& wait
             return;
           auto& p = it->second;
           core::log_warn("cluster", "node " + node_id + " left a heartbeat unanswered; failing its "
-                                      + std::to_string(p.in_flight.size()) + " requests in flight");
-          fail_in_flight(p, *waiting);
+                                      + std::to_string(table->counts(node_id).in_flight) + " requests in flight");
+          table->set_route(node_id, actors::node_actor{});
           p.state = "down";
           p.last_error = "no answer to a heartbeat within the cluster timeout";
         });
@@ -153,7 +143,7 @@ void ping_peers(self_ptr self, const std::shared_ptr<peer_router::waiting>& wait
   self->delayed_send(self, options.heartbeat, actors::heartbeat_atom::value);
 }
 
-actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std::shared_ptr<peer_router::waiting> waiting,
+actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, table_ptr table,
                                                               peer_router_options options) {
   self->delayed_send(self, options.heartbeat, actors::heartbeat_atom::value);
   self->set_down_handler([=](caf::down_msg& down) {
@@ -161,8 +151,9 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
       if (!peer.handle || peer.handle.address() != down.source)
         continue;
       core::log_warn("cluster", "link to node " + id + " is down (" + self->system().render(down.reason)
-                                  + "); failing its " + std::to_string(peer.in_flight.size()) + " requests in flight");
-      fail_in_flight(peer, *waiting);
+                                  + "); failing its " + std::to_string(table->counts(id).in_flight)
+                                  + " requests in flight");
+      table->set_route(id, actors::node_actor{});
       peer.handle = nullptr;
       peer.state = "down";
       peer.last_error = self->system().render(down.reason);
@@ -172,35 +163,6 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
     }
   });
   return {
-    [=](actors::forward_atom, const std::string& node_id, actors::forwarded_request& req, uint64_t ticket) {
-      auto it = self->state.peers.find(node_id);
-      if (it == self->state.peers.end() || it->second.state != "up"
-          || it->second.in_flight.size() >= options.max_in_flight) {
-        if (it != self->state.peers.end())
-          ++it->second.failed;
-        return waiting->fail(ticket, owner_unavailable());
-      }
-      auto& peer = it->second;
-      peer.in_flight.insert(ticket);
-      ++peer.forwarded;
-      auto settle = [=](auto&& resume) {
-        auto p = self->state.peers.find(node_id);
-        // A ticket no longer in flight was failed when the link went down.
-        if (p != self->state.peers.end() && p->second.in_flight.erase(ticket) > 0)
-          resume(p->second);
-      };
-      self->request(peer.handle, options.forward_timeout, actors::forward_atom::value, std::move(req))
-        .then([=](actors::forwarded_response& answer) mutable {
-                settle([&](peer_link&) { waiting->answer(ticket, std::move(answer)); });
-              },
-              [=](caf::error& err) {
-                settle([&](peer_link& p) {
-                  ++p.failed;
-                  core::log_warn("cluster", "forward to node " + node_id + " failed: " + self->system().render(err));
-                  waiting->fail(ticket, owner_unavailable());
-                });
-              });
-    },
     [=](actors::changed_atom, actors::cluster_view& view) {
       for (auto& node : view.nodes) {
         if (node.id == options.self_id)
@@ -212,12 +174,12 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
           continue;
         }
         if (moved) { // it restarted elsewhere: the old link leads nowhere
-          fail_in_flight(it->second, *waiting);
+          table->set_route(node.id, actors::node_actor{});
           self->state.peers.erase(it);
         }
         self->state.peers[node.id].info = node;
         if (dials(options, node.id))
-          connect(self, node.id, options);
+          connect(self, table, node.id, options);
       }
       // A node whose lease ended is gone from the view. While its link is up
       // it still answers (a lease can lapse while etcd is unreachable); once
@@ -225,9 +187,10 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
       for (auto it = self->state.peers.begin(); it != self->state.peers.end();) {
         bool listed = std::any_of(view.nodes.begin(), view.nodes.end(),
                                   [&](const actors::node_info& n) { return n.id == it->first; });
-        if (!listed && it->second.state != "up")
+        if (!listed && it->second.state != "up") {
+          table->forget(it->first);
           it = self->state.peers.erase(it);
-        else
+        } else
           ++it;
       }
       self->state.view = std::move(view);
@@ -238,26 +201,30 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
       auto& peer = self->state.peers[node_id];
       if (peer.info.id.empty())
         peer.info.id = node_id; // the view lists it soon
-      if (peer.handle) {
+      if (peer.handle)
         self->demonitor(peer.handle.address());
-        fail_in_flight(peer, *waiting);
-      }
-      link_up(self, peer, caf::actor_cast<actors::node_actor>(entry));
+      link_up(self, *table, peer, caf::actor_cast<actors::node_actor>(entry));
     },
     [=](actors::register_atom, actors::node_actor& entry) { self->state.own_entry = std::move(entry); },
-    [=](actors::heartbeat_atom) { ping_peers(self, waiting, options); },
+    [=](actors::heartbeat_atom) {
+      ping_peers(self, table, options);
+      if (auto expired = table->expire(forwarding_table::clock::now()))
+        core::log_warn("cluster", std::to_string(expired) + " forwarded requests got no answer in time; failed them");
+    },
     [=](actors::retry_atom, const std::string& node_id, uint64_t generation) {
       auto it = self->state.peers.find(node_id);
       if (it != self->state.peers.end() && it->second.generation == generation && it->second.state != "up")
-        connect(self, node_id, options);
+        connect(self, table, node_id, options);
     },
     [=](actors::list_atom) {
       actors::cluster_status status;
       status.node_id = options.self_id;
       status.view = self->state.view;
-      for (auto& [id, peer] : self->state.peers)
-        status.peers.push_back({peer.info, peer.state, peer.in_flight.size(), peer.forwarded, peer.failed,
+      for (auto& [id, peer] : self->state.peers) {
+        auto counts = table->counts(id);
+        status.peers.push_back({peer.info, peer.state, counts.in_flight, counts.forwarded, counts.failed,
                                 peer.last_error});
+      }
       status.moves = self->state.moves;
       return status;
     },
@@ -284,17 +251,23 @@ actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, std
 } // namespace
 
 peer_router::peer_router(caf::actor_system& sys, boost::asio::io_context& io, peer_router_options options)
-  : waiting_{std::make_shared<waiting>(io)}, router_{sys.spawn(peer_router_behavior, waiting_, std::move(options))} {}
+  : table_{std::make_shared<forwarding_table>(
+      io, std::chrono::duration_cast<forwarding_table::clock::duration>(options.forward_timeout), options.max_in_flight)},
+    router_{sys.spawn(peer_router_behavior, table_, std::move(options))} {}
 
 peer_router::~peer_router() {
-  waiting_->close();
+  table_->close();
   caf::anon_send_exit(router_, caf::exit_reason::user_shutdown);
 }
 
-void peer_router::forward(const std::string& node_id, actors::forwarded_request req, waiting::on_answer answer,
-                          waiting::on_error error) {
-  auto ticket = waiting_->park(std::move(answer), std::move(error));
-  caf::anon_send(router_, actors::forward_atom::value, node_id, std::move(req), ticket);
+void peer_router::introduce(actors::node_actor own_entry) {
+  table_->set_own_entry(own_entry);
+  caf::anon_send(router_, actors::register_atom::value, std::move(own_entry));
+}
+
+void peer_router::forward(const std::string& node_id, actors::forwarded_request req, forwarding_table::on_answer answer,
+                          forwarding_table::on_error error) {
+  table_->forward(node_id, std::move(req), std::move(answer), std::move(error));
 }
 
 void peer_router::update(actors::cluster_view view) {

@@ -23,7 +23,13 @@ template <class... Ts>
 bool ask_bool(caf::scoped_actor& self, const caf::actor& to, std::chrono::seconds timeout, std::string& why, Ts&&... xs) {
   bool answer = false;
   self->request(to, timeout, std::forward<Ts>(xs)...)
-    .receive([&](bool ok) { answer = ok; }, [&](caf::error& err) { why = self->system().render(err); });
+    .receive(
+      [&](bool ok) {
+        answer = ok;
+        if (!ok) // the receiver logs its reason, and keeps it there
+          why = "(refused; the refusing node's log says why)";
+      },
+      [&](caf::error& err) { why = self->system().render(err); });
   return answer;
 }
 

@@ -66,6 +66,16 @@ void wait_map(const cluster_fixture& c, int shard, const std::string& owner) {
                      "not every node names " << owner << " for shard " << shard);
 }
 
+// The state of the last move of `shard` that node `node` ran ("" if none).
+std::string move_state_on(const cluster_fixture& c, std::size_t node, int shard) {
+  auto s = c.status(node); // kept: the loop walks into it
+  std::string state;
+  for (auto& m : s.at("moves").as_array())
+    if (m.at("shard").as_int64() == shard)
+      state = std::string{m.at("state").as_string()};
+  return state;
+}
+
 bool lists(const cluster_fixture& c, std::size_t node, const std::string& team) {
   auto r = c.admin(node).get("/admin/teams?limit=100", c.admin_auth(node));
   return r.status == 200 && json::serialize(r.json()).find(team) != std::string::npos;
@@ -113,14 +123,8 @@ BOOST_AUTO_TEST_CASE(a_moved_shard_keeps_its_data_and_its_new_owner_serves_it) {
   BOOST_TEST(lists(*this, 1, team), "n2 holds the team");
 
   // After the grace period the old owner erased its copy.
-  auto old_view = [&] {
-    auto s = status(0); // kept: the loop walks into it
-    for (auto& m : s.at("moves").as_array())
-      if (m.at("shard").as_int64() == shard)
-        return std::string{m.at("state").as_string()};
-    return std::string{};
-  };
-  BOOST_TEST_REQUIRE(wait_until([&] { return old_view() == "done"; }, 30s, 100ms), old_view());
+  BOOST_TEST_REQUIRE(wait_until([&] { return move_state_on(*this, 0, shard) == "done"; }, 30s, 100ms),
+                     move_state_on(*this, 0, shard));
   BOOST_TEST(!lists(*this, 0, team), "n1 erased the team after the grace period");
   // Every node, the two that moved the shard included, stops cleanly on SIGTERM.
   for (std::size_t i = 0; i < nodes.size(); ++i)
@@ -219,6 +223,48 @@ BOOST_AUTO_TEST_CASE(svcctl_moves_a_shard_and_drains_a_node) {
   BOOST_TEST_MESSAGE("after draining n2: " << json::serialize(per_node));
   BOOST_TEST(json_int(per_node, "n1").value_or(0) + json_int(per_node, "n3").value_or(0) == 256);
   BOOST_TEST(c.get("/v1/team", with_key(key)).status == 200, "the team is still served");
+}
+
+// A move back to the old owner while it still erases its copy (the grace
+// period) is refused by that node's intake; the move fails before the map
+// changes, so the shard stays where it is, thawed and served, and moves
+// back once the old copy is gone.
+BOOST_AUTO_TEST_CASE(a_move_back_within_the_grace_period_fails_and_the_shard_stays_served) {
+  auto [team, key] = team_on(0);
+  int shard = svc::core::shard_of_team(team);
+  auto c = api(2);
+  auto id = json_str(create_image_ok(c, key, image_body()), "id");
+  BOOST_TEST_REQUIRE(json_str(wait_terminal(c, key, id), "status") == "succeeded");
+  auto before = get_balance(c, key);
+  start_move(*this, 2, shard, "n2");
+  wait_move(*this, 2, shard, "committed");
+  wait_map(*this, shard, "n2");
+
+  start_move(*this, 2, shard, "n1");
+  auto failed = wait_move(*this, 2, shard, "failed");
+  BOOST_TEST_MESSAGE("moving back: " << json::serialize(failed));
+  BOOST_TEST(json_str(failed, "error").find("did not take a page of rows (refused;") != std::string::npos,
+             json::serialize(failed));
+  BOOST_TEST(nodes[0]->log_tail(400).find("still erasing its previous copy of the shard") != std::string::npos);
+  wait_map(*this, shard, "n2");
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    auto via = api(i);
+    BOOST_TEST(json_str(get_image(via, key, id), "status") == "succeeded", ids[i]);
+    BOOST_TEST(get_balance(via, key).available == before.available, ids[i]);
+  }
+  auto first = api(0);
+  auto next = json_str(create_image_ok(first, key, image_body()), "id");
+  BOOST_TEST(json_str(wait_terminal(c, key, next), "status") == "succeeded", "the shard thawed on n2");
+  BOOST_TEST(lists(*this, 1, team), "n2 still holds the team");
+
+  // Once n1's grace period is over, the same move succeeds.
+  BOOST_TEST_REQUIRE(wait_until([&] { return move_state_on(*this, 0, shard) == "done"; }, 30s, 100ms),
+                     move_state_on(*this, 0, shard));
+  start_move(*this, 2, shard, "n1");
+  wait_move(*this, 2, shard, "committed");
+  wait_map(*this, shard, "n1");
+  BOOST_TEST(json_str(get_image(c, key, next), "status") == "succeeded");
+  BOOST_TEST(lists(*this, 0, team), "n1 holds the team again");
 }
 
 BOOST_AUTO_TEST_CASE(a_move_to_an_unknown_node_or_of_a_bad_shard_is_refused) {

@@ -81,15 +81,12 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
                  "text/plain; charset=utf-8", {{"Location", location}});
     });
   auto forwarded = to_forwarded_request(ctx->req, ctx->peer, ctx->request_id, kind_ == listener_kind::admin);
-  auto& metrics = core::metrics::svc();
-  auto& answered = metrics.cluster_forwarded.with({member->id, "answered"});
-  auto& failed = metrics.cluster_forwarded.with({member->id, "failed"});
-  auto& took = metrics.cluster_forward_seconds.with({member->id});
+  auto& metrics = metrics_of(member->id);
   peers_.forward(
     member->id, std::move(forwarded),
-    [ctx, &answered, &took, sent = std::chrono::steady_clock::now()](actors::forwarded_response& answer) {
-      answered.inc();
-      took.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count());
+    [ctx, &metrics, sent = std::chrono::steady_clock::now()](actors::forwarded_response& answer) {
+      metrics.answered.inc();
+      metrics.took.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count());
       outgoing_response out;
       out.version = ctx->req.version() == 10 ? 10 : 11;
       out.head = std::move(answer.head);
@@ -97,10 +94,24 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
       out.keep_alive = answer.keep_alive && ctx->req.keep_alive();
       ctx->done(std::move(out));
     },
-    [ctx, &failed](const caf::error&) {
-      failed.inc();
+    [ctx, &metrics](const caf::error&) {
+      metrics.failed.inc();
       answer_owner_unavailable(ctx);
     });
+}
+
+cluster_front::peer_metrics& cluster_front::metrics_of(const std::string& peer_id) {
+  std::lock_guard lock{metrics_mutex_};
+  auto it = metrics_.find(peer_id);
+  if (it == metrics_.end()) {
+    auto& m = core::metrics::svc();
+    it = metrics_
+           .emplace(peer_id, peer_metrics{m.cluster_forwarded.with({peer_id, "answered"}),
+                                          m.cluster_forwarded.with({peer_id, "failed"}),
+                                          m.cluster_forward_seconds.with({peer_id})})
+           .first;
+  }
+  return it->second; // unordered_map keeps its elements in place
 }
 
 } // namespace svc::http

@@ -4,6 +4,11 @@
 // typed request, and redirects what the owner must stream itself. Clients
 // may send anything to any node.
 
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "core/metrics.hpp"
 #include "http/cluster/cluster_table.hpp"
 #include "http/cluster/peer_router.hpp"
 #include "http/request_context.hpp"
@@ -24,11 +29,22 @@ public:
   }
 
 private:
+  /// A peer's forwarding metrics, looked up once: a family's lookup takes
+  /// its lock and builds the label values, three times per request otherwise.
+  struct peer_metrics {
+    core::metrics::counter& answered;
+    core::metrics::counter& failed;
+    core::metrics::histogram& took;
+  };
+  peer_metrics& metrics_of(const std::string& peer_id);
+
   exchange_handler& local_;
   listener_kind kind_;
   services& svc_;
   const cluster_table& table_;
   peer_router& peers_;
+  std::mutex metrics_mutex_;
+  std::unordered_map<std::string, peer_metrics> metrics_;
 };
 
 } // namespace svc::http

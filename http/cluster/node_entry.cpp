@@ -1,5 +1,6 @@
 #include "http/cluster/node_entry.hpp"
 
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -19,7 +20,8 @@ constexpr std::size_t max_forwarded_fields = 1000;
 // A broker: it runs on CAF's network thread, which receives the peers'
 // messages, so handing one to it wakes no other thread (a scheduled actor
 // costs a worker's wake-up per message). Its handlers never block.
-using self_ptr = actors::node_actor::broker_pointer;
+struct node_entry_state;
+using self_ptr = actors::node_actor::stateful_broker_pointer<node_entry_state>;
 
 // A field as the transport would have parsed it: a token name, a value without line breaks.
 bool is_field(std::string_view name, std::string_view value) {
@@ -45,11 +47,12 @@ actors::forwarded_response to_forwarded_response(outgoing_response out) {
   return {std::move(out.head), std::move(out.body), out.keep_alive};
 }
 
-/// The answers to one message of forwarded requests: those ready together
-/// (the pipeline answered them within one asio handler) go back together.
-class answer_batch : public std::enable_shared_from_this<answer_batch> {
+/// The answers to one peer's forwarded requests: those that are ready
+/// before the send runs (answered in the asio handlers queued ahead of it,
+/// from one message of requests or several) go back together.
+class peer_answers : public std::enable_shared_from_this<peer_answers> {
 public:
-  answer_batch(actors::node_actor me, actors::node_actor reply_to, boost::asio::io_context& io)
+  peer_answers(actors::node_actor me, actors::node_actor reply_to, boost::asio::io_context& io)
     : me_{std::move(me)}, reply_to_{std::move(reply_to)}, io_{io} {}
 
   void add(uint64_t ticket, actors::forwarded_response response) {
@@ -86,7 +89,7 @@ peer_info peer_of(const actors::forwarded_request& r) {
 }
 
 // Runs one forwarded request through this node's pipeline (on an asio thread).
-void run_forwarded(const node_entry_links& links, const std::shared_ptr<answer_batch>& answers,
+void run_forwarded(const node_entry_links& links, const std::shared_ptr<peer_answers>& answers,
                    actors::forwarded_call& call) {
   auto& r = call.request;
   auto req = to_http_request(r);
@@ -100,6 +103,27 @@ void run_forwarded(const node_entry_links& links, const std::shared_ptr<answer_b
   });
 }
 
+/// Peers' node actors that forwarded requests here, and their answers on the way.
+struct node_entry_state {
+  std::map<caf::actor_addr, std::shared_ptr<peer_answers>> answers;
+};
+
+// Where the answers to `peer` collect. A peer that restarted has a new
+// address; past a few dozen, the old ones are dropped (a live peer just
+// gets a new collector).
+std::shared_ptr<peer_answers> answers_to(self_ptr self, const node_entry_links& links, actors::node_actor peer) {
+  constexpr std::size_t most_peers = 64;
+  auto& all = self->state.answers;
+  auto it = all.find(peer.address());
+  if (it != all.end())
+    return it->second;
+  if (all.size() >= most_peers)
+    all.clear();
+  auto fresh = std::make_shared<peer_answers>(caf::actor_cast<actors::node_actor>(self), peer, *links.io);
+  all.emplace(peer.address(), fresh);
+  return fresh;
+}
+
 actors::node_actor::behavior_type node_entry(self_ptr self, node_entry_links links) {
   return {
     // A peer's requests: run on an asio thread, and answered from there
@@ -108,7 +132,7 @@ actors::node_actor::behavior_type node_entry(self_ptr self, node_entry_links lin
       auto reply_to = caf::actor_cast<actors::node_actor>(self->current_sender());
       if (!reply_to || calls.calls.empty())
         return; // anonymous: there is no one to answer
-      auto answers = std::make_shared<answer_batch>(caf::actor_cast<actors::node_actor>(self), reply_to, *links.io);
+      auto answers = answers_to(self, links, std::move(reply_to));
       boost::asio::post(*links.io, [links, answers, calls = std::move(calls)]() mutable {
         for (auto& call : calls.calls)
           run_forwarded(links, answers, call);

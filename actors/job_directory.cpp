@@ -234,14 +234,13 @@ void recover_batch(self_ptr self, const context& ctx, const job_services& servic
 }
 
 // Resumes every unfinished job of `shard` (its rows just committed here),
-// reading all of `live_jobs` at once: a shard is a small part of it. How
-// many, or the store's failure (jobs resumed so far stay resumed, and a
-// second adoption skips them).
+// reading the shard's range of `live_jobs`. How many, or the store's failure
+// (jobs resumed so far stay resumed, and a second adoption skips them).
 caf::result<int64_t> adopt_shard(self_ptr self, const context& ctx, const job_services& services,
                                  core::shard_id shard) {
   auto began = ctx.clock->now();
   int64_t resumed = 0;
-  auto failed = each_key_batch(ctx.tables->live_jobs, job_recovery_batch, [&](const std::vector<std::string>& ids) {
+  auto failed = each_key_batch(ctx.tables->live_jobs, shard, job_recovery_batch, [&](const std::vector<std::string>& ids) {
     resumed += resume_jobs(self, ctx, services, ids, shard);
   });
   if (failed)

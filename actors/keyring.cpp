@@ -7,6 +7,7 @@
 #include "core/ids.hpp"
 #include "core/log.hpp"
 #include "core/shard.hpp"
+#include "persistence/shard_keys.hpp"
 #include "schema/api_key_format.hpp"
 
 namespace svc::actors {
@@ -34,7 +35,8 @@ std::pair<schema::api_key_record, std::string> mint_key(const context& ctx, cons
 
 void put_new_key(const context& ctx, persistence::write_batch& batch, const schema::api_key_record& r) {
   ctx.tables->api_keys.put(batch, r.id, r);
-  ctx.tables->key_hashes.put(batch, r.secret_sha256, r.id);
+  // Under the shard its secret names (mint_key: the team's), where auth looks.
+  ctx.tables->key_hashes.put(batch, persistence::key_hash_key(core::shard_of_team(r.team_id), r.secret_sha256), r.id);
   ctx.tables->api_keys_by_team.put(batch, r.team_id + "/" + r.id, r.id);
 }
 
@@ -158,7 +160,9 @@ keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
     },
     [=](adopt_atom, core::shard_id shard) -> caf::result<int64_t> {
       int64_t armed = 0;
-      auto scanned = ctx.tables->api_keys.for_each([&](const schema::api_key_record& r) {
+      persistence::scan_range of_shard;
+      of_shard.shard = shard; // the shard's range of `api_keys` alone
+      auto scanned = ctx.tables->api_keys.for_each(of_shard, [&](const schema::api_key_record& r) {
         if (core::shard_of_team(r.team_id) == shard && !self->state.pending_expiries.count(r.id) && r.deactivate_at
             && !r.deactivated) {
           arm_expiry(self, ctx, r);

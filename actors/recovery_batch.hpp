@@ -11,6 +11,7 @@
 
 #include "actors/messages.hpp"
 #include "core/log.hpp"
+#include "core/shard.hpp"
 #include "persistence/table_views.hpp"
 
 namespace svc::actors {
@@ -41,12 +42,14 @@ std::optional<recovery_keys> recovery_batch(Self* self, const persistence::index
   return batch;
 }
 
-/// Hands every key of `table` to `handle`, up to `limit` of them (one read
-/// transaction) at a time: an adoption reads a whole table at once. The
-/// store's failure (after the batches read before it), if any.
+/// Hands every key of `shard`'s range of `table` to `handle`, up to `limit`
+/// of them (one read transaction) at a time: an adoption reads its shard at
+/// once. The store's failure (after the batches read before it), if any.
 template <class Handle>
-std::optional<std::string> each_key_batch(const persistence::index_table& table, std::size_t limit, Handle handle) {
+std::optional<std::string> each_key_batch(const persistence::index_table& table, core::shard_id shard,
+                                          std::size_t limit, Handle handle) {
   persistence::scan_range range;
+  range.shard = shard;
   for (bool more = true; more;) {
     auto keys = table.keys(range, limit, more);
     if (keys.failed())

@@ -257,7 +257,9 @@ caf::expected<std::vector<std::string>> spawn_stored_endpoints(self_ptr self, co
                                                                const endpoint_services& services,
                                                                std::optional<core::shard_id> shard) {
   std::vector<webhook_endpoint_record> stored;
-  auto endpoints_read = ctx.tables->webhook_endpoints.for_each([&](const webhook_endpoint_record& e) {
+  persistence::scan_range range;
+  range.shard = shard; // unset: every shard's
+  auto endpoints_read = ctx.tables->webhook_endpoints.for_each(range, [&](const webhook_endpoint_record& e) {
     if (holds_team(ctx, e.team_id) && (!shard || core::shard_of_team(e.team_id) == *shard)
         && !self->state.endpoints.count(e.id))
       stored.push_back(e);
@@ -281,7 +283,7 @@ caf::result<int64_t> adopt_shard(self_ptr self, const context& ctx, const endpoi
   if (!spawned)
     return std::move(spawned.error());
   int64_t events = 0;
-  auto failed = each_key_batch(ctx.tables->pending_events, event_recovery_batch,
+  auto failed = each_key_batch(ctx.tables->pending_events, shard, event_recovery_batch,
                                [&](const std::vector<std::string>& ids) { events += fan_out_events(self, ctx, ids, shard); });
   if (failed)
     return storage_failure("webhook_directory", *failed);

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
+#include "core/shard.hpp"
 #include "persistence/store_tables.hpp"
 
 namespace svc::http {
@@ -25,10 +27,13 @@ struct key_entry {
 
 class key_cache {
 public:
-  /// The key whose secret hashes to `secret_sha256` and its team; absent for
-  /// an unknown key, an error when the store cannot say.
-  persistence::read_result<std::shared_ptr<const key_entry>> lookup(const persistence::environment& env, const persistence::tables& tables,
-                                          const std::string& secret_sha256);
+  /// The key whose secret hashes to `secret_sha256` and names
+  /// `secret_shard` (core::shard_of_key_secret), and its team; absent for an
+  /// unknown key, an error when the store cannot say.
+  persistence::read_result<std::shared_ptr<const key_entry>> lookup(const persistence::environment& env,
+                                                                    const persistence::tables& tables,
+                                                                    std::optional<core::shard_id> secret_shard,
+                                                                    const std::string& secret_sha256);
 
 private:
   static constexpr std::size_t max_entries = 10000;

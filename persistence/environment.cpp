@@ -1,5 +1,11 @@
 #include "persistence/environment.hpp"
+
+#include "core/log.hpp"
+#include "persistence/lmdb_cursor.hpp"
 #include "persistence/map_room.hpp"
+#include "persistence/shard_keys.hpp"
+#include "persistence/sharded_txn.hpp"
+#include "persistence/store_upgrade.hpp"
 #include "persistence/value_codec.hpp"
 
 #include <array>
@@ -11,7 +17,6 @@
 #include <vector>
 
 #include <fcntl.h>
-#include <lmdb.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,20 +27,17 @@ std::string_view table_name(table t) {
     "meta", "teams", "balances", "api_keys", "api_keys_by_team", "key_hashes", "loras", "lora_slugs", "buckets", "holds",
     "jobs", "jobs_by_team", "live_jobs", "idempotency", "usage", "expiries", "webhook_endpoints",
     "endpoints_by_team", "events", "events_by_team", "pending_events", "delivery_tasks", "deliveries",
-    "delivered_events", "files", "files_by_team", "mail_queue", "credit_entries"};
+    "delivered_events", "files", "files_by_team", "mail_queue", "credit_entries", "legacy_shards"};
   return names[static_cast<std::size_t>(t)];
 }
 
 namespace {
 
-MDB_val as_val(std::string_view s) { return {s.size(), const_cast<char*>(s.data())}; }
-
-std::string_view as_view(const MDB_val& v) { return {static_cast<const char*>(v.mv_data), v.mv_size}; }
-
-std::string lmdb_error(const char* what, int rc) { return std::string{what} + ": " + mdb_strerror(rc); }
+using lmdb::as_val;
+using lmdb::as_view;
 
 // A failed write as a status; out of room when the map or the disk is full.
-status failure(const std::string& what, int rc) { return {lmdb_error(what.c_str(), rc), map_room::is_out_of_room(rc)}; }
+status failure(const std::string& what, int rc) { return {lmdb::error(what.c_str(), rc), map_room::is_out_of_room(rc)}; }
 
 constexpr const char* injected_read_failure = "reads failing (fault injection)";
 
@@ -93,20 +95,6 @@ struct read_txn {
   }
 };
 
-// A cursor that always closes.
-struct cursor {
-  MDB_cursor* cur = nullptr;
-  int rc;
-  cursor(MDB_txn* txn, MDB_dbi dbi) : rc{mdb_cursor_open(txn, dbi, &cur)} {
-    if (rc != MDB_SUCCESS)
-      cur = nullptr;
-  }
-  ~cursor() {
-    if (cur)
-      mdb_cursor_close(cur);
-  }
-};
-
 } // namespace
 
 struct environment::impl {
@@ -115,6 +103,10 @@ struct environment::impl {
   std::unique_ptr<reader_pool> readers;
   std::atomic<bool> failing_reads{false}; ///< the fault switch (fail_reads)
   std::atomic<int64_t> commit_delay_ms{0}; ///< the fault switch (delay_commits)
+  /// Whether `legacy_shards` may hold rows: only then do reads and writes consult it.
+  std::atomic<bool> legacy_rows{false};
+  /// `txn` with the keys callers use.
+  sharded_txn in(MDB_txn* txn) const { return {txn, dbis, legacy_rows.load(std::memory_order_acquire)}; }
   int fd = -1; ///< the data file (LMDB's descriptor)
   uint64_t page_size = 0, map_pages = 0, reserve_pages = 0, disk_reserve_pages = 0;
   // The counts below change only in `commit` (one writer) and at open.
@@ -142,6 +134,47 @@ struct environment::impl {
   }
 };
 
+namespace {
+
+// The layout of the store's keys (`meta/format_version`), apart from the
+// version byte of each value: 1 stored team-owned keys as they are; 2 stores
+// each behind its team's shard (shard_keys.hpp).
+constexpr char store_format = '2';
+
+// Writes the format of a new store, upgrades a format-1 store, and refuses
+// any other: a store written by a newer svcd is refused rather than misread.
+// Empty, or why the store cannot be opened.
+std::string settle_format(MDB_txn* txn, const std::array<MDB_dbi, table_count>& dbis, const std::string& dir) {
+  const std::string version_key = "format_version", version(1, store_format);
+  MDB_val vk = as_val(version_key), vv{};
+  auto meta = dbis[static_cast<std::size_t>(table::meta)];
+  int rc = mdb_get(txn, meta, &vk, &vv);
+  if (rc != MDB_SUCCESS && rc != MDB_NOTFOUND)
+    return lmdb::error("format version", rc);
+  const std::string found = rc == MDB_SUCCESS ? std::string{as_view(vv)} : version;
+  if (found == "1") {
+    MDB_dbi scratch{};
+    if (rc = mdb_dbi_open(txn, "upgrading", MDB_CREATE, &scratch); rc != MDB_SUCCESS)
+      return lmdb::error("mdb_dbi_open upgrading", rc);
+    upgrade_counts counts;
+    if (auto why = upgrade_from_format_1(txn, dbis, scratch, counts); !why.empty())
+      return "store " + dir + " could not be upgraded from format 1: " + why;
+    core::log_info("persistence", "upgraded store " + dir + " from format 1 to 2: " + std::to_string(counts.rows)
+                                    + " rows placed in their team's shard, " + std::to_string(counts.legacy_rows)
+                                    + " of them by legacy_shards, " + std::to_string(counts.teamless_rows)
+                                    + " without a team");
+  } else if (found != version) {
+    return "store " + dir + " has format version '" + found + "'; this svcd reads versions 1 and " + version;
+  }
+  if (found == version && rc == MDB_SUCCESS)
+    return {};
+  vv = as_val(version);
+  rc = mdb_put(txn, meta, &vk, &vv, 0);
+  return rc == MDB_SUCCESS ? std::string{} : lmdb::error("format version", rc);
+}
+
+} // namespace
+
 environment::environment(std::unique_ptr<impl> p) : impl_{std::move(p)} {}
 
 environment::~environment() = default;
@@ -150,26 +183,26 @@ std::unique_ptr<environment> environment::open(const std::string& dir, std::stri
   auto p = std::make_unique<impl>();
   int rc = mdb_env_create(&p->env);
   if (rc != MDB_SUCCESS) {
-    error = lmdb_error("mdb_env_create", rc);
+    error = lmdb::error("mdb_env_create", rc);
     return nullptr;
   }
   mdb_env_set_maxdbs(p->env, 32);
   rc = mdb_env_set_mapsize(p->env, static_cast<std::size_t>(map_size));
   if (rc != MDB_SUCCESS) {
-    error = lmdb_error("mdb_env_set_mapsize", rc);
+    error = lmdb::error("mdb_env_set_mapsize", rc);
     return nullptr;
   }
   mdb_env_set_maxreaders(p->env, 512);
   // NOTLS: read transactions are short and may run on any asio or actor thread.
   rc = mdb_env_open(p->env, dir.c_str(), MDB_NOTLS, 0600);
   if (rc != MDB_SUCCESS) {
-    error = lmdb_error(("mdb_env_open " + dir).c_str(), rc);
+    error = lmdb::error(("mdb_env_open " + dir).c_str(), rc);
     return nullptr;
   }
   MDB_txn* txn = nullptr;
   rc = mdb_txn_begin(p->env, nullptr, 0, &txn);
   if (rc != MDB_SUCCESS) {
-    error = lmdb_error("mdb_txn_begin", rc);
+    error = lmdb::error("mdb_txn_begin", rc);
     return nullptr;
   }
   for (std::size_t i = 0; i < table_count; ++i) {
@@ -177,33 +210,20 @@ std::unique_ptr<environment> environment::open(const std::string& dir, std::stri
     rc = mdb_dbi_open(txn, name.c_str(), MDB_CREATE, &p->dbis[i]);
     if (rc != MDB_SUCCESS) {
       mdb_txn_abort(txn);
-      error = lmdb_error(("mdb_dbi_open " + name).c_str(), rc);
+      error = lmdb::error(("mdb_dbi_open " + name).c_str(), rc);
       return nullptr;
     }
   }
-  // The store's format version: written at creation, checked on every open,
-  // so a store written by a newer svcd is refused rather than misread.
-  const std::string version_key = "format_version", version{static_cast<char>('0' + format_version)};
-  MDB_val vk = as_val(version_key), vv{};
-  auto meta = p->dbis[static_cast<std::size_t>(table::meta)];
-  rc = mdb_get(txn, meta, &vk, &vv);
-  if (rc == MDB_NOTFOUND) {
-    vv = as_val(version);
-    rc = mdb_put(txn, meta, &vk, &vv, 0);
-  } else if (rc == MDB_SUCCESS && as_view(vv) != version) {
+  if (error = settle_format(txn, p->dbis, dir); !error.empty()) {
     mdb_txn_abort(txn);
-    error = "store " + dir + " has format version '" + std::string{as_view(vv)} + "'; this svcd reads version "
-            + version;
     return nullptr;
   }
-  if (rc != MDB_SUCCESS) {
-    mdb_txn_abort(txn);
-    error = lmdb_error("format version", rc);
-    return nullptr;
-  }
+  MDB_stat legacy{};
+  rc = mdb_stat(txn, p->dbis[static_cast<std::size_t>(table::legacy_shards)], &legacy);
+  p->legacy_rows.store(rc == MDB_SUCCESS && legacy.ms_entries > 0);
   rc = mdb_txn_commit(txn);
   if (rc != MDB_SUCCESS) {
-    error = lmdb_error("mdb_txn_commit", rc);
+    error = lmdb::error("mdb_txn_commit", rc);
     return nullptr;
   }
   p->readers = std::make_unique<reader_pool>(p->env);
@@ -223,76 +243,30 @@ std::unique_ptr<environment> environment::open(const std::string& dir, std::stri
 
 namespace {
 
-read_result<std::string> get_in(MDB_txn* txn, MDB_dbi dbi, std::string_view key) {
-  if (key.empty() || key.size() > 511) // LMDB's key size limit; such keys never exist
-    return read_result<std::string>::none();
-  MDB_val k = as_val(key), v{};
-  int rc = mdb_get(txn, dbi, &k, &v);
-  if (rc == MDB_NOTFOUND)
-    return read_result<std::string>::none();
-  if (rc != MDB_SUCCESS)
-    return read_result<std::string>::error(lmdb_error("mdb_get", rc));
-  return std::string{as_view(v)};
-}
-
-status scan_in(MDB_txn* txn, MDB_dbi dbi, const scan_range& range, const scan_visitor& visit) {
-  cursor c{txn, dbi};
-  if (!c.cur)
-    return {lmdb_error("mdb_cursor_open", c.rc)};
-  auto in_range = [&](std::string_view k) { return k.substr(0, range.prefix.size()) == range.prefix; };
-  // The walk ends at the range's end (MDB_NOTFOUND or a key past the prefix),
-  // when the visitor stops, or on an error, which the caller must hear of.
-  auto ended = [](int rc) -> status { return rc == MDB_SUCCESS || rc == MDB_NOTFOUND ? status{} : status{lmdb_error("mdb_cursor_get", rc)}; };
-  MDB_val k{}, v{};
-  int rc;
-  if (!range.reverse) {
-    std::string start = range.start_after.empty() ? range.prefix : range.start_after;
-    k = as_val(start);
-    rc = start.empty() ? mdb_cursor_get(c.cur, &k, &v, MDB_FIRST) : mdb_cursor_get(c.cur, &k, &v, MDB_SET_RANGE);
-    if (rc == MDB_SUCCESS && !range.start_after.empty() && as_view(k) == range.start_after)
-      rc = mdb_cursor_get(c.cur, &k, &v, MDB_NEXT);
-    for (; rc == MDB_SUCCESS && in_range(as_view(k)); rc = mdb_cursor_get(c.cur, &k, &v, MDB_NEXT))
-      if (!visit(as_view(k), as_view(v)))
-        return {};
-    return ended(rc);
-  }
-  // Reverse: position on the last key below the start, then walk backwards.
-  std::string bound = range.start_after;
-  if (bound.empty() && !range.prefix.empty()) {
-    bound = range.prefix;
-    bound.push_back('\xff'); // past every key with this prefix
-  }
-  if (bound.empty()) {
-    rc = mdb_cursor_get(c.cur, &k, &v, MDB_LAST);
-  } else {
-    k = as_val(bound);
-    rc = mdb_cursor_get(c.cur, &k, &v, MDB_SET_RANGE);
-    if (rc == MDB_SUCCESS)
-      rc = mdb_cursor_get(c.cur, &k, &v, MDB_PREV);
-    else if (rc == MDB_NOTFOUND) // every key is below the bound
-      rc = mdb_cursor_get(c.cur, &k, &v, MDB_LAST);
-  }
-  for (; rc == MDB_SUCCESS && in_range(as_view(k)); rc = mdb_cursor_get(c.cur, &k, &v, MDB_PREV))
-    if (!visit(as_view(k), as_view(v)))
-      return {};
-  return ended(rc);
-}
-
 // The reads of one open transaction (environment::read).
 class txn_snapshot final : public snapshot {
 public:
-  txn_snapshot(MDB_txn* txn, const std::array<MDB_dbi, table_count>& dbis) : txn_{txn}, dbis_{dbis} {}
-  read_result<std::string> get(table t, std::string_view key) const override {
-    return get_in(txn_, dbis_[static_cast<std::size_t>(t)], key);
-  }
+  explicit txn_snapshot(const sharded_txn& txn) : txn_{txn} {}
+  read_result<std::string> get(table t, std::string_view key) const override { return txn_.get(t, key); }
   status scan(table t, const scan_range& range, const scan_visitor& visit) const override {
-    return scan_in(txn_, dbis_[static_cast<std::size_t>(t)], range, visit);
+    return txn_.scan(t, range, visit);
   }
 
 private:
-  MDB_txn* txn_;
-  const std::array<MDB_dbi, table_count>& dbis_;
+  const sharded_txn& txn_;
 };
+
+// The key `op` writes as stored: behind its shard in a team-owned table
+// (the op's own shard when it names one: a moved row).
+read_result<std::string> stored_key_of(const sharded_txn& keys, const write_op& op) {
+  if (store_wide(op.tbl))
+    return op.key;
+  if (op.shard)
+    return sharded_txn::stored_key(*op.shard, op.key);
+  return keys.shard_for_write(op.tbl, op.key).map([&](core::shard_id shard) {
+    return sharded_txn::stored_key(shard, op.key);
+  });
+}
 
 } // namespace
 
@@ -301,8 +275,8 @@ read_result<std::string> environment::get(table t, std::string_view key) const {
     return read_result<std::string>::error(injected_read_failure);
   read_txn r{*impl_->readers};
   if (!r.txn)
-    return read_result<std::string>::error(lmdb_error("mdb_txn_begin", r.rc));
-  return get_in(r.txn, impl_->dbis[static_cast<std::size_t>(t)], key);
+    return read_result<std::string>::error(lmdb::error("mdb_txn_begin", r.rc));
+  return impl_->in(r.txn).get(t, key);
 }
 
 status environment::scan(table t, const scan_range& range, const scan_visitor& visit) const {
@@ -310,8 +284,8 @@ status environment::scan(table t, const scan_range& range, const scan_visitor& v
     return {injected_read_failure};
   read_txn r{*impl_->readers};
   if (!r.txn)
-    return {lmdb_error("mdb_txn_begin", r.rc)};
-  return scan_in(r.txn, impl_->dbis[static_cast<std::size_t>(t)], range, visit);
+    return {lmdb::error("mdb_txn_begin", r.rc)};
+  return impl_->in(r.txn).scan(t, range, visit);
 }
 
 status environment::read(const std::function<status(const snapshot&)>& f) const {
@@ -319,8 +293,9 @@ status environment::read(const std::function<status(const snapshot&)>& f) const 
     return {injected_read_failure};
   read_txn r{*impl_->readers};
   if (!r.txn)
-    return {lmdb_error("mdb_txn_begin", r.rc)};
-  return f(txn_snapshot{r.txn, impl_->dbis});
+    return {lmdb::error("mdb_txn_begin", r.rc)};
+  auto txn = impl_->in(r.txn);
+  return f(txn_snapshot{txn});
 }
 
 status environment::probe() const {
@@ -343,9 +318,19 @@ status environment::commit(const write_batch& batch) {
   if (rc != MDB_SUCCESS)
     return failure("mdb_txn_begin", rc);
   const auto pages_before = map_room::tree_pages(txn, p.dbis.data(), p.dbis.size());
+  // Set before the commit: a reader that sees a legacy row must look it up.
+  for (auto& op : batch.ops)
+    if (op.tbl == table::legacy_shards && op.value)
+      p.legacy_rows.store(true, std::memory_order_release);
+  auto keys = p.in(txn);
   for (auto& op : batch.ops) {
     auto dbi = impl_->dbis[static_cast<std::size_t>(op.tbl)];
-    MDB_val k = as_val(op.key);
+    auto stored = stored_key_of(keys, op);
+    if (stored.failed()) {
+      mdb_txn_abort(txn);
+      return {"write " + std::string{table_name(op.tbl)} + ": " + stored.why()};
+    }
+    MDB_val k = as_val(*stored);
     if (op.value) {
       MDB_val v = as_val(*op.value);
       rc = mdb_put(txn, dbi, &k, &v, 0);
@@ -419,7 +404,7 @@ status environment::backup(const std::string& dir) const {
   ::close(fd);
   if (!synced) {
     ::unlink(path.c_str());
-    return {rc != MDB_SUCCESS ? lmdb_error(("mdb_env_copyfd2 " + path).c_str(), rc) : "fsync " + path + " failed"};
+    return {rc != MDB_SUCCESS ? lmdb::error(("mdb_env_copyfd2 " + path).c_str(), rc) : "fsync " + path + " failed"};
   }
   return {};
 }

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "core/config.hpp"
+#include "core/shard.hpp"
 #include "persistence/read_result.hpp"
 #include "persistence/table_ids.hpp"
 #include "persistence/write_batch.hpp"
@@ -46,6 +47,9 @@ struct scan_range {
   std::string prefix;        ///< only keys starting with it
   std::string start_after;   ///< resume strictly after this key (cursor paging)
   bool reverse = false;      ///< newest (largest key) first
+  /// Only rows of this shard (a team-owned table's one key range; ignored by
+  /// store-wide tables). Unset: rows of every shard, in key order.
+  std::optional<core::shard_id> shard = std::nullopt;
 };
 
 /// Receives one key and its raw value; returns false to stop the scan.
@@ -67,7 +71,8 @@ public:
   /// Opens (creating if needed) `dir/data.mdb` with a map of `map_size` bytes
   /// (the most the store may hold; the file grows only as data does). nullptr
   /// and `error` set on failure, including a store of another format version
-  /// (`meta/format_version`).
+  /// (`meta/format_version`). A store of format 1 (keys without their shard)
+  /// is upgraded to format 2 first, in one transaction (store_upgrade.hpp).
   static std::unique_ptr<environment> open(const std::string& dir, std::string& error,
                                            uint64_t map_size = core::default_map_size);
 

@@ -72,10 +72,6 @@ team team_of_expiry(const snapshot& s, std::string_view key) {
 
 } // namespace
 
-bool store_wide(table t) {
-  return t == table::meta || t == table::loras || t == table::lora_slugs || t == table::mail_queue;
-}
-
 team team_of_row(const snapshot& s, table from, std::string_view key, std::string_view value) {
   // No default: a new table must be given its owner here (the compiler warns).
   switch (from) {
@@ -83,6 +79,7 @@ team team_of_row(const snapshot& s, table from, std::string_view key, std::strin
   case table::loras:
   case table::lora_slugs:
   case table::mail_queue:
+  case table::legacy_shards:
     return team::none();
   case table::teams:
   case table::balances:

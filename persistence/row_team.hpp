@@ -1,18 +1,16 @@
 #pragma once
-// Which team a stored row belongs to. Keys carry no shard yet, so a shard's
-// rows are found by asking this of every row: from the key where it starts
-// with the team id, else from the record the row is or names.
+// Which team a stored row of a format-1 store belongs to: from the key where
+// it starts with the team id, else from the record the row is or names. The
+// upgrade to format 2 asks it of every row to place the row in its team's
+// shard (store_upgrade.hpp), never trusting the shard an id names.
 
 #include <string>
 #include <string_view>
 
 #include "persistence/environment.hpp"
+#include "persistence/shard_keys.hpp"
 
 namespace svc::persistence {
-
-/// Whether `t` holds facts of the whole store rather than of teams (the
-/// format version, the LoRA catalogue, the node's mail queue): never moved with a shard.
-bool store_wide(table t);
 
 /// The id of the team that owns the row `key -> value` of `from`, looking up
 /// in `s` the record it names where the row itself does not say; absent for

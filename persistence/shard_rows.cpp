@@ -5,22 +5,22 @@
 #include <optional>
 #include <string_view>
 
-#include "persistence/row_team.hpp"
+#include "persistence/shard_keys.hpp"
 #include "persistence/value_codec.hpp"
 
 namespace svc::persistence {
 namespace {
 
-// The walk's table order. A row whose team is read from another table's
-// record (an index row, a task, an expiry) comes before that table, so a
-// paged erase has not yet removed the record when it meets the row.
-constexpr std::array<table, 24> walk_order{
-  table::key_hashes, table::live_jobs, table::pending_events, table::delivery_tasks, table::delivered_events,
-  table::expiries, table::teams, table::balances, table::buckets, table::api_keys, table::api_keys_by_team,
-  table::holds, table::jobs, table::jobs_by_team, table::idempotency, table::usage, table::webhook_endpoints,
-  table::endpoints_by_team, table::events, table::events_by_team, table::deliveries, table::files,
-  table::files_by_team, table::credit_entries};
-static_assert(walk_order.size() + 4 == table_count, "every table is walked or store-wide (row_team.cpp)");
+// The tables a shard's rows are in: each team-owned table's range of the
+// shard, then the `legacy_shards` rows that name the shard (a store upgraded
+// from format 1 has them; the ids they name are found through them).
+constexpr std::array<table, 25> walk_order{
+  table::teams, table::balances, table::buckets, table::api_keys, table::api_keys_by_team, table::key_hashes,
+  table::holds, table::jobs, table::jobs_by_team, table::live_jobs, table::idempotency, table::usage,
+  table::expiries, table::webhook_endpoints, table::endpoints_by_team, table::events, table::events_by_team,
+  table::pending_events, table::delivery_tasks, table::deliveries, table::delivered_events, table::files,
+  table::files_by_team, table::credit_entries, table::legacy_shards};
+static_assert(walk_order.size() + 4 == table_count, "every team-owned table is walked (shard_keys.cpp)");
 
 // LMDB's key size limit (the default build).
 constexpr std::size_t max_key_size = 511;
@@ -52,25 +52,28 @@ struct row_view {
   std::string_view key, value;
 };
 
+// Whether the `legacy_shards` row `value` names `shard`.
+bool names_shard(std::string_view value, core::shard_id shard) {
+  auto named = decode_legacy_shard(value);
+  return named && *named == shard;
+}
+
 // Visits the rows of `shard` from `start` in walk order, in one snapshot,
 // until `visit` returns false.
 status walk_shard(const tables& t, core::shard_id shard, const position& start,
                   const std::function<bool(const row_view&)>& visit) {
   return t.env.read([&](const snapshot& s) -> status {
-    status failed;
     bool stopped = false;
-    for (auto step = start.step; step < walk_order.size() && !stopped && failed.ok(); ++step) {
+    for (auto step = start.step; step < walk_order.size() && !stopped; ++step) {
       auto from = walk_order[step];
       scan_range range;
+      range.shard = shard;
       if (step == start.step)
         range.start_after = start.key;
       auto scanned = s.scan(from, range, [&](std::string_view key, std::string_view value) {
-        auto team = team_of_row(s, from, key, value);
-        if (team.failed()) {
-          failed = {team.why()};
-          return false;
-        }
-        if (team.has_value() && core::shard_of_team(*team) == shard && !visit({from, key, value})) {
+        if (from == table::legacy_shards && !names_shard(value, shard))
+          return true;
+        if (!visit({from, key, value})) {
           stopped = true;
           return false;
         }
@@ -79,7 +82,7 @@ status walk_shard(const tables& t, core::shard_id shard, const position& start,
       if (!scanned.ok())
         return scanned;
     }
-    return failed;
+    return {};
   });
 }
 
@@ -98,18 +101,28 @@ void add_blobs(const row_view& row, std::vector<std::string>& blobs) {
     blobs.push_back(schema::output_blob_key(*job, i));
 }
 
-// Why `row` may not be written by a shard move; empty when it may.
-std::string refusal(const shard_row& row) {
+// Why `row` may not be written as a row of `shard`; empty when it may.
+std::string refusal(const shard_row& row, core::shard_id shard) {
   auto index = static_cast<std::size_t>(row.from);
   if (index >= table_count)
     return "a row of table number " + std::to_string(index) + ", which does not exist";
-  if (store_wide(row.from))
+  if (store_wide(row.from) && row.from != table::legacy_shards)
     return "a row of the store-wide table " + std::string{table_name(row.from)};
-  if (row.key.empty() || row.key.size() > max_key_size)
+  if (row.key.empty() || row.key.size() + 1 > max_key_size) // +1: the shard byte it is stored behind
     return "a key of " + std::to_string(row.key.size()) + " bytes in " + std::string{table_name(row.from)};
   if (row.value.empty() || row.value[0] != format_version)
     return "a value without the format version byte under " + std::string{table_name(row.from)} + "/" + row.key;
+  if (row.from == table::legacy_shards && !names_shard(row.value, shard))
+    return "a legacy_shards row of another shard: " + row.key;
   return {};
+}
+
+// Adds to `batch` the put (value) or erasure (none) of `row`, in `shard`'s range.
+void add_row(write_batch& batch, core::shard_id shard, table from, std::string key, std::optional<std::string> value) {
+  if (from == table::legacy_shards)
+    batch.ops.push_back({from, std::move(key), std::move(value), std::nullopt});
+  else
+    batch.ops.push_back({from, std::move(key), std::move(value), shard});
 }
 
 } // namespace
@@ -136,12 +149,12 @@ read_result<shard_rows_page> read_shard_rows(const tables& t, core::shard_id sha
   return page;
 }
 
-bool put_shard_rows(write_batch& batch, const std::vector<shard_row>& rows, std::string& why) {
+bool put_shard_rows(write_batch& batch, core::shard_id shard, const std::vector<shard_row>& rows, std::string& why) {
   for (auto& row : rows)
-    if (why = refusal(row); !why.empty())
+    if (why = refusal(row, shard); !why.empty())
       return false;
   for (auto& row : rows)
-    batch.put(row.from, row.key, row.value);
+    add_row(batch, shard, row.from, row.key, row.value);
   return true;
 }
 
@@ -151,7 +164,7 @@ read_result<std::size_t> erase_shard_rows(const tables& t, core::shard_id shard,
   write_batch erasures;
   std::vector<std::string> named;
   auto st = walk_shard(t, shard, {}, [&](const row_view& row) {
-    erasures.erase(row.from, std::string{row.key});
+    add_row(erasures, shard, row.from, std::string{row.key}, std::nullopt);
     add_blobs(row, named);
     return true;
   });

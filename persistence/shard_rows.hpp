@@ -1,8 +1,9 @@
 #pragma once
 // A shard's rows of the store, for moving a shard between nodes: read in
 // pages on the old owner, written on the new one, erased on the old one
-// afterwards. Keys carry no shard, so every table is walked and each row's
-// team decided (row_team.hpp); FORMAT.md, "Moving a shard".
+// afterwards. A shard is one key range of each team-owned table
+// (shard_keys.hpp), so a move reads and erases only its own rows; FORMAT.md,
+// "Moving a shard".
 
 #include <cstddef>
 #include <string>
@@ -35,18 +36,19 @@ SVC_DESCRIBE(shard_rows_page, (rows, blobs, next))
 /// The rows of every team of `shard` after `cursor` ("" = from the start), in
 /// one read transaction, stopping once the page holds about `max_bytes` of
 /// keys+values (at least one row; the row that would pass the limit starts
-/// the next page). Tables are walked so that rows found through another
-/// table's record come before that record: erasing page by page, each page
-/// committed before the next is read, finds every row too. An error
+/// the next page): each team-owned table's range of the shard, then the
+/// `legacy_shards` rows naming the shard. An error
 /// (read_result::error) when the store fails or `cursor` is not one this returned.
 read_result<shard_rows_page> read_shard_rows(const tables& t, core::shard_id shard, const std::string& cursor,
                                              std::size_t max_bytes);
 
-/// Adds `rows` to `batch` as puts (overwriting): what the new owner commits.
-/// Rows arrive from another node and are checked as untrusted: refuses (false,
-/// `why`, nothing added) a row of a store-wide table, of a table number out of
-/// range, with a key LMDB cannot store, or a value without the format byte.
-bool put_shard_rows(write_batch& batch, const std::vector<shard_row>& rows, std::string& why);
+/// Adds `rows` to `batch` as puts (overwriting) into `shard`'s ranges: what
+/// the new owner commits. Rows arrive from another node and are checked as
+/// untrusted: refuses (false, `why`, nothing added) a row of a store-wide
+/// table other than `legacy_shards`, a `legacy_shards` row naming another
+/// shard, a table number out of range, a key LMDB cannot store behind its
+/// shard byte, or a value without the format byte.
+bool put_shard_rows(write_batch& batch, core::shard_id shard, const std::vector<shard_row>& rows, std::string& why);
 
 /// Adds to `batch` the erasure of every row of `shard` (the old owner's
 /// cleanup after a move) and returns how many rows; an error (and nothing

@@ -39,10 +39,11 @@ enum class table : uint8_t {
   files_by_team,      ///< team id + '/' + file id -> file id (listing, newest first)
   mail_queue,         ///< mail id -> queued_mail (e-mail not yet sent or handed to the outbox)
   credit_entries,     ///< team id + '/' + entry id -> credit_entry_record (a team's credit history)
+  legacy_shards,      ///< id or key hash minted before sharding -> its team's shard (shard_keys.hpp)
 };
 
 /// Number of tables.
-inline constexpr std::size_t table_count = 28;
+inline constexpr std::size_t table_count = 29;
 
 /// The table numbered `index`, or nullopt past the last: for numbers that
 /// arrive from another node.

@@ -8,6 +8,7 @@
 
 #include "persistence/table_ids.hpp"
 #include "core/described.hpp"
+#include "core/shard.hpp"
 
 namespace svc::persistence {
 
@@ -16,8 +17,11 @@ struct write_op {
   table tbl;
   std::string key;
   std::optional<std::string> value; ///< encoded bytes; nullopt deletes
+  /// The shard whose key range of a team-owned table the row is in, when
+  /// given rather than told by its key (shard_keys.hpp): a moved row.
+  std::optional<core::shard_id> shard = std::nullopt;
 };
-SVC_DESCRIBE(write_op, (tbl, key, value))
+SVC_DESCRIBE(write_op, (tbl, key, value, shard))
 
 /// Changes to commit atomically. Cheap to move; copyable for messaging.
 struct write_batch {
@@ -25,10 +29,19 @@ struct write_batch {
 
   /// Stores `encoded` (see value_codec.hpp) under `key`.
   void put(table t, std::string key, std::string encoded) {
-    ops.push_back({t, std::move(key), std::move(encoded)});
+    ops.push_back({t, std::move(key), std::move(encoded), std::nullopt});
   }
   /// Deletes `key` (no error if absent).
-  void erase(table t, std::string key) { ops.push_back({t, std::move(key), std::nullopt}); }
+  void erase(table t, std::string key) { ops.push_back({t, std::move(key), std::nullopt, std::nullopt}); }
+  /// Stores `encoded` under `key` in the range of `shard` (a team-owned table):
+  /// a row of a shard that moves here.
+  void put_in_shard(table t, core::shard_id shard, std::string key, std::string encoded) {
+    ops.push_back({t, std::move(key), std::move(encoded), shard});
+  }
+  /// Deletes `key` from the range of `shard`: a row of a shard that moved away.
+  void erase_in_shard(table t, core::shard_id shard, std::string key) {
+    ops.push_back({t, std::move(key), std::nullopt, shard});
+  }
   /// Appends every change of `other`, after this batch's own.
   void append(write_batch other) {
     for (auto& op : other.ops)

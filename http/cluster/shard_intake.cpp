@@ -91,7 +91,7 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
         if (page.first)
           if (why = erase_shard(links, page.shard, batch, stale_blobs); !why.empty())
             return refuse(page.shard, "the store failed: " + why);
-        if (!persistence::put_shard_rows(batch, rows, why))
+        if (!persistence::put_shard_rows(batch, shard, rows, why))
           return refuse(page.shard, why);
         auto& move = self->state.moves[page.shard];
         if (page.first) { // shown at once, so an earlier move of the shard here is not taken for this one

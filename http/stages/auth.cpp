@@ -1,6 +1,7 @@
 #include <array>
 
 #include "core/crypto.hpp"
+#include "core/shard.hpp"
 #include "core/time_format.hpp"
 #include "http/stages/stages.hpp"
 #include "schema/api_key_format.hpp"
@@ -90,7 +91,7 @@ bool authenticate(request_context& ctx) {
   auto hash = core::to_hex(core::sha256(*secret));
   // Before the lookup: the team it finds is at least this new.
   ctx.team_writes = ctx.svc.env.writes_to(persistence::table::teams);
-  auto found = ctx.svc.keys.lookup(ctx.svc.env, ctx.svc.tables(), hash);
+  auto found = ctx.svc.keys.lookup(ctx.svc.env, ctx.svc.tables(), core::shard_of_key_secret(*secret), hash);
   if (found.failed()) { // the key may well exist: no 401 for it
     core::log_error("auth", ctx.request_id + ": key lookup failed: " + found.why());
     ctx.error = schema::make_api_error(error_code::storage_unavailable);

@@ -7,12 +7,14 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/crypto.hpp"
 #include "core/ids.hpp"
 #include "persistence/credit_entry_rows.hpp"
 #include "persistence/file_rows.hpp"
 #include "persistence/job_rows.hpp"
+#include "persistence/shard_keys.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "tests/support/file_records.hpp"
 
@@ -38,15 +40,18 @@ inline const auto rows_at = core::from_unix_ms(1763720130123);
 inline const core::duration rows_retention{std::chrono::hours{24 * 30}};
 
 /// Every kind of row one team has, written through the writers' helpers;
-/// its ids name `ids_shard` (the team's own, or another for a legacy team).
+/// its ids name `ids_shard` (the team's own, or another for a legacy team,
+/// whose ids then get the `legacy_shards` rows a store upgraded from format 1 has).
 struct team_rows {
   std::string team_id;
   persistence::write_batch batch;
-  std::string job_id, live_job_id, key_id, key_hash, endpoint_id, event_id, file_id;
+  std::string job_id, live_job_id, key_id, endpoint_id, event_id, file_id;
+  std::string key_hash; ///< the key's `key_hashes` key (`XX/<sha256>`)
   std::set<std::string> blobs;
 
   team_rows(const persistence::tables& t, std::string team, core::shard_id ids_shard) : team_id{std::move(team)} {
-    auto id = [&](const char* prefix) { return core::make_id(prefix, ids_shard); };
+    std::vector<std::string> ids; // every id minted, and the key hash's key
+    auto id = [&](const char* prefix) { return ids.emplace_back(core::make_id(prefix, ids_shard)); };
     schema::team_record tr;
     tr.id = team_id;
     tr.name = "team " + team_id;
@@ -63,11 +68,12 @@ struct team_rows {
     key_id = key.id = id("key");
     key.team_id = team_id;
     key.key_scope = schema::scope::write;
-    key_hash = key.secret_sha256 = core::to_hex(core::sha256(team_id)); // unique per team
-    key.last4 = key_hash.substr(60);
+    key.secret_sha256 = core::to_hex(core::sha256(team_id)); // unique per team
+    key_hash = ids.emplace_back(persistence::key_hash_key(ids_shard, key.secret_sha256));
+    key.last4 = key.secret_sha256.substr(60);
     key.created_at = rows_at;
     t.api_keys.put(batch, key.id, key);
-    t.key_hashes.put(batch, key.secret_sha256, key.id);
+    t.key_hashes.put(batch, key_hash, key.id);
     t.api_keys_by_team.put(batch, persistence::owned_key(team_id, key.id), key.id);
 
     schema::job_record job;
@@ -138,6 +144,16 @@ struct team_rows {
     file.team_id = team_id;
     persistence::put_file(t, batch, file);
     blobs.insert(schema::file_blob_key(file.id));
+
+    // First in the batch, so the rows after them are written in the team's shard.
+    auto team_shard = core::shard_of_team(team_id);
+    if (team_shard != ids_shard) {
+      persistence::write_batch legacy;
+      for (auto& i : ids)
+        legacy.put(persistence::table::legacy_shards, i, persistence::encode_legacy_shard(team_shard));
+      legacy.append(std::move(batch));
+      batch = std::move(legacy);
+    }
   }
 
   schema::delivery_record delivery(std::string id, const std::string& we, const schema::event_record& ev) const {

@@ -8,6 +8,7 @@
 
 #include "core/crypto.hpp"
 #include "core/shard.hpp"
+#include "persistence/shard_keys.hpp"
 #include "schema/api_key_format.hpp"
 #include "team_directory_fixture.hpp"
 #include "tests/support/read_results.hpp"
@@ -73,7 +74,11 @@ BOOST_AUTO_TEST_CASE(create_stores_the_key_and_its_indexes) {
   BOOST_TEST(r.secret_sha256 == k.record.secret_sha256);
   BOOST_TEST(!r.deactivate_at.has_value());
   BOOST_TEST(!r.deactivated);
-  BOOST_TEST((svc::test::found(tables.key_hashes.get(r.secret_sha256)) == std::optional<std::string>{r.id}));
+  // Under the shard the secret names, which is the team's.
+  auto named = svc::core::shard_of_key_secret(*secret);
+  BOOST_TEST((named == std::optional<svc::core::shard_id>{svc::core::shard_of_team(team_id)}));
+  auto hash_key = svc::persistence::key_hash_key(*named, r.secret_sha256);
+  BOOST_TEST((svc::test::found(tables.key_hashes.get(hash_key)) == std::optional<std::string>{r.id}));
   BOOST_TEST((svc::test::found(tables.api_keys_by_team.get(team_id + "/" + r.id)) == std::optional<std::string>{r.id}));
   BOOST_TEST(state_of<keyring_state>(keys).issued == 1u);
 }

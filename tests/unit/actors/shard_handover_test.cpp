@@ -178,7 +178,7 @@ seeded seed(persistence::environment& env, const persistence::tables& tables, st
   }
   seeded s;
   auto& e = s.endpoint;
-  e.id = core::make_id("we");
+  e.id = core::make_id("we", moving_shard); // ids name their team's shard, as the API mints them
   e.team_id = moving_team;
   e.url = "https://hooks.example.com/moving";
   e.events = {std::string{schema::image_completed}};
@@ -199,7 +199,8 @@ struct released_node {
   test::temp_dir dir{"svc-handover-a"};
   node a{dir.path, 30s, true};
   seeded rows = seed(*a.env, *a.tables, 3s);
-  std::vector<std::string> jobs{core::make_id("img"), core::make_id("img"), core::make_id("img")};
+  std::vector<std::string> jobs{core::make_id("img", moving_shard), core::make_id("img", moving_shard),
+                                core::make_id("img", moving_shard)};
   bool released = false;
 
   released_node() {
@@ -240,7 +241,7 @@ BOOST_FIXTURE_TEST_CASE(release_stops_every_actor_of_the_shard_and_keeps_its_row
   BOOST_TEST(level->second.tokens <= static_cast<double>(full->limit) - 4);
   // The other shard's team kept working.
   BOOST_TEST(static_cast<bool>(a.ask<schema::balance_record>(a.h().ledgers, caf::get_atom::value, other_team())));
-  BOOST_TEST(static_cast<bool>(a.create_job(other_team(), core::make_id("img"))));
+  BOOST_TEST(static_cast<bool>(a.create_job(other_team(), core::make_id("img", core::shard_of_team(other_team())))));
   // No delivery went out from A after the release, though the task is due by now.
   BOOST_TEST(eventually([&] { return a.clock->now() > rows.endpoint.created_at + 3500ms; }));
   BOOST_TEST(a.transport.posts_to(rows.endpoint.url) == 0u);
@@ -251,7 +252,7 @@ BOOST_FIXTURE_TEST_CASE(a_team_not_held_gets_owner_unavailable_and_nothing_is_sp
   auto unavailable = [](const auto& answer) {
     return !answer && actors::is_domain_error(answer.error(), error_code::owner_unavailable);
   };
-  BOOST_TEST(unavailable(a.create_job(moving_team, core::make_id("img"))));
+  BOOST_TEST(unavailable(a.create_job(moving_team, core::make_id("img", moving_shard))));
   BOOST_TEST(unavailable(a.ask<actors::ledger_actor>(a.h().ledgers, actors::resolve_atom::value, moving_team)));
   BOOST_TEST(unavailable(a.ask<actors::bucket_actor>(a.h().buckets, actors::resolve_atom::value, moving_team)));
   BOOST_TEST(unavailable(a.ask<schema::job_record>(a.h().jobs, actors::wait_atom::value, moving_team, jobs[2])));

@@ -10,6 +10,7 @@
 #include "persistence/store_tables.hpp"
 #include "persistence/value_codec.hpp"
 #include "tests/support/read_results.hpp"
+#include "persistence/shard_keys.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -50,8 +51,11 @@ struct store_fixture {
 
   void put_key(write_batch& b, const schema::api_key_record& k) {
     tables->api_keys.put(b, k.id, k);
-    tables->key_hashes.put(b, k.secret_sha256, k.id);
+    tables->key_hashes.put(b, persistence::key_hash_key(shard(), k.secret_sha256), k.id);
   }
+
+  // The shard the test keys' secrets name: their team's.
+  core::shard_id shard() const { return core::shard_of_team(team.id); }
 
   void commit(const write_batch& b) { BOOST_REQUIRE(env->commit(b).ok()); }
 
@@ -65,7 +69,7 @@ struct store_fixture {
   }
 
   std::shared_ptr<const http::key_entry> lookup(const std::string& hash) {
-    auto entry = test::found(cache.lookup(*env, *tables, hash));
+    auto entry = test::found(cache.lookup(*env, *tables, shard(), hash));
     BOOST_REQUIRE(entry);
     return *entry;
   }
@@ -73,7 +77,7 @@ struct store_fixture {
   // True when the lookup of `hash` needed the store (it fails while reads fail).
   bool lookup_reads_the_store(const std::string& hash) {
     env->fail_reads(true);
-    auto r = cache.lookup(*env, *tables, hash);
+    auto r = cache.lookup(*env, *tables, shard(), hash);
     env->fail_reads(false);
     return r.failed();
   }
@@ -82,6 +86,22 @@ struct store_fixture {
 } // namespace
 
 BOOST_FIXTURE_TEST_SUITE(key_cache, store_fixture)
+
+BOOST_AUTO_TEST_CASE(a_key_is_found_only_by_the_shard_its_secret_names_or_by_its_hash_alone) {
+  auto other = static_cast<core::shard_id>(shard() + 1);
+  BOOST_TEST(!test::found(cache.lookup(*env, *tables, other, hash_a)));
+  BOOST_TEST(!test::found(cache.lookup(*env, *tables, std::nullopt, hash_a)));
+  // A key of a store upgraded from format 1 is stored by its hash alone.
+  auto legacy = key;
+  legacy.id = "key_2";
+  legacy.secret_sha256 = std::string(64, 'c');
+  write_batch b;
+  tables->api_keys.put(b, legacy.id, legacy);
+  tables->key_hashes.put(b, legacy.secret_sha256, legacy.id);
+  commit(b);
+  BOOST_TEST(lookup(legacy.secret_sha256)->key.id == "key_2");
+  BOOST_TEST(test::found(cache.lookup(*env, *tables, std::nullopt, legacy.secret_sha256)).has_value());
+}
 
 BOOST_AUTO_TEST_CASE(a_second_lookup_is_served_from_the_cache) {
   lookup(hash_a);
@@ -120,7 +140,7 @@ BOOST_AUTO_TEST_CASE(commits_to_keys_key_hashes_or_teams_drop_the_entries) {
 }
 
 BOOST_AUTO_TEST_CASE(unknown_hashes_are_looked_up_every_time) {
-  BOOST_TEST(!test::found(cache.lookup(*env, *tables, hash_b)));
+  BOOST_TEST(!test::found(cache.lookup(*env, *tables, shard(), hash_b)));
   BOOST_TEST(lookup_reads_the_store(hash_b));
 }
 
@@ -137,7 +157,7 @@ BOOST_AUTO_TEST_CASE(a_revocation_is_seen_by_the_next_lookup) {
 
 BOOST_AUTO_TEST_CASE(a_rotation_is_seen_by_the_next_lookup) {
   BOOST_TEST(!lookup(hash_a)->key.deactivate_at);
-  BOOST_TEST(!test::found(cache.lookup(*env, *tables, hash_b)));
+  BOOST_TEST(!test::found(cache.lookup(*env, *tables, shard(), hash_b)));
   // Rotation in one commit: the old key gets its deadline, the new one is stored.
   schema::api_key_record next = key;
   next.id = "key_2";

@@ -344,14 +344,14 @@ BOOST_AUTO_TEST_CASE(reopen_after_close_keeps_data) {
 }
 
 BOOST_AUTO_TEST_CASE(a_store_of_another_format_version_is_refused) {
-  BOOST_TEST((svc::test::found(env->get(table::meta, "format_version")) == std::optional<std::string>{"1"}));
+  BOOST_TEST((svc::test::found(env->get(table::meta, "format_version")) == std::optional<std::string>{"2"}));
   write_batch b;
-  b.put(table::meta, "format_version", "2");
+  b.put(table::meta, "format_version", "3");
   commit(b);
   env.reset();
   std::string error;
   BOOST_TEST(!environment::open(dir.path, error));
-  BOOST_TEST(error.find("format version '2'") != std::string::npos, error);
+  BOOST_TEST(error.find("format version '3'") != std::string::npos, error);
 }
 
 BOOST_AUTO_TEST_CASE(backup_produces_a_readable_copy) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "persistence/shard_keys.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
@@ -162,7 +163,7 @@ BOOST_FIXTURE_TEST_CASE(put_rows_make_every_record_readable_in_an_empty_store, s
   tables t2{*env2};
   write_batch batch;
   std::string why;
-  BOOST_REQUIRE_MESSAGE(put_shard_rows(batch, rows, why), why);
+  BOOST_REQUIRE_MESSAGE(put_shard_rows(batch, a_shard, rows, why), why);
   BOOST_REQUIRE(env2->commit(batch).ok());
 
   auto copy = whole_store(*env2);
@@ -239,7 +240,8 @@ BOOST_FIXTURE_TEST_CASE(put_refuses_store_wide_and_malformed_rows, shard_fixture
     {static_cast<table>(table_count), "k", good_value},
     {static_cast<table>(255), "k", good_value},
     {table::teams, "", good_value},
-    {table::teams, std::string(512, 't'), good_value},
+    {table::teams, std::string(511, 't'), good_value}, // no room for the shard byte
+    {table::legacy_shards, "img_1", encode_legacy_shard(static_cast<shard_id>(a_shard + 1))},
     {table::teams, "team_1", ""},
     {table::teams, "team_1", "{\"id\":\"team_1\"}"},
   };
@@ -247,14 +249,19 @@ BOOST_FIXTURE_TEST_CASE(put_refuses_store_wide_and_malformed_rows, shard_fixture
     write_batch batch;
     std::string why;
     const std::vector<shard_row> rows{{table::teams, "team_ok", good_value}, row};
-    BOOST_TEST(!put_shard_rows(batch, rows, why));
+    BOOST_TEST(!put_shard_rows(batch, a_shard, rows, why));
     BOOST_TEST(!why.empty());
     BOOST_TEST(batch.empty()); // not even the good row before it
   }
   write_batch batch;
   std::string why;
-  BOOST_TEST(put_shard_rows(batch, {{table::credit_entries, "team_1/cre_1", good_value}}, why));
-  BOOST_TEST(batch.ops.size() == 1u);
+  BOOST_TEST(put_shard_rows(batch, a_shard,
+                            {{table::credit_entries, "team_1/cre_1", good_value},
+                             {table::legacy_shards, "img_1", encode_legacy_shard(a_shard)}},
+                            why));
+  BOOST_TEST(batch.ops.size() == 2u);
+  BOOST_TEST((batch.ops[0].shard == std::optional<shard_id>{a_shard})); // in the shard's range, whatever its key names
+  BOOST_TEST(!batch.ops[1].shard);                                      // the legacy map has no ranges
   BOOST_TEST((table_from_index(static_cast<std::uint8_t>(table::credit_entries)) == table::credit_entries));
   BOOST_TEST(!table_from_index(static_cast<std::uint8_t>(table_count)));
 }

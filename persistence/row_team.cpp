@@ -73,48 +73,28 @@ team team_of_expiry(const snapshot& s, std::string_view key) {
 } // namespace
 
 team team_of_row(const snapshot& s, table from, std::string_view key, std::string_view value) {
-  // No default: a new table must be given its owner here (the compiler warns).
-  switch (from) {
-  case table::meta:
-  case table::loras:
-  case table::lora_slugs:
-  case table::mail_queue:
-  case table::legacy_shards:
+  switch (shape_of(from)) {
+  case key_shape::store_wide:
     return team::none();
-  case table::teams:
-  case table::balances:
-  case table::buckets:
+  case key_shape::team:
     return named(key);
-  case table::api_keys_by_team:
-  case table::holds:
-  case table::jobs_by_team:
-  case table::idempotency:
-  case table::usage:
-  case table::endpoints_by_team:
-  case table::events_by_team:
-  case table::files_by_team:
-  case table::credit_entries:
+  case key_shape::team_then_rest:
     return named(owner_part(key));
-  case table::api_keys:
-  case table::jobs:
-  case table::webhook_endpoints:
-  case table::events:
-  case table::deliveries:
-  case table::files:
-    return team_field(value);
-  case table::key_hashes:
-    return team_of_target(s, table::api_keys, value);
-  case table::live_jobs:
-    return team_of_stored(s, table::jobs, key);
-  case table::pending_events:
-    return team_of_stored(s, table::events, key);
-  case table::delivery_tasks:
-  case table::delivered_events:
-    return team_of_endpoint_row(s, from, key);
-  case table::expiries:
+  case key_shape::expiry:
     return team_of_expiry(s, key);
+  case key_shape::record_then_rest: // an endpoint's rows; a delivery says its team
+    return from == table::deliveries ? team_field(value) : team_of_endpoint_row(s, from, key);
+  case key_shape::record:
+    break;
   }
-  return team::none();
+  // Records say their team; index rows name the record that does.
+  if (from == table::key_hashes)
+    return team_of_target(s, table::api_keys, value);
+  if (from == table::live_jobs)
+    return team_of_stored(s, table::jobs, key);
+  if (from == table::pending_events)
+    return team_of_stored(s, table::events, key);
+  return team_field(value); // api_keys, jobs, webhook_endpoints, events, files
 }
 
 } // namespace svc::persistence

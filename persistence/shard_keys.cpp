@@ -28,28 +28,15 @@ key_subject subject_of_expiry(std::string_view key) {
   return record(subject); // outputs/<job id>, event/<event id>, file/<file id>
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  return -1;
-}
-
 } // namespace
 
-bool store_wide(table t) {
-  return t == table::meta || t == table::loras || t == table::lora_slugs || t == table::mail_queue
-         || t == table::legacy_shards;
-}
-
-key_subject subject_of_key(table t, std::string_view key) {
-  // No default: a new table must be given its subject here (the compiler warns).
+key_shape shape_of(table t) {
+  // No default: a new table must be given its shape here (the compiler warns).
   switch (t) {
   case table::teams:
   case table::balances:
   case table::buckets:
-    return team(key);
+    return key_shape::team;
   case table::api_keys_by_team:
   case table::holds:
   case table::jobs_by_team:
@@ -59,13 +46,13 @@ key_subject subject_of_key(table t, std::string_view key) {
   case table::events_by_team:
   case table::files_by_team:
   case table::credit_entries:
-    return team(owner_part(key));
+    return key_shape::team_then_rest;
   case table::delivery_tasks:
   case table::deliveries:
   case table::delivered_events:
-    return record(owner_part(key));
+    return key_shape::record_then_rest;
   case table::expiries:
-    return subject_of_expiry(key);
+    return key_shape::expiry;
   case table::api_keys:
   case table::key_hashes:
   case table::jobs:
@@ -74,37 +61,43 @@ key_subject subject_of_key(table t, std::string_view key) {
   case table::events:
   case table::pending_events:
   case table::files:
+    return key_shape::record;
   case table::meta:
   case table::loras:
   case table::lora_slugs:
   case table::mail_queue:
   case table::legacy_shards:
-    return record(key);
+    return key_shape::store_wide;
+  }
+  return key_shape::store_wide;
+}
+
+bool store_wide(table t) { return shape_of(t) == key_shape::store_wide; }
+
+key_subject subject_of_key(table t, std::string_view key) {
+  switch (shape_of(t)) {
+  case key_shape::team:
+    return team(key);
+  case key_shape::team_then_rest:
+    return team(owner_part(key));
+  case key_shape::record_then_rest:
+    return record(owner_part(key));
+  case key_shape::expiry:
+    return subject_of_expiry(key);
+  case key_shape::record:
+  case key_shape::store_wide:
+    break;
   }
   return record(key);
 }
 
 std::optional<key_subject> subject_of_prefix(table t, std::string_view prefix) {
-  if (store_wide(t) || prefix.find('/') == std::string_view::npos)
+  // Only keys that start with their subject and a '/' share it with such a prefix.
+  auto shape = shape_of(t);
+  if ((shape != key_shape::team_then_rest && shape != key_shape::record_then_rest)
+      || prefix.find('/') == std::string_view::npos)
     return std::nullopt;
-  // Only tables whose key starts with its subject and a '/' are pinned by such a prefix.
-  switch (t) {
-  case table::api_keys_by_team:
-  case table::holds:
-  case table::jobs_by_team:
-  case table::idempotency:
-  case table::usage:
-  case table::endpoints_by_team:
-  case table::events_by_team:
-  case table::files_by_team:
-  case table::credit_entries:
-  case table::delivery_tasks:
-  case table::deliveries:
-  case table::delivered_events:
-    return subject_of_key(t, prefix);
-  default:
-    return std::nullopt;
-  }
+  return subject_of_key(t, prefix);
 }
 
 core::shard_id named_shard(const key_subject& s) {
@@ -112,8 +105,9 @@ core::shard_id named_shard(const key_subject& s) {
     return core::shard_of_team(s.text);
   if (auto named = core::shard_of_id(s.text))
     return *named;
-  if (s.text.size() > 3 && s.text[2] == '/' && hex_digit(s.text[0]) >= 0 && hex_digit(s.text[1]) >= 0)
-    return static_cast<core::shard_id>(hex_digit(s.text[0]) * 16 + hex_digit(s.text[1]));
+  if (s.text.size() > 3 && s.text[2] == '/')
+    if (auto named = core::shard_of_key_secret(s.text.substr(0, 2)))
+      return *named;
   return core::shard_of_team(s.text); // a stable hash: put and get agree
 }
 

@@ -19,6 +19,19 @@
 
 namespace svc::persistence {
 
+/// What a table's keys are made of, as far as their shard goes.
+enum class key_shape {
+  team,             ///< a team id (`teams`, `balances`, `buckets`)
+  team_then_rest,   ///< `team_id/...`
+  record,           ///< a record id, or a key hash (`key_hashes`: `XX/<sha256>`)
+  record_then_rest, ///< `record_id/...` (an endpoint's rows)
+  expiry,           ///< `<ms>/<kind>/<subject>`
+  store_wide,       ///< not a team's: stored without a shard byte
+};
+
+/// The shape of `t`'s keys.
+key_shape shape_of(table t);
+
 /// Whether `t` holds facts of the whole store rather than of teams (the
 /// format version, the LoRA catalogue, the node's mail queue, the legacy
 /// shard map): stored without a shard byte, never moved with a shard as a range.

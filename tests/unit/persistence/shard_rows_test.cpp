@@ -14,6 +14,7 @@
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
 #include "tests/support/shard_team_rows.hpp"
+#include "tests/support/whole_store.hpp"
 
 namespace {
 
@@ -24,6 +25,7 @@ using svc::core::shard_of_team;
 using svc::test::puts_of;
 using svc::test::row_map;
 using svc::test::team_rows;
+using svc::test::whole_store;
 
 /// A team id unlike `others` in shard (the suffix counts up until it is).
 std::string team_in_new_shard(const std::string& stem, const std::vector<std::string>& others) {
@@ -37,17 +39,6 @@ std::string team_in_new_shard(const std::string& stem, const std::vector<std::st
   }
   BOOST_FAIL("no team id in a new shard");
   return {};
-}
-
-/// Every row of every table, by full scans.
-row_map whole_store(const environment& env) {
-  row_map out;
-  for (std::size_t i = 0; i < table_count; ++i)
-    svc::test::require_ok(env.scan(static_cast<table>(i), {}, [&](std::string_view k, std::string_view v) {
-      out[{static_cast<table>(i), std::string{k}}] = std::string{v};
-      return true;
-    }));
-  return out;
 }
 
 /// Two teams in two shards, a legacy team whose ids name team B's shard, and

@@ -104,14 +104,12 @@ status sharded_txn::scan(table t, const scan_range& range, const scan_visitor& v
   if (store_wide(t))
     return walk_one(t, range.prefix, range.start_after, range.reverse, 0, visit);
   std::optional<core::shard_id> shard = range.shard;
-  if (!shard)
-    if (auto subject = subject_of_prefix(t, range.prefix)) {
-      auto placed = subject->is_team ? read_result<core::shard_id>{named_shard(*subject)}
-                                     : shard_for_write(t, range.prefix);
-      if (placed.failed())
-        return {placed.why()};
-      shard = *placed;
-    }
+  if (!shard && subject_of_prefix(t, range.prefix)) {
+    auto placed = shard_for_write(t, range.prefix); // every key under the prefix was written there
+    if (placed.failed())
+      return {placed.why()};
+    shard = *placed;
+  }
   if (!shard)
     return walk_merged(t, range, visit);
   auto after = range.start_after.empty() ? std::string{} : stored_key(*shard, range.start_after);

@@ -3,6 +3,9 @@
 #define BOOST_TEST_MODULE actors_job
 #include <boost/test/unit_test.hpp>
 
+#include <chrono>
+#include <thread>
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -227,6 +230,10 @@ BOOST_AUTO_TEST_CASE(cancel_while_processing_stops_the_render_and_refunds) {
   start(scripted);
   auto j = create(make_job("a lighthouse [hold]"));
   BOOST_REQUIRE(reaches(j.id, job_status::processing));
+  // `processing` is stored before the render thread counts its start.
+  for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds{5};
+       scripted.started() == 0 && std::chrono::steady_clock::now() < until;)
+    std::this_thread::sleep_for(std::chrono::milliseconds{1});
   BOOST_TEST(scripted.started() == 1);
 
   auto c = ask<job_record>(jobs, cancel_atom::value, team, j.id);

@@ -31,7 +31,7 @@ struct context {
   store_actor store;                             ///< the one writer
   registry_actor registry;                       ///< the live-actor list
   std::shared_ptr<const public_urls> urls;       ///< for event payloads
-  webhook_directory_actor webhooks;              ///< where committed events are published
+  endpoint_directory_actor webhooks;              ///< where committed events are published
   team_ownership owns_team;                      ///< new teams get ids this node holds
 };
 

@@ -21,7 +21,7 @@ namespace svc::actors {
 struct endpoint_services {
   webhook_transport* transport = nullptr;
   mailer_actor mailer;                 ///< may be invalid (tests): no mail
-  webhook_directory_actor directory;   ///< told about changes; publishes endpoint_disabled
+  endpoint_directory_actor directory;   ///< told about changes; publishes endpoint_disabled
   bucket_directory_actor buckets;      ///< charged one `webhook_replay_events` token per replayed event; may be invalid (tests): no limit
 };
 
@@ -74,7 +74,7 @@ struct endpoint_state {
 
 using endpoint_self = endpoint_actor::stateful_pointer<endpoint_state>;
 
-/// Spawned by the webhook directory for each endpoint (at create and at start).
+/// Spawned by the endpoint directory for each endpoint (at create and at start).
 endpoint_actor::behavior_type endpoint(endpoint_self self, context ctx, endpoint_services services,
                                        schema::webhook_endpoint_record record);
 

@@ -55,7 +55,7 @@ void landed(endpoint_self self, const context& ctx) {
   quit_if_written(self);
 }
 
-void failed(endpoint_self self, const context& ctx, const caf::error& err) {
+void refuse_or_retry(endpoint_self self, const context& ctx, const caf::error& err) {
   auto& st = self->state;
   auto done = std::move(st.committing);
   st.committing.clear();
@@ -100,7 +100,7 @@ void flush_writes(endpoint_self self, const context& ctx) {
   st.committing.assign(std::make_move_iterator(st.queued.begin()), std::make_move_iterator(st.queued.end()));
   st.queued.clear();
   self->request(ctx.store, caf::infinite, commit_atom::value, batch_of(self, ctx))
-    .then([=](bool) { landed(self, ctx); }, [=](caf::error& err) { failed(self, ctx, err); });
+    .then([=](bool) { landed(self, ctx); }, [=](caf::error& err) { refuse_or_retry(self, ctx, err); });
 }
 
 void quit_when_written(endpoint_self self, const context& ctx) {

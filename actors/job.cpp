@@ -3,11 +3,10 @@
 #include <cmath>
 
 #include "actors/mailbox_depth.hpp"
+#include "actors/render_task.hpp"
 #include "actors/supervision.hpp"
-#include "core/crypto.hpp"
 #include "core/log.hpp"
 #include "core/metric_catalogue.hpp"
-#include "core/positional_file.hpp"
 #include "persistence/job_rows.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "schema/event_types.hpp"
@@ -66,8 +65,8 @@ void mint_terminal_event(self_ptr self, const context& ctx) {
 }
 
 // Commits the terminal record with its settlement, then answers the waiters and exits.
-void end(self_ptr self, const context& ctx, const job_services& services, job_status status,
-         std::optional<schema::job_failure> failure) {
+void end_job_as(self_ptr self, const context& ctx, const job_services& services, job_status status,
+                std::optional<schema::job_failure> failure) {
   auto& st = self->state;
   auto& r = st.record;
   st.ending = true;
@@ -136,102 +135,11 @@ void settle(self_ptr self, const context& ctx, const job_services& services, std
       });
 }
 
-providers::render_request render_request_of(const job_record& r) {
-  providers::render_request req;
-  req.prompt = r.prompt;
-  req.negative_prompt = r.negative_prompt;
-  req.width = r.width;
-  req.height = r.height;
-  req.seed = r.seed;
-  req.steps = r.steps;
-  req.num_outputs = r.num_outputs;
-  if (r.kind == schema::job_kind::video) {
-    req.num_outputs = 1;
-    req.duration_seconds = r.duration_seconds;
-    req.fps = r.fps;
-  }
-  for (auto& l : r.loras)
-    req.loras.push_back({l.slug, l.weight});
-  req.correlation = r.correlation;
-  return req;
-}
-
-// Renders on a pool thread and stores the outputs there, so no actor thread
-// blocks on the back end or on fsync; the results come back as messages.
+// Renders on a pool thread (render_task.hpp), so no actor thread blocks on
+// the back end or on fsync; the results come back as messages.
 void submit(self_ptr self, const job_services& services) {
-  auto& r = self->state.record;
-  providers::pool_task task;
-  task.cancel = self->state.cancel;
   auto me = caf::actor_cast<job_actor>(self);
-  task.run = [me, services, job = r, token = self->state.cancel] {
-    auto request = render_request_of(job);
-    if (job.init_image) {
-      // Read here, on the pool thread: an upload may be 20 MiB.
-      auto bytes = services.blobs->get(schema::file_blob_key(*job.init_image));
-      if (!bytes) {
-        caf::anon_send(me, failed_atom::value, std::string{"init_image_unavailable"},
-                       "the init image " + *job.init_image + " expired and was deleted before the job started");
-        return;
-      }
-      request.init_image = std::move(*bytes);
-    }
-    auto storing_failed = [&](const std::string& what, const persistence::status& st) {
-      core::log_error("job", job.id + ": storing " + what + " failed: " + st.message);
-      caf::anon_send(me, failed_atom::value, std::string{"provider_error"}, std::string{"storing the output failed"});
-    };
-    // A video goes into its blob's temp file as it is encoded, so no worker
-    // holds a whole MP4; dropped uncommitted, the temp file goes with it.
-    std::unique_ptr<persistence::blob_writer> video;
-    if (job.kind == schema::job_kind::video) {
-      if (auto st = services.blobs->create(schema::output_blob_key(job, 0), video); !st.ok())
-        return storing_failed("the video", st);
-      request.video_file = video.get();
-    }
-    caf::anon_send(me, started_atom::value);
-    auto began = std::chrono::steady_clock::now();
-    auto outcome = services.backend->render(
-      request, [me](double p) { caf::anon_send(me, progress_atom::value, p); }, token);
-    core::metrics::svc()
-      .render_seconds.with({std::string{schema::to_string(job.kind)}})
-      .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
-    if (video && !video->failure().ok()) // the disk refused the MP4, not the back end
-      return storing_failed("the video", video->failure());
-    if (!outcome.ok()) {
-      if (outcome.error().code != "cancelled") // a shutdown's doing, not the back end's
-        core::metrics::svc().backend_errors.with({outcome.error().code}).inc();
-      caf::anon_send(me, failed_atom::value, outcome.error().code, outcome.error().message);
-      return;
-    }
-    auto& result = outcome.value();
-    // A render that completed although its job was cancelled: the job is
-    // ending or gone and would never delete files stored now.
-    if (token.cancelled())
-      return;
-    rendered_outputs stored;
-    if (result.in_video_file) {
-      // Hashed before the commit closes the file; read back from the page cache.
-      auto hash = core::sha256_of(*video);
-      auto st = hash ? video->commit() : persistence::status{"reading it back failed"};
-      if (!st.ok())
-        return storing_failed("the video", st);
-      stored.outputs.push_back({result.content_type, video->size(), result.width, result.height, core::to_hex(*hash)});
-    }
-    for (std::size_t i = 0; i < result.outputs.size(); ++i) {
-      auto& bytes = result.outputs[i];
-      if (auto st = services.blobs->put(schema::output_blob_key(job, i), bytes); !st.ok()) {
-        persistence::remove_job_outputs(*services.blobs, job, i, "job");
-        return storing_failed("output " + std::to_string(i), st);
-      }
-      stored.outputs.push_back({result.content_type, bytes.size(), result.width, result.height,
-                                core::to_hex(core::sha256(bytes))});
-    }
-    if (token.cancelled()) { // cancelled while storing
-      persistence::remove_job_outputs(*services.blobs, job, stored.outputs.size(), "job");
-      return;
-    }
-    caf::anon_send(me, finished_atom::value, std::move(stored));
-  };
-  services.pool->submit(std::move(task));
+  services.pool->submit(render_task(me, services, self->state.record, self->state.cancel));
 }
 
 // A job found `processing` after a restart: its render died with the
@@ -255,7 +163,7 @@ void dispatch(self_ptr self, const context& ctx, const job_services& services) {
     return;
   st.dispatched = true;
   if (auto rejected = moderation_failure(*services.moderation, st.record))
-    end(self, ctx, services, job_status::moderation_rejected, std::move(rejected));
+    end_job_as(self, ctx, services, job_status::moderation_rejected, std::move(rejected));
   else
     submit(self, services);
 }
@@ -291,7 +199,7 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
   auto& r = st.record;
   st.persisted_progress = r.progress;
   if (died) {
-    end(self, ctx, services, job_status::failed, std::move(died));
+    end_job_as(self, ctx, services, job_status::failed, std::move(died));
   } else {
     requeue_if_processing(self, ctx);
     if (begin == job_begin::render)
@@ -305,7 +213,7 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
         return not_cancellable(st.record);
       auto promise = self->make_response_promise<job_record>();
       st.waiters.push_back(promise);
-      end(self, ctx, services, job_status::cancelled, std::nullopt);
+      end_job_as(self, ctx, services, job_status::cancelled, std::nullopt);
       return promise;
     },
     [=](wait_atom) -> caf::result<job_record> {
@@ -344,20 +252,20 @@ job_actor::behavior_type job(self_ptr self, context ctx, job_services services, 
         return;
       }
       st.record.outputs = std::move(out.outputs);
-      end(self, ctx, services, job_status::succeeded, std::nullopt);
+      end_job_as(self, ctx, services, job_status::succeeded, std::nullopt);
     },
     [=](failed_atom, std::string& code, std::string& message) {
       // A render cancelled by someone else than this job is the worker pool
       // shutting down: the job stays as it is in LMDB and resumes at the next start.
       if (self->state.ending || code == "cancelled")
         return;
-      end(self, ctx, services, job_status::failed, schema::job_failure{std::move(code), std::move(message)});
+      end_job_as(self, ctx, services, job_status::failed, schema::job_failure{std::move(code), std::move(message)});
     },
     [=](expire_atom) {
       auto& st = self->state;
       if (st.ending || st.record.status != job_status::queued)
         return;
-      end(self, ctx, services, job_status::expired,
+      end_job_as(self, ctx, services, job_status::expired,
           schema::job_failure{"queue_expired", "no worker took the job within the queue TTL"});
     },
     [=](flush_atom) {

@@ -1,10 +1,9 @@
 #include "actors/job_directory.hpp"
 
 #include <algorithm>
-#include <vector>
 
+#include "actors/job_directory_parts.hpp"
 #include "actors/mailbox_depth.hpp"
-#include "actors/recovery_batch.hpp"
 #include "actors/supervision.hpp"
 #include "actors/team_gate.hpp"
 #include "core/log.hpp"
@@ -14,7 +13,6 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = job_directory_actor::stateful_pointer<job_directory_state>;
 using schema::job_record;
 
 caf::error not_found(const std::string& id) {
@@ -24,12 +22,12 @@ caf::error not_found(const std::string& id) {
 }
 
 // The gauge of renders waiting for a worker reads it (with the pool's own queue).
-void publish_queue_length(self_ptr self, const job_services& services) {
+void publish_queue_length(job_directory_self self, const job_services& services) {
   if (services.waiting_jobs)
     services.waiting_jobs->store(self->state.queue.size());
 }
 
-void arm_queue_deadline(self_ptr self, const context& ctx) {
+void arm_queue_deadline(job_directory_self self, const context& ctx) {
   auto& st = self->state;
   if (st.deadline_armed || st.queue_deadlines.empty())
     return;
@@ -37,7 +35,10 @@ void arm_queue_deadline(self_ptr self, const context& ctx) {
   self->delayed_send(self, until(ctx, st.queue_deadlines.front().first), queue_due_atom::value);
 }
 
-void add_queue_deadline(self_ptr self, const context& ctx, core::time_point deadline, const std::string& id) {
+} // namespace
+
+void add_queue_deadline(job_directory_self self, const context& ctx, core::time_point deadline,
+                        const std::string& id) {
   auto& q = self->state.queue_deadlines;
   auto pos = q.end();
   while (pos != q.begin() && std::prev(pos)->first > deadline)
@@ -63,8 +64,8 @@ core::time_point queue_deadline(const context& ctx, job_record& record) {
   return deadline;
 }
 
-job_actor spawn_job(self_ptr self, const context& ctx, const job_services& services, job_record record,
-                    job_begin begin, std::optional<schema::job_failure> died = std::nullopt) {
+job_actor spawn_job(job_directory_self self, const context& ctx, const job_services& services,
+                    job_record record, job_begin begin, std::optional<schema::job_failure> died) {
   auto id = record.id;
   auto team = record.team_id;
   auto handle = self->spawn(job, ctx, services, std::move(record), begin, std::move(died));
@@ -77,7 +78,7 @@ job_actor spawn_job(self_ptr self, const context& ctx, const job_services& servi
 }
 
 // Queues a job that is not terminal (its stored record) behind the others.
-void enqueue(self_ptr self, const context& ctx, const job_services& services, job_record& record) {
+void enqueue(job_directory_self self, const context& ctx, const job_services& services, job_record& record) {
   auto deadline = queue_deadline(ctx, record);
   if (!self->state.queue.push(record.id))
     return;
@@ -87,7 +88,7 @@ void enqueue(self_ptr self, const context& ctx, const job_services& services, jo
 
 // Hands queued jobs to the free worker slots: a job woken earlier is told to
 // go, any other gets its actor, from its stored record.
-void dispatch(self_ptr self, const context& ctx, const job_services& services) {
+void dispatch(job_directory_self self, const context& ctx, const job_services& services) {
   auto& st = self->state;
   while (st.dispatched < job_dispatch_slots(services) && !st.dispatch_armed) {
     auto id = st.queue.pop();
@@ -120,6 +121,8 @@ void dispatch(self_ptr self, const context& ctx, const job_services& services) {
   publish_queue_length(self, services);
 }
 
+namespace {
+
 // The actor of a live job, or, for a job with none, its stored record: the
 // actor is spawned for a job that waits in the queue (or that no one knew:
 // not resumed yet at start, or not resumed for a failed read), which keeps
@@ -130,8 +133,8 @@ struct found_job {
   caf::error error;
 };
 
-found_job find_job(self_ptr self, const context& ctx, const job_services& services, const std::string& team,
-                   const std::string& id) {
+found_job find_job(job_directory_self self, const context& ctx, const job_services& services,
+                   const std::string& team, const std::string& id) {
   found_job out;
   if (!holds_team(ctx, team)) {
     out.error = team_not_held();
@@ -162,7 +165,8 @@ found_job find_job(self_ptr self, const context& ctx, const job_services& servic
 // refunded, its `*.failed` event published), through a successor actor that
 // settles it from the record as last committed. A job that was settled
 // already (it died after its settlement) is left as it is.
-void fail_dead_job(self_ptr self, const context& ctx, const job_services& services, const std::string& id) {
+void fail_dead_job(job_directory_self self, const context& ctx, const job_services& services,
+                   const std::string& id) {
   auto record = ctx.tables->jobs.get(id);
   if (retry_later_if_failed<job_died_atom>(self, record, id, "job_directory", "job " + id + " not failed yet"))
     return;
@@ -173,131 +177,10 @@ void fail_dead_job(self_ptr self, const context& ctx, const job_services& servic
   spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch, std::move(failure));
 }
 
-// Resumes the jobs of `ids` (`live_jobs` keys) that this node holds and no
-// one resumed yet; with `shard`, only that shard's; how many. The queued
-// jobs wait in the queue without an actor. A job found `processing` (its
-// render died with the process, or with the shard's old owner) gets its
-// actor at once, which stores it re-queued, and goes first: it had left the queue.
-int64_t resume_jobs(self_ptr self, const context& ctx, const job_services& services,
-                    const std::vector<std::string>& ids, std::optional<core::shard_id> shard) {
-  auto& st = self->state;
-  int64_t resumed = 0;
-  std::vector<std::string> interrupted;
-  for (auto& id : ids) {
-    if (st.jobs.count(id) || st.queue.contains(id)) // created, cancelled or waited for meanwhile
-      continue;
-    auto record = ctx.tables->jobs.get(id);
-    if (record.failed()) {
-      core::log_error("job_directory", "job " + id + " not resumed, the store failed: " + record.why());
-      continue;
-    }
-    if (record.absent() || schema::is_terminal(record->status)) {
-      core::log_warn("job_directory", "live_jobs lists " + id + " but its record is missing or terminal");
-      continue;
-    }
-    // Another node's (a shard moved away before its rows here were erased), or not this adoption's.
-    if (!holds_team(ctx, record->team_id) || (shard && core::shard_of_team(record->team_id) != *shard))
-      continue;
-    ++st.recovered;
-    ++resumed;
-    if (record->status != schema::job_status::processing) {
-      enqueue(self, ctx, services, *record);
-      continue;
-    }
-    add_queue_deadline(self, ctx, queue_deadline(ctx, *record), id);
-    interrupted.push_back(id);
-    spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch);
-  }
-  for (auto it = interrupted.rbegin(); it != interrupted.rend(); ++it)
-    st.queue.push_front(*it);
-  dispatch(self, ctx, services);
-  return resumed;
-}
-
-// Resumes the `live_jobs` rows after `after` (one read transaction), then
-// asks for the next batch, so creates, cancels and reads are answered
-// between two batches.
-void recover_batch(self_ptr self, const context& ctx, const job_services& services, const std::string& after) {
-  auto& st = self->state;
-  auto live = recovery_batch(self, ctx.tables->live_jobs, after, job_recovery_batch, "job_directory", "unfinished jobs");
-  if (!live)
-    return;
-  resume_jobs(self, ctx, services, live->keys, std::nullopt);
-  if (continue_recovery(self, *live))
-    return;
-  st.recovering = false;
-  if (st.recovered > 0) {
-    auto took = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.clock->now() - st.recovery_began);
-    core::log_info("job_directory", "resumed " + std::to_string(st.recovered) + " unfinished jobs in "
-                                      + std::to_string(took.count()) + " ms");
-  }
-}
-
-// Resumes every unfinished job of `shard` (its rows just committed here),
-// reading the shard's range of `live_jobs`. How many, or the store's failure
-// (jobs resumed so far stay resumed, and a second adoption skips them).
-caf::result<int64_t> adopt_shard(self_ptr self, const context& ctx, const job_services& services,
-                                 core::shard_id shard) {
-  auto began = ctx.clock->now();
-  int64_t resumed = 0;
-  auto failed = each_key_batch(ctx.tables->live_jobs, shard, job_recovery_batch, [&](const std::vector<std::string>& ids) {
-    resumed += resume_jobs(self, ctx, services, ids, shard);
-  });
-  if (failed)
-    return storage_failure("job_directory", *failed);
-  auto took = std::chrono::duration_cast<std::chrono::milliseconds>(ctx.clock->now() - began);
-  core::log_info("job_directory", "shard " + std::to_string(shard) + ": resumed " + std::to_string(resumed)
-                                    + " unfinished jobs in " + std::to_string(took.count()) + " ms");
-  return resumed;
-}
-
-// Lets go of `shard`: its job actors exit as at a shutdown (their renders
-// are abandoned; the down handler does not fail them), its queued jobs and
-// their deadlines and its teams' ledger handles are forgotten. Every job
-// stays as stored. Answers the actors stopped once they are gone.
-caf::result<int64_t> release_shard(self_ptr self, const context& ctx, core::shard_id shard) {
-  auto& st = self->state;
-  std::set<caf::actor_addr> told;
-  std::set<std::string> dropped;
-  for (auto& [id, job] : st.jobs)
-    if (core::shard_of_team(job.team_id) == shard) {
-      self->send(job.handle, release_atom::value);
-      told.insert(job.handle.address());
-      dropped.insert(id);
-    }
-  for (auto& id : st.queue.ids()) {
-    if (dropped.count(id))
-      continue;
-    auto record = ctx.tables->jobs.get(id);
-    if (record.failed()) // `dispatch` checks its team again before starting it
-      core::log_error("job_directory", "queued job " + id + " kept on release, the store failed: " + record.why());
-    else if (record.absent() || core::shard_of_team(record->team_id) == shard)
-      dropped.insert(id);
-  }
-  for (auto& id : dropped)
-    st.queue.erase(id);
-  auto& deadlines = st.queue_deadlines;
-  deadlines.erase(std::remove_if(deadlines.begin(), deadlines.end(),
-                                 [&](const auto& d) { return dropped.count(d.second) != 0; }),
-                  deadlines.end());
-  for (auto it = st.ledgers.begin(); it != st.ledgers.end();) {
-    if (core::shard_of_team(it->first) == shard) {
-      self->demonitor(it->second.address());
-      it = st.ledgers.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  core::log_info("job_directory", "shard " + std::to_string(shard) + ": releasing " + std::to_string(told.size())
-                                    + " job actors, " + std::to_string(dropped.size() - told.size())
-                                    + " queued jobs forgotten");
-  return st.releases.begin(self, std::move(told));
-}
-
 // Admits through the team's ledger, then queues the job (a prompt that
 // breaks a moderation rule is rejected at once, not after the queue).
-void admit(self_ptr self, const context& ctx, const job_services& services, const ledger_actor& ledger,
-           job_admission& a, caf::typed_response_promise<admission_result> promise) {
+void admit(job_directory_self self, const context& ctx, const job_services& services,
+           const ledger_actor& ledger, job_admission& a, caf::typed_response_promise<admission_result> promise) {
   admission adm;
   adm.job_id = a.job.id;
   adm.credits = a.job.credits;
@@ -334,7 +217,7 @@ void admit(self_ptr self, const context& ctx, const job_services& services, cons
 
 std::size_t job_dispatch_slots(const job_services& services) { return 2 * services.pool->threads(); }
 
-job_directory_actor::behavior_type job_directory(self_ptr self, context ctx, job_services services) {
+job_directory_actor::behavior_type job_directory(job_directory_self self, context ctx, job_services services) {
   register_actor(self, ctx, "job_directory", "job_directory", "");
   log_exceptions(self, "job_directory");
   self->set_down_handler([=](caf::down_msg& dm) {

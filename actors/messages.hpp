@@ -1,8 +1,8 @@
 #pragma once
 // Every actor interface of Svc, one typed_actor alias per kind, one comment per
-// message. Read this file first: it is the whole runtime in one page. What
-// the messages carry is in `payloads.hpp` and schema/'s records; every
-// element is serialisable and has a type name (`message_types.hpp`).
+// message, by family. Read this file first: it is the whole runtime in one page.
+// What the messages carry is in `payloads.hpp`, `cluster_payloads.hpp` and
+// schema/'s records; each is serialisable and has a type name (`message_types.hpp`).
 
 #include <cstdint>
 #include <string>
@@ -10,6 +10,7 @@
 
 #include <caf/all.hpp>
 
+#include "actors/cluster_payloads.hpp"
 #include "actors/payloads.hpp"
 #include "actors/webhook_transport.hpp"
 #include "core/mail.hpp"
@@ -84,7 +85,7 @@ using import_atom = caf::atom_constant<caf::atom("import")>;
 using release_atom = caf::atom_constant<caf::atom("release")>;
 using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 
-// --- interfaces
+// --- every actor
 
 /// Every actor answers `describe` for the registry.
 using introspectable_actor = caf::typed_actor<
@@ -93,12 +94,29 @@ using introspectable_actor = caf::typed_actor<
   /// Throws, so tests can prove supervision (sent only under `--fault-injection`).
   caf::reacts_to<fault_atom>>;
 
+// --- storage: the one LMDB writer, uploaded files, and what expires
+
 /// The single LMDB writer: group commit, one synced transaction per batch.
 using store_actor = introspectable_actor::extend<
   /// Commits the batch (with whatever else is pending) and answers after fsync.
   caf::replies_to<commit_atom, persistence::write_batch>::with<bool>,
   /// Internal: commits everything queued so far.
   caf::reacts_to<flush_atom>>;
+
+/// Stores uploaded files on its own thread (it runs detached, since hashing
+/// and fsync block): the bytes into the blob store, then the record and its
+/// rows through the store, so an answer means both are durable.
+using file_writer_actor = introspectable_actor::extend<
+  /// Stores an upload; the record as stored, or `internal_error` with nothing stored.
+  caf::replies_to<create_atom, file_upload>::with<schema::file_record>>;
+
+/// Deletes what outlives its owner when its stored deadline passes: output
+/// bytes, idempotency records, events, delivery rows, uploaded files.
+using expiry_sweeper_actor = introspectable_actor::extend<
+  /// Internal: handles every due `expiries` row, then re-arms.
+  caf::reacts_to<sweep_atom>>;
+
+// --- operators: the live-actor registry
 
 /// Knows every live actor for the operator listing.
 using registry_actor = caf::typed_actor<
@@ -108,6 +126,8 @@ using registry_actor = caf::typed_actor<
   caf::replies_to<list_atom, actor_filter>::with<std::vector<actor_summary>>,
   /// Makes the live actors of a kind and id throw (`POST /admin/faults`); how many.
   caf::replies_to<fault_atom, std::string, std::string>::with<int64_t>>;
+
+// --- rate limits: team buckets, anonymous buckets, and the HTTP side's relay
 
 /// One team's rate buckets, every class, shared by all its keys.
 using bucket_actor = introspectable_actor::extend<
@@ -143,6 +163,17 @@ using anonymous_bucket_actor = introspectable_actor::extend<
   caf::replies_to<take_atom, std::string>::with<rate_decision>,
   /// Internal: drops buckets that are full again.
   caf::reacts_to<sweep_atom>>;
+
+/// The HTTP side's relay of rate-token takes (http/take_relay.hpp): it asks
+/// the bucket actors from the asio threads, so a take costs no spawned actor,
+/// and resumes the continuation waiting under the ticket with the verdict.
+using take_relay_actor = caf::typed_actor<
+  /// Takes a token of a class from a team's bucket for the continuation under this ticket.
+  caf::reacts_to<take_atom, bucket_actor, schema::bucket_class, uint64_t>,
+  /// Takes a token for an unauthenticated client's address for the continuation under this ticket.
+  caf::reacts_to<take_atom, anonymous_bucket_actor, std::string, uint64_t>>;
+
+// --- teams, keys and credits
 
 /// Issues and rotates API keys; owns the rotation grace timers.
 using keyring_actor = introspectable_actor::extend<
@@ -207,6 +238,8 @@ using ledger_directory_actor = introspectable_actor::extend<
   /// Stops the ledgers of a shard's teams; how many, once all are gone.
   caf::replies_to<release_atom, core::shard_id>::with<int64_t>>;
 
+// --- jobs: generations, their queue, and the LoRAs they may use
+
 /// One generation (image or video) while it is not terminal: it takes a
 /// worker, reports progress, stores outputs and settles its hold; then it exits.
 using job_actor = introspectable_actor::extend<
@@ -259,11 +292,12 @@ using job_directory_actor = introspectable_actor::extend<
   /// Resumes the unfinished jobs of a shard as a start does; how many.
   caf::replies_to<adopt_atom, core::shard_id>::with<int64_t>>;
 
-/// Deletes what outlives its owner when its stored deadline passes: output
-/// bytes, idempotency records, events, delivery rows, uploaded files.
-using expiry_sweeper_actor = introspectable_actor::extend<
-  /// Internal: handles every due `expiries` row, then re-arms.
-  caf::reacts_to<sweep_atom>>;
+/// The LoRA catalogue: seeds the built-ins, adds operator LoRAs.
+using lora_catalogue_actor = introspectable_actor::extend<
+  /// Adds a LoRA (slug unique).
+  caf::replies_to<create_atom, schema::lora_record>::with<schema::lora_record>>;
+
+// --- webhooks: endpoints and the fan-out of events
 
 /// One webhook endpoint: the only writer of its record. It keeps its
 /// pending delivery tasks, attempts up to a few at once, writes one delivery
@@ -303,7 +337,7 @@ using endpoint_actor = introspectable_actor::extend<
 /// At start it spawns every endpoint and fans out what a crash left pending
 /// (in batches, answering meanwhile).
 /// The endpoint-addressed messages check the team, then delegate.
-using webhook_directory_actor = introspectable_actor::extend<
+using endpoint_directory_actor = introspectable_actor::extend<
   /// Commits a new endpoint (and its idempotency record) and spawns its actor.
   caf::replies_to<create_atom, endpoint_creation>::with<endpoint_created>,
   /// `patch` on a team's endpoint (`resource_not_found` for another team's).
@@ -334,12 +368,7 @@ using webhook_directory_actor = introspectable_actor::extend<
   /// out its pending events; endpoints and events handled.
   caf::replies_to<adopt_atom, core::shard_id>::with<int64_t>>;
 
-/// Stores uploaded files on its own thread (it runs detached, since hashing
-/// and fsync block): the bytes into the blob store, then the record and its
-/// rows through the store, so an answer means both are durable.
-using file_writer_actor = introspectable_actor::extend<
-  /// Stores an upload; the record as stored, or `internal_error` with nothing stored.
-  caf::replies_to<create_atom, file_upload>::with<schema::file_record>>;
+// --- mail
 
 /// Sends e-mail (SMTP relay or outbox file) off the actor threads from a
 /// durable queue (`mail_queue`); retries a relay that fails, then falls back
@@ -354,10 +383,7 @@ using mailer_actor = introspectable_actor::extend<
   /// Internal: writes the rows again whose last write failed.
   caf::reacts_to<flush_atom>>;
 
-/// The LoRA catalogue: seeds the built-ins, adds operator LoRAs.
-using lora_catalogue_actor = introspectable_actor::extend<
-  /// Adds a LoRA (slug unique).
-  caf::replies_to<create_atom, schema::lora_record>::with<schema::lora_record>>;
+// --- cluster: shard moves and the links between nodes
 
 /// Moves a shard's live state off this node or onto it (issue 16, shard
 /// moves). The caller freezes the shard first (`context::owns_team` false
@@ -370,6 +396,20 @@ using shard_handover_actor = caf::typed_actor<
   /// With the shard's rows committed here and `owns_team` true for it:
   /// resumes its jobs, deliveries, pending events and key grace timers.
   caf::replies_to<adopt_atom, core::shard_id>::with<bool>>;
+
+/// The receiving side of a shard move, behind the node actor
+/// (cluster/shard_intake.hpp): commits the pages and blob pieces the shard's
+/// owner sends, resumes the shard's actors once it is handed over, and drops
+/// what was imported when the move fails. Detached: blob writes block it.
+using shard_intake_actor = caf::typed_actor<
+  /// A page of a shard moving here, committed before the answer; false when malformed.
+  caf::replies_to<import_atom, shard_rows_v1>::with<bool>,
+  /// A piece of a moving shard's blob, written before the answer; false when malformed.
+  caf::replies_to<import_atom, blob_piece_v1>::with<bool>,
+  /// The map names this node for the shard now: resume its jobs and deliveries.
+  caf::replies_to<adopt_atom, uint16_t>::with<bool>,
+  /// The move failed before the map changed: drop what was imported of the shard.
+  caf::replies_to<delete_atom, uint16_t>::with<bool>>;
 
 /// A cluster node's entry point, published on the cluster's mutual-TLS
 /// listener: the only actor other nodes address. It runs requests routed to

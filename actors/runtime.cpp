@@ -17,7 +17,7 @@
 #include "actors/store.hpp"
 #include "actors/supervisor.hpp"
 #include "actors/team_directory.hpp"
-#include "actors/webhook_directory.hpp"
+#include "actors/endpoint_directory.hpp"
 #include "core/log.hpp"
 #include "persistence/orphan_blobs.hpp"
 #include "providers/backends.hpp"
@@ -110,9 +110,9 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   });
   // Then the webhooks, so every actor spawned after them can publish events.
   endpoint_services hooks{links.webhooks, h.mailer, {}, h.buckets};
-  h.webhooks = supervise<webhook_directory_actor>(sys, "webhook_directory",
+  h.webhooks = supervise<endpoint_directory_actor>(sys, "endpoint_directory",
                                                   [ctx = rt->ctx_, hooks](caf::actor_system& s) {
-                                                    return s.spawn(webhook_directory, ctx, hooks);
+                                                    return s.spawn(endpoint_directory, ctx, hooks);
                                                   });
   rt->ctx_.webhooks = h.webhooks;
   auto& ctx = rt->ctx_;

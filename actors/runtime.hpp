@@ -24,7 +24,7 @@ struct runtime_handles {
   lora_catalogue_actor loras;
   job_directory_actor jobs;
   expiry_sweeper_actor expiries;
-  webhook_directory_actor webhooks;
+  endpoint_directory_actor webhooks;
   mailer_actor mailer;
   file_writer_actor files;
   shard_handover_actor handover; ///< lets go of a shard or takes one up (cluster shard moves)

@@ -11,7 +11,7 @@ namespace svc::actors {
 /// The directories a handover asks, and the store whose round trip ends a release.
 struct handover_targets {
   job_directory_actor jobs;
-  webhook_directory_actor webhooks;
+  endpoint_directory_actor webhooks;
   bucket_directory_actor buckets;
   ledger_directory_actor ledgers;
   keyring_actor keyring;

@@ -36,7 +36,7 @@ void watch_use(self_ptr self, persistence::environment* env) {
                               + " of " + core::human_bytes(use.map_bytes)
                               + "); writes that grow it are refused (507) past "
                               + core::human_bytes(use.map_bytes - use.reserve_bytes)
-                              + ": raise --map-size and restart, or free room (see README, Failure and recovery)");
+                              + ": raise --map-size and restart, or free room (see docs/failure-and-recovery.md)");
   } else if (st.above_warning_level && ratio < store_rearm_ratio) {
     st.above_warning_level = false;
     core::log_info("store", "the store uses " + percent(ratio) + " of its map again");

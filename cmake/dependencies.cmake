@@ -36,7 +36,7 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBAV REQUIRED IMPORTED_TARGET libavcodec libavformat libavutil libswscale)
 
 # jemalloc for the server: Beast, Boost.JSON and CAF allocate per request and
-# its per-thread caches beat glibc's malloc on that pattern (see README).
+# its per-thread caches beat glibc's malloc on that pattern (see README, Dependencies).
 # Sanitizer builds turn it off: they bring their own allocator.
 option(SVC_USE_JEMALLOC "Link svcd with jemalloc" ON)
 if(SVC_USE_JEMALLOC)
@@ -50,16 +50,3 @@ add_library(svc_boost INTERFACE)
 target_include_directories(svc_boost SYSTEM INTERFACE ${Boost_INCLUDE_DIRS})
 target_compile_definitions(svc_boost INTERFACE BOOST_ASIO_NO_DEPRECATED)
 target_link_libraries(svc_boost INTERFACE Boost::json Boost::url Threads::Threads)
-
-# Defines one Boost.Test executable as its own ctest entry.
-#   svc_add_test(NAME name SOURCES a.cpp... LIBS lib... [LABELS l])
-function(svc_add_test)
-  cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
-  add_executable(${T_NAME} ${T_SOURCES})
-  target_compile_definitions(${T_NAME} PRIVATE BOOST_TEST_DYN_LINK)
-  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} Boost::unit_test_framework)
-  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
-  if(T_LABELS)
-    set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
-  endif()
-endfunction()

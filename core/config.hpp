@@ -2,7 +2,7 @@
 // The one configuration of svcd. Every field is an option settable as a flag
 // (`--retry-schedule 5s,30s`), in a `--config FILE` (`retry-schedule = 5s`) or
 // as an environment variable (`SVC_RETRY_SCHEDULE`); `config_options()` lists
-// them with their defaults and drives parsing, `--help` and the README table.
+// them with their defaults and drives parsing, `--help` and the table of docs/configuration.md.
 
 #include <cstdint>
 #include <functional>
@@ -95,7 +95,7 @@ struct config {
   duration bucket_snapshot_interval = std::chrono::seconds{5}; ///< rate-bucket persistence period
   std::string log_level = "info";         ///< debug | info | warn | error
   std::string log_format = "text";        ///< text | json
-  // A cluster (README "Running a cluster"); without `etcd` svcd is one node holding every team.
+  // A cluster (docs/cluster.md); without `etcd` svcd is one node holding every team.
   std::vector<std::string> etcd;          ///< etcd endpoints HOST:PORT; empty: no cluster
   std::string node_id;                    ///< this node's name in the cluster
   std::string cluster_listen = "127.0.0.1:8082"; ///< HOST:PORT where other nodes reach this one (mutual TLS)
@@ -113,7 +113,7 @@ struct config {
 /// One option: its name (flag, file key, env suffix), help, default and setter.
 struct config_option {
   std::string name;        ///< e.g. "retry-schedule"
-  std::string help;        ///< one line for --help and the README
+  std::string help;        ///< one line for --help and docs/configuration.md
   std::string default_text;///< the default as text
   bool is_switch = false;  ///< a flag without value (`--webhook-allow-private`)
   /// Sets the field from text; returns false if the text is malformed.
@@ -124,7 +124,7 @@ struct config_option {
 /// Every option of `config`, in documentation order.
 const std::vector<config_option>& config_options();
 
-/// Markdown table of every option (the README's configuration table).
+/// Markdown table of every option (the table of docs/configuration.md).
 std::string config_markdown_table();
 
 /// A config file (`--config`) naming every option on a commented `# name = default`

@@ -1,7 +1,7 @@
 #pragma once
 // Every metric Svc exports, registered once in one process-wide registry:
 // the layers update the families here where things happen, and the admin
-// listener's `/metrics` renders them. README's "Metrics" table lists each name.
+// listener's `/metrics` renders them. docs/metrics-and-logs.md's table lists each name.
 
 #include "core/metrics.hpp"
 

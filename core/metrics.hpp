@@ -113,7 +113,7 @@ public:
                                    std::vector<double> bounds);
   /// The exposition text of every family.
   std::string render() const;
-  /// Every family's shape, in registration order (README's table is checked against it).
+  /// Every family's shape, in registration order (docs/metrics-and-logs.md's table is checked against it).
   std::vector<family_shape> shapes() const;
 
 private:

@@ -23,6 +23,17 @@ struct request_context;
 /// Handles a request that passed the pipeline; answers through the context.
 using route_handler = void (*)(const std::shared_ptr<request_context>&);
 
+/// Which node of a cluster answers a route (`request_route.hpp`): the one it
+/// arrives at, or the owner of the shard its path or body names.
+enum class shard_rule : uint8_t {
+  here,          ///< names no team: docs, probes, lists across teams
+  team_in_path,  ///< `{id}` is a team id
+  id_in_path,    ///< `{id}` is a resource id (key, endpoint, job), which names its shard
+  shard_in_path, ///< `{shard}` is a shard number
+  team_in_body,  ///< the JSON body's `team_id`
+  new_team,      ///< a team create: any node may answer for one of its own shards
+};
+
 struct route {
   boost::beast::http::verb method;
   std::string_view path;       ///< template; `{name}` captures one segment
@@ -31,6 +42,7 @@ struct route {
   route_handler handler;
   std::string_view summary;    ///< one line, for logs and docs
   bool streams_body = false;   ///< the handler reads the body itself (`request_context::body`): uploads
+  shard_rule owner = shard_rule::here; ///< in a cluster, whose request it is (admin routes; the API's go by key)
 };
 
 /// Captured path segments by name.

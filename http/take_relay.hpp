@@ -18,11 +18,8 @@
 
 namespace svc::http {
 
-/// The relay's interface: take from a team's bucket, or from the anonymous
-/// buckets for an address, and resume the ticket's continuation.
-using take_relay_actor = caf::typed_actor<
-  caf::reacts_to<actors::take_atom, actors::bucket_actor, schema::bucket_class, uint64_t>,
-  caf::reacts_to<actors::take_atom, actors::anonymous_bucket_actor, std::string, uint64_t>>;
+/// The relay's interface, declared with every other in messages.hpp.
+using take_relay_actor = actors::take_relay_actor;
 
 class take_relay {
 public:

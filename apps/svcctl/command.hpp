@@ -14,7 +14,7 @@ namespace svc::ctl {
 
 namespace po = boost::program_options;
 
-/// The documented exit codes (svcctl --help, README, svcctl.1).
+/// The documented exit codes (svcctl --help, docs/operating.md, svcctl.1).
 namespace exit_code {
 constexpr int ok = 0;          ///< the command did what it says
 constexpr int refused = 1;     ///< svcd answered with an error (bad id, bad value...), or an offline command failed

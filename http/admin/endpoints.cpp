@@ -1,5 +1,5 @@
 // svcctl endpoint disable / enable: any team's webhook endpoint, switched by
-// its team's webhook directory, which persists the change before answering.
+// its team's endpoint directory, which persists the change before answering.
 #include "http/actor_call.hpp"
 #include "http/admin/admin_handlers.hpp"
 #include "http/admin/path_record.hpp"

@@ -6,7 +6,7 @@
 
 #include "http/actor_call.hpp"
 #include "http/admin/admin_handlers.hpp"
-#include "http/cluster/request_route.hpp"
+#include "http/request_route.hpp"
 #include "http/respond.hpp"
 #include "http/json_body.hpp"
 

@@ -1,12 +1,12 @@
 // POST/GET /v1/webhook_endpoints, GET/PATCH/DELETE /v1/webhook_endpoints/{id}
 // and POST /v1/webhook_endpoints/{id}/rotate_secret. Reads come from the
-// tables; every change goes through the webhook directory.
+// tables; every change goes through the endpoint directory.
 #include <boost/json.hpp>
 
 #include "core/ids.hpp"
 #include "core/shard.hpp"
 #include "http/actor_call.hpp"
-#include "http/outbound/address_policy.hpp"
+#include "schema/address_policy.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/idempotency.hpp"
 #include "http/json_body.hpp"
@@ -26,9 +26,9 @@ constexpr std::string_view endpoints_route = "webhook_endpoints";
 // allows private receivers. Names are judged again, resolved, at delivery.
 bool url_acceptable(const context_ptr& ctx, const std::string& url) {
   std::string why;
-  auto parsed = parse_webhook_url(url, why);
+  auto parsed = schema::parse_webhook_url(url, why);
   if (parsed)
-    if (auto refused = refused_at_create(*parsed, ctx->svc.cfg.webhook_allow_private))
+    if (auto refused = schema::refused_at_create(*parsed, ctx->svc.cfg.webhook_allow_private))
       why = *refused;
   if (parsed && why.empty())
     return true;

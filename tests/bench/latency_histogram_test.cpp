@@ -1,12 +1,13 @@
 #include "bench/load/latency_histogram.hpp"
 
-#define BOOST_TEST_MODULE bench_latency_histogram
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(bench_latency_histogram)
 
 namespace {
 
@@ -123,3 +124,5 @@ BOOST_AUTO_TEST_CASE(values_past_the_range_land_in_the_last_bucket_and_keep_the_
   BOOST_TEST(h.max_ns() == hour);
   BOOST_TEST(h.min_ns() == 0U);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,12 +1,13 @@
 #include "bench/load/load_engine.hpp"
 
-#define BOOST_TEST_MODULE bench_load_engine
 #include <boost/test/unit_test.hpp>
 
 #include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
 #include <thread>
+
+BOOST_AUTO_TEST_SUITE(bench_load_engine)
 
 namespace {
 
@@ -185,3 +186,5 @@ BOOST_AUTO_TEST_CASE(closed_loop_counts_the_answers_inside_the_window) {
   BOOST_TEST(series_requests(r) == r.requests());
   BOOST_TEST(r.latency.count() == r.ok());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,9 +1,10 @@
 #include "bench/load/operation_mix.hpp"
 
-#define BOOST_TEST_MODULE bench_operation_mix
 #include <boost/test/unit_test.hpp>
 
 #include <map>
+
+BOOST_AUTO_TEST_SUITE(bench_operation_mix)
 
 namespace {
 
@@ -49,3 +50,5 @@ BOOST_AUTO_TEST_CASE(bad_specs_are_refused_with_a_reason) {
     BOOST_TEST(!error.empty(), spec);
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,11 @@
 #include "bench/load/rate_pacer.hpp"
 
-#define BOOST_TEST_MODULE bench_rate_pacer
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(bench_rate_pacer)
 
 namespace {
 
@@ -69,3 +70,5 @@ BOOST_AUTO_TEST_CASE(a_429_holds_requests_until_retry_after) {
   p.observe(x);
   BOOST_TEST((p.not_before() > steady::now() + std::chrono::seconds{2}));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "bench/load/report_files.hpp"
 
-#define BOOST_TEST_MODULE bench_report_files
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
@@ -12,6 +11,8 @@
 #include <sstream>
 
 #include "bench/load/json_text.hpp"
+
+BOOST_AUTO_TEST_SUITE(bench_report_files)
 
 namespace {
 
@@ -151,3 +152,5 @@ BOOST_AUTO_TEST_CASE(the_three_files_land_in_the_directory_made_for_them) {
   BOOST_TEST(json::parse(read_file(dir / "nested" / "summary.json")).as_object().contains("histogram"));
   std::filesystem::remove_all(dir);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

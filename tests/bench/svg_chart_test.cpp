@@ -1,7 +1,8 @@
 #include "bench/load/svg_chart.hpp"
 
-#define BOOST_TEST_MODULE bench_svg_chart
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(bench_svg_chart)
 
 namespace {
 
@@ -71,3 +72,5 @@ BOOST_AUTO_TEST_CASE(empty_charts_still_draw_a_frame) {
   BOOST_TEST(bars.find("nan") == std::string::npos);
   BOOST_TEST(lines.find("inf") == std::string::npos);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

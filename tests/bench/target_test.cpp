@@ -1,7 +1,8 @@
 #include "bench/load/target.hpp"
 
-#define BOOST_TEST_MODULE bench_target
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(bench_target)
 
 namespace {
 
@@ -45,3 +46,5 @@ BOOST_AUTO_TEST_CASE(malformed_urls_are_refused_either_way) {
       BOOST_TEST(!error.empty());
     }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

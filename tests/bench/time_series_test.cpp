@@ -1,9 +1,10 @@
 #include "bench/load/time_series.hpp"
 
-#define BOOST_TEST_MODULE bench_time_series
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+
+BOOST_AUTO_TEST_SUITE(bench_time_series)
 
 namespace {
 
@@ -53,3 +54,5 @@ BOOST_AUTO_TEST_CASE(recorders_of_several_threads_merge_by_second) {
   BOOST_TEST(near(rows[1].p99_ms, 400), rows[1].p99_ms);
   BOOST_TEST(rows[3].errors == 1U);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // The admin listener and svcctl: health probes, the admin token (mode 0600,
 // required on operator routes), the actor listing, metrics, and every svcctl
 // command printing its documented JSON, or a JSON error on failure.
-#define BOOST_TEST_MODULE e2e_admin
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
@@ -14,6 +13,8 @@
 #include "support/json_util.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_admin)
 
 using namespace svc::e2e;
 
@@ -269,5 +270,7 @@ BOOST_AUTO_TEST_CASE(a_single_node_is_not_a_cluster_and_moves_no_shard) {
   auto ctl_run = ctl({"shard", "move", "0", "--to", "n2"});
   BOOST_TEST(ctl_run.exit_code == 1, ctl_run.out << ctl_run.err);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

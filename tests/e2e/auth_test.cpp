@@ -1,7 +1,6 @@
 // Authentication end to end: missing, malformed and unknown keys, the Bearer
 // alias, legacy two-letter prefixes, keys refused in the query string, and
 // the error envelope with its request id.
-#define BOOST_TEST_MODULE e2e_auth
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -9,6 +8,8 @@
 
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_auth)
 
 using namespace svc::e2e;
 
@@ -143,5 +144,7 @@ BOOST_AUTO_TEST_CASE(request_ids_are_unique_and_present_on_success) {
   }
   BOOST_TEST(ids.size() == 50u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

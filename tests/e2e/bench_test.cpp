@@ -3,7 +3,6 @@
 // timeseries.csv and report.html checked), and the refusal of a target that
 // is not this machine. Brief runs: what is checked is the harness and its
 // files, not the figures.
-#define BOOST_TEST_MODULE e2e_bench
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
@@ -158,6 +157,8 @@ void run_bench(bench_fixture& f, const std::string& scenario, const std::vector<
 
 } // namespace
 
+BOOST_AUTO_TEST_SUITE(e2e_bench)
+
 BOOST_FIXTURE_TEST_CASE(create_open_loop_writes_its_files, bench_fixture) {
   const auto out = dir + "/create-open";
   run_bench(*this, "create", {"--rate", "100", "--duration", "2s", "--connections", "32", "--out", out});
@@ -210,3 +211,5 @@ BOOST_FIXTURE_TEST_CASE(a_target_other_than_loopback_is_refused_without_allow_re
 }
 
 } // namespace svc::e2e
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,6 @@
 // teams answer 503 owner_unavailable, at once, and they answer again after
 // it restarts; a hung node is declared down within the heartbeat timeout;
 // a node whose certificate another CA signed cannot link to the others.
-#define BOOST_TEST_MODULE e2e_cluster
 #include <boost/test/unit_test.hpp>
 
 #include <csignal>
@@ -19,6 +18,8 @@
 #include "support/process.hpp"
 #include "support/wait.hpp"
 #include "bench/receiver/test_ca.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_cluster)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -175,5 +176,7 @@ BOOST_AUTO_TEST_CASE(a_node_with_a_foreign_certificate_cannot_link) {
   std::error_code ignored;
   std::filesystem::remove_all(foreign_dir, ignored);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -6,7 +6,6 @@
 // its delivery rows read the same through every node; a secret rotated
 // through a non-owner signs the next delivery and its grace ends on time; a
 // receiver that answers 500 is retried on the configured short schedule.
-#define BOOST_TEST_MODULE e2e_cluster_webhooks
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -22,6 +21,8 @@
 #include "support/json_util.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_cluster_webhooks)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -190,5 +191,7 @@ BOOST_AUTO_TEST_CASE(a_failing_receiver_is_retried_by_the_owner_on_the_short_sch
   BOOST_TEST(json_int(record, "consecutive_failures") == 0, "the success reset the count");
   BOOST_TEST(!json_is_null(record, "last_failure_at"));
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

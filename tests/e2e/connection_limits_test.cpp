@@ -2,7 +2,6 @@
 // its further connections are closed at once (others are still served), and
 // once more than 75% of --max-connections are open, connections idle for
 // --busy-idle-timeout are closed to make room.
-#define BOOST_TEST_MODULE e2e_connection_limits
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -13,6 +12,8 @@
 #include "support/raw_connection.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_connection_limits)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -75,3 +76,5 @@ BOOST_FIXTURE_TEST_CASE(idle_connections_close_sooner_past_75_percent_of_the_cap
   raw_connection fresh{svcd.api_url()};
   BOOST_TEST(answered(fresh), "room for new clients");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // shows no data; with it, its actor table lists the ids `/admin/actors` lists.
 // Set SVC_CONSOLE_SCREENSHOT=path to keep a screenshot of the console with data
 // (docs/console.png is made that way).
-#define BOOST_TEST_MODULE e2e_console
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
@@ -18,6 +17,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_console)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -274,5 +275,7 @@ BOOST_AUTO_TEST_CASE(the_actor_table_filters_by_text_and_sorts_by_column) {
   BOOST_TEST(wait_until([&] { return banner().find("Refresh failed") != std::string::npos; }, 10s, 100ms), banner());
   BOOST_TEST(!browser.run(page_actor_rows).as_array().empty(), "the last data stays");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,6 @@
 // the disk answers 507 `insufficient_storage`; a job whose output cannot be
 // written fails with its hold refunded; neither leaves a partial file; small
 // files, jobs and reads go on, and svcd keeps running.
-#define BOOST_TEST_MODULE e2e_disk_full
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -15,6 +14,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "tests/support/file_size_limit.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_disk_full)
 
 using namespace svc::e2e;
 
@@ -85,3 +86,5 @@ BOOST_FIXTURE_TEST_CASE(an_output_too_large_for_the_disk_fails_the_job_and_refun
   BOOST_TEST(files_in("outputs") == 1u);
   BOOST_TEST(svcd.running());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // The contract served by svcd itself: GET /openapi.yaml answers the bytes of
 // schema/openapi.yaml as compiled in, GET /docs the reference page rendered
 // from them; neither needs a key.
-#define BOOST_TEST_MODULE e2e_docs
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
@@ -9,6 +8,8 @@
 #include <string>
 
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_docs)
 
 using namespace svc::e2e;
 
@@ -52,5 +53,7 @@ BOOST_AUTO_TEST_CASE(both_answer_only_get_and_head) {
   BOOST_TEST(r.status == 405, r.summary());
   BOOST_TEST(r.header_or_empty("Allow") == "GET");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,13 +1,14 @@
 // Client bytes quoted back in error bodies (a header value, a path segment,
 // a query parameter's name) never make the JSON invalid: bytes that are not
 // UTF-8, or a quote cut in the middle of a character, become U+FFFD.
-#define BOOST_TEST_MODULE e2e_error_echo
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_error_echo)
 
 using namespace svc::e2e;
 
@@ -50,3 +51,5 @@ BOOST_FIXTURE_TEST_CASE(echoed_bytes_are_always_valid_utf8, server_fixture) {
                       "error.message");
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,6 @@
 // Node webhook receiver (stock `stripe` and `standardwebhooks` libraries)
 // acknowledges a real image.completed delivery and rejects a captured real
 // delivery whose body was changed, while it accepts the same delivery unchanged.
-#define BOOST_TEST_MODULE e2e_examples
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -20,13 +19,15 @@
 
 #include <boost/json/object.hpp>
 
-#include "http/outbound/webhook_client.hpp"
+#include "clients/webhook_client.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_examples)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -128,10 +129,10 @@ void check_client(examples_fixture& f, const std::string& interpreter, const std
 
 // Posts `request` over HTTPS trusting the test CA; the receiver's status (0 for none).
 int post_delivery(svc::actors::webhook_post request) {
-  svc::http::webhook_client_options options;
+  svc::clients::webhook_client_options options;
   options.ca_file = webhook_ca_file();
   options.allow_private = true;
-  svc::http::webhook_client client{options};
+  svc::clients::webhook_client client{options};
   std::promise<svc::actors::webhook_answer> answer;
   client.post(std::move(request), [&](svc::actors::webhook_answer a) { answer.set_value(std::move(a)); });
   return answer.get_future().get().status.value_or(0);
@@ -201,3 +202,5 @@ BOOST_FIXTURE_TEST_CASE(stripe_receiver_verifies_svc_webhook_signature, examples
 BOOST_FIXTURE_TEST_CASE(standardwebhooks_receiver_verifies_webhook_signature, examples_fixture) {
   check_receiver(*this, "node/receiver_standardwebhooks.mjs", "standardwebhooks");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

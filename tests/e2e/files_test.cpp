@@ -5,7 +5,6 @@
 // multipart is 400; another team's file is 404; lists page newest first;
 // files expire (record 404, bytes deleted); an uploaded file is accepted as
 // a generation's init_image.
-#define BOOST_TEST_MODULE e2e_files
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -24,6 +23,8 @@
 #include "support/raw_connection.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_files)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -349,3 +350,5 @@ BOOST_FIXTURE_TEST_CASE(uploads_are_bounded_and_a_vanished_client_frees_its_slot
   c.close();
   BOOST_TEST(wait_until([&] { return upload_file(c, t.write.key, test_image("tiny.png")).status == 201; }, 5s, 50ms));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // Every kind of response carries Svc-Request-Id, Svc-Version and the three
 // X-RateLimit-* headers: 200, 400, 401, 403, 404, 405, 413, 429 and the
 // error documentation page.
-#define BOOST_TEST_MODULE e2e_headers
 #include <boost/test/unit_test.hpp>
 
 #include <optional>
@@ -9,6 +8,8 @@
 
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_headers)
 
 using namespace svc::e2e;
 
@@ -165,5 +166,7 @@ BOOST_AUTO_TEST_CASE(docs_errors_page) {
   for (auto* code : all_codes)
     BOOST_TEST(r.body.find("id=\"" + std::string{code} + "\"") != std::string::npos, "anchor for " << code);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

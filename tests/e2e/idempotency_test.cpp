@@ -2,7 +2,6 @@
 // stored 201 (Idempotent-Replayed: true), another body is 422, a key still
 // in flight is 409, keys are per team, at most 255 characters, and after
 // --idempotency-ttl a reused key creates a new job. Never two jobs per key.
-#define BOOST_TEST_MODULE e2e_idempotency
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -17,6 +16,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_idempotency)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -218,3 +219,5 @@ BOOST_FIXTURE_TEST_CASE(after_the_ttl_a_reused_key_creates_a_new_job, ttl_1s) {
   BOOST_TEST(replay.header_or_empty("Idempotent-Replayed") == "true");
   BOOST_TEST(replay.body == last.body);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

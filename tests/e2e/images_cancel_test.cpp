@@ -1,7 +1,6 @@
 // POST /v1/images/{id}/cancel: a processing or queued job is cancelled at
 // once with its hold refunded; cancelling a terminal job is 409
 // invalid_state; unknown, malformed and other teams' ids are 404.
-#define BOOST_TEST_MODULE e2e_images_cancel
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -10,6 +9,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_images_cancel)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -163,3 +164,5 @@ BOOST_FIXTURE_TEST_CASE(a_cancel_whose_refund_commits_slowly_answers_once_it_is_
   auto again = cancel(c, t.write.key, id);
   BOOST_TEST(is_error(again, 409, "invalid_state"), again.summary());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,6 @@
 // `succeeded`, the charge, and the output fetched through its signed URL with
 // no key (PNG of the requested size, sha256 = record = ETag, HEAD without a
 // body); records are private to their team.
-#define BOOST_TEST_MODULE e2e_images_create
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -12,6 +11,8 @@
 #include "support/output_bytes.hpp"
 #include "support/raw_connection.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_images_create)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -171,5 +172,7 @@ BOOST_AUTO_TEST_CASE(records_are_private_to_their_team) {
   BOOST_TEST(is_error(read_only, 403, "missing_scope"), read_only.summary());
   BOOST_TEST(list_image_ids(c, mine.read.key).size() == 1u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

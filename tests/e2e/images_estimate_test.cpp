@@ -2,7 +2,6 @@
 // Svc-Version (breakdown by the published price table), equal to the cost the
 // create holds and then charges; it validates like a create and creates,
 // holds and charges nothing.
-#define BOOST_TEST_MODULE e2e_images_estimate
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -14,6 +13,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_images_estimate)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -186,5 +187,7 @@ BOOST_AUTO_TEST_CASE(estimate_validates_like_create) {
   BOOST_TEST(is_error(read_only, 403, "missing_scope"), read_only.summary());
   BOOST_TEST(list_image_ids(c, t.read.key).empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

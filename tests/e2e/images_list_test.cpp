@@ -3,7 +3,6 @@
 // for out-of-range limits and unknown parameters; with --list-scan-limit, a
 // filtered list (images by status, events by type) stops at the bound and
 // its cursor resumes the scan.
-#define BOOST_TEST_MODULE e2e_images_list
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -14,6 +13,8 @@
 #include "support/json_util.hpp"
 #include "support/refused_queries.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_images_list)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -210,3 +211,5 @@ BOOST_FIXTURE_TEST_CASE(a_rare_filter_stops_at_the_scan_bound_and_its_cursor_res
   BOOST_TEST(completed.ids.size() == 6u);
   BOOST_TEST((completed.sizes == std::vector<std::size_t>{3, 3}));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

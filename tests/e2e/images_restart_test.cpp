@@ -2,7 +2,6 @@
 // SIGKILL): a job rendering at the stop is neither failed nor cancelled by
 // the shutdown, runs again and is charged once; output URLs signed before the
 // restart still verify; idempotency keys still replay.
-#define BOOST_TEST_MODULE e2e_images_restart
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -10,6 +9,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_images_restart)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -77,3 +78,5 @@ BOOST_FIXTURE_TEST_CASE(output_urls_and_idempotency_keys_survive_a_restart, serv
   BOOST_TEST(replay.body == first.body);
   BOOST_TEST(list_image_ids(c2, t.read.key).size() == 1u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,6 @@
 // out-of-range values (400 invalid_parameter), each naming error.param;
 // bodies that are not JSON objects (400 invalid_body, 415); and 402
 // insufficient_credits. None of them creates a job or holds credits.
-#define BOOST_TEST_MODULE e2e_images_validation
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -12,6 +11,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_images_validation)
 
 using namespace svc::e2e;
 namespace json = boost::json;
@@ -152,5 +153,7 @@ BOOST_AUTO_TEST_CASE(insufficient_credits_is_402_with_nothing_created_or_held) {
   BOOST_TEST(b.available == 1);
   BOOST_TEST(b.held == 0);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

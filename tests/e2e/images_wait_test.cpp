@@ -3,7 +3,6 @@
 // `Preference-Applied`; N is capped at 60 and a malformed preference is ignored.
 // A drain (SIGTERM) answers waiting requests at once with the job as it is,
 // while the admin listener keeps serving and /readyz says 503.
-#define BOOST_TEST_MODULE e2e_images_wait
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -15,6 +14,8 @@
 #include "support/json_util.hpp"
 #include "support/raw_connection.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_images_wait)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -164,3 +165,5 @@ BOOST_FIXTURE_TEST_CASE(a_drain_answers_waiting_requests_at_once, render_60s_dra
   BOOST_TEST(saw_draining, "the admin listener serves while the API drains");
   BOOST_TEST(stopping.get() == 0);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,6 @@
 // `init_image` visibly derive from it (their pixels are much closer to the
 // upload than the same request's without it), and a video whose init image
 // cannot be decoded fails with `video.failed` and a refund.
-#define BOOST_TEST_MODULE e2e_init_image
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -16,6 +15,8 @@
 #include "media_probe.hpp"
 #include "support/server_fixture.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_init_image)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -120,3 +121,5 @@ BOOST_FIXTURE_TEST_CASE(an_undecodable_init_image_fails_the_video_with_its_event
   BOOST_TEST(json_str(receipt->envelope, "data.id") == json_str(job, "id"));
   BOOST_TEST(json_str(receipt->envelope, "data.failure.code") == "provider_error");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // Terminal states other than success and cancel: `expired` (still queued
 // after --queue-ttl) and `moderation_rejected` (prompt on the built-in list
 // or on a --moderation-words file); both refund the hold and render nothing.
-#define BOOST_TEST_MODULE e2e_job_states
 #include <boost/test/unit_test.hpp>
 
 #include <cstdio>
@@ -13,6 +12,8 @@
 #include "support/json_util.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_job_states)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -146,3 +147,5 @@ BOOST_AUTO_TEST_CASE(an_unreadable_moderation_file_stops_startup) {
   std::vector<std::string> args{"--moderation-words", "/nonexistent/words.txt"};
   BOOST_CHECK_THROW(svcd_process{args}, std::runtime_error);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,6 @@
 // and path mapping): a 308 itself creates, cancels and charges nothing, and
 // following its Location reaches the job; from the sunset on, 410 for the
 // create, read and cancel sub-paths, with the job untouched.
-#define BOOST_TEST_MODULE e2e_legacy_images
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -12,6 +11,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_legacy_images)
 
 using namespace svc::e2e;
 
@@ -94,3 +95,5 @@ BOOST_FIXTURE_TEST_CASE(after_the_sunset_the_old_paths_touch_nothing, after_suns
   BOOST_TEST((status == "queued" || status == "processing"), "the job was not cancelled: " << status);
   BOOST_TEST(c.request("POST", "/v1/images/" + id + "/cancel", with_key(t.write.key)).status == 200);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

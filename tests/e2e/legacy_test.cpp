@@ -1,13 +1,14 @@
 // Legacy paths: 308 to the new path with Svc-Deprecated, Sunset and
 // Deprecation before --legacy-sunset, 410 route_sunset with the same headers
 // from that date on; sub-paths map by prefix and the query string is kept.
-#define BOOST_TEST_MODULE e2e_legacy
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_legacy)
 
 using namespace svc::e2e;
 
@@ -72,3 +73,5 @@ BOOST_FIXTURE_TEST_CASE(lookalike_paths_are_not_legacy, before_sunset) {
   BOOST_TEST(json_str(r.json(), "error.code") == "route_not_found");
   BOOST_TEST(r.header_or_empty("Svc-Deprecated").empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // X-Request-Id or traceparent is kept beside Svc's own id, and answered back;
 // JSON lines are each one JSON object; and no API key, webhook secret or
 // admin token appears in any line, however a client sent it.
-#define BOOST_TEST_MODULE e2e_logs
 #include <boost/test/unit_test.hpp>
 
 #include <map>
@@ -20,6 +19,8 @@
 #include "support/text_lines.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_logs)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -214,3 +215,5 @@ BOOST_FIXTURE_TEST_CASE(an_invalid_request_id_or_traceparent_is_ignored, json_lo
   BOOST_TEST(log.find(trace_id) == std::string::npos);
   BOOST_TEST(log.find("\"request_id\":\"" + id + "\"") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

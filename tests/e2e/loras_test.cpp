@@ -1,7 +1,6 @@
 // LoRA choice on POST /v1/images: `lora_id` by id or slug, a `loras` stack
 // with weights echoed in order, both or unknown names refused with the
 // param named, and selection from prompt keywords ("auto") or none.
-#define BOOST_TEST_MODULE e2e_loras
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -11,6 +10,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_loras)
 
 using namespace svc::e2e;
 namespace json = boost::json;
@@ -159,5 +160,7 @@ BOOST_AUTO_TEST_CASE(no_keyword_selects_none) {
     }
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

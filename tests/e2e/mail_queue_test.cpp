@@ -2,7 +2,6 @@
 // about an auto-disabled endpoint is committed with the disable, waits in
 // LMDB while the SMTP relay refuses it, survives a `kill -9`, and goes out
 // after the restart once the relay takes mail, not to the outbox.
-#define BOOST_TEST_MODULE e2e_mail_queue
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -16,6 +15,8 @@
 #include "support/smtp_relay.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_mail_queue)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -87,3 +88,5 @@ BOOST_FIXTURE_TEST_CASE(mail_waiting_for_the_relay_survives_kill_9, mail_fixture
   std::this_thread::sleep_for(300ms);
   BOOST_TEST(relay.messages().size() == 1u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // --smtp-ca-file. A wrong password keeps the mail queued and retried; a relay
 // that offers no STARTTLS is refused before it hears MAIL; the password
 // never reaches svcd's log, and settings that would leak it stop startup.
-#define BOOST_TEST_MODULE e2e_mail_tls
 #include <boost/test/unit_test.hpp>
 
 #include <sys/stat.h>
@@ -19,6 +18,8 @@
 #include "support/svcd_process.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_mail_tls)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -171,3 +172,5 @@ BOOST_AUTO_TEST_CASE(settings_that_would_expose_the_password_stop_startup) {
     }
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,6 @@
 // workload says, with API and admin traffic apart. Then the gauges an
 // operator reads across restarts: blob bytes against the files on disk, and
 // endpoints disabled right now.
-#define BOOST_TEST_MODULE e2e_metrics
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -20,6 +19,8 @@
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_metrics)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -235,3 +236,5 @@ BOOST_FIXTURE_TEST_CASE(disabled_endpoints_are_counted_now_and_after_a_restart, 
   ctl_ok({"endpoint", "enable", "--endpoint", endpoint});
   BOOST_TEST(reads("svc_webhook_disabled_endpoints", 0), scrape());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -6,7 +6,6 @@
 // keep the read bound; each job fails with its failure code, its hold comes
 // back and `image.failed` reaches the team's endpoint. The huge answer is
 // read no further than the asked images can be, so svcd's memory stays put.
-#define BOOST_TEST_MODULE e2e_neighbour_backend
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -24,6 +23,8 @@
 #include "support/peak_memory.hpp"
 #include "support/wait.hpp"
 #include "tests/support/fixture_with.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_neighbour_backend)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -218,3 +219,5 @@ BOOST_FIXTURE_TEST_CASE(a_back_end_that_answers_a_huge_png_is_read_no_further_th
   check_balance_whole();
   check_reads(reads->stop());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

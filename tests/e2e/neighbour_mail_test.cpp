@@ -7,7 +7,6 @@
 // API reads keep the read bound. The failed attempt is logged with its step
 // and deadline, svcd closes the stalled connection, and the mail goes out
 // once the relay takes mail again.
-#define BOOST_TEST_MODULE e2e_neighbour_mail
 #include <boost/test/unit_test.hpp>
 
 #include <sstream>
@@ -20,6 +19,8 @@
 #include "support/smtp_relay.hpp"
 #include "support/wait.hpp"
 #include "tests/support/fixture_with.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_neighbour_mail)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -146,3 +147,5 @@ BOOST_FIXTURE_TEST_CASE(a_relay_with_an_endless_greeting_is_cut_off_at_the_deadl
 BOOST_FIXTURE_TEST_CASE(a_relay_that_never_confirms_a_message_gets_it_again, unconfirming_relay) {
   mail_stalls_at("message", 1);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -6,7 +6,6 @@
 // its own team and of another team get their deliveries within the delivery
 // bound and API reads keep the read bound; each bad attempt gets its delivery
 // row with the contract's outcome, and svcd lets go of the connection.
-#define BOOST_TEST_MODULE e2e_neighbour_webhooks
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -21,6 +20,8 @@
 #include "support/neighbour_fixture.hpp"
 #include "support/wait.hpp"
 #include "tests/support/fixture_with.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_neighbour_webhooks)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -219,3 +220,5 @@ BOOST_FIXTURE_TEST_CASE(a_receiver_that_resets_in_its_answer_is_a_failed_deliver
   BOOST_TEST(bad.requests() == bad_attempts);
   check_reads(reads->stop());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // its ~25) for the first mail over SMTP, the system's CA certificates for
 // the first webhook delivery; a server that only renders images never
 // carries them (bench/run-idle-bench shows the resident set this saves).
-#define BOOST_TEST_MODULE e2e_on_demand
 #include <boost/test/unit_test.hpp>
 
 #include <fcntl.h>
@@ -27,6 +26,8 @@
 #include "support/server_fixture.hpp"
 #include "support/smtp_relay.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_on_demand)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -148,3 +149,5 @@ BOOST_FIXTURE_TEST_CASE(the_system_ca_store_is_read_by_the_first_delivery_not_at
   auto got = wait_for_receipt(*hooks, [&](const receipt& r) { return json_str(r.envelope, "id") == event; }, 20s);
   BOOST_TEST(got.has_value(), "the delivery did not verify against the store's CA:\n" << svcd.log_tail());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,6 @@
 // and the commit of its record leaves bytes no record names. svcd removes
 // them when it starts, and logs how many; every blob a record names stays and
 // still downloads.
-#define BOOST_TEST_MODULE e2e_orphan_blobs
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
@@ -15,6 +14,8 @@
 #include "support/output_bytes.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_orphan_blobs)
 
 using namespace svc::e2e;
 
@@ -75,3 +76,5 @@ BOOST_FIXTURE_TEST_CASE(blobs_no_record_names_are_removed_at_start, server_fixtu
   auto from_upload = json_str(create_image_ok(c, t.write.key, body), "id");
   BOOST_TEST(json_str(wait_terminal(c, t.read.key, from_upload), "status") == "succeeded");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

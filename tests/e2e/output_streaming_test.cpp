@@ -3,7 +3,6 @@
 // output and stops reading does not make svcd hold them in memory. The
 // output's file is grown (sparse) so that reading it whole would show in
 // svcd's peak RSS.
-#define BOOST_TEST_MODULE e2e_output_streaming
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -17,6 +16,8 @@
 #include "support/raw_connection.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_output_streaming)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -127,3 +128,5 @@ BOOST_FIXTURE_TEST_CASE(answers_many_times_the_budgets_flow_through, small_respo
   BOOST_TEST(bytes > 1u * mib, "the pipelined answers carried " << bytes << " bytes");
   BOOST_TEST(reader.get(target, {{"Range", "bytes=0-0"}}).status == 206, "the connection still reads requests");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

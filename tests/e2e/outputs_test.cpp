@@ -2,7 +2,6 @@
 // change to the id, index, exp or sig is 403 invalid_signature; with a short
 // --output-ttl the URL answers 410 url_expired after exp and the bytes under
 // DATA_DIR/blobs/outputs/ are deleted.
-#define BOOST_TEST_MODULE e2e_outputs
 #include <boost/test/unit_test.hpp>
 
 #include <cctype>
@@ -14,6 +13,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_outputs)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -172,3 +173,5 @@ BOOST_FIXTURE_TEST_CASE(expired_urls_are_410_and_the_bytes_are_deleted, output_t
   // The record stays readable.
   BOOST_TEST(json_str(get_image(c, t.read.key, id), "status") == "succeeded");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

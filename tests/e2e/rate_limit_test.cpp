@@ -1,7 +1,6 @@
 // Per-team token buckets end to end: the reads burst of 1200 then 429, one
 // bucket shared by all keys of a team, teams independent, `svcctl team
 // limits` overrides, and bucket state surviving a restart.
-#define BOOST_TEST_MODULE e2e_rate_limit
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -12,6 +11,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_rate_limit)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -190,5 +191,7 @@ BOOST_AUTO_TEST_CASE(takes_answered_from_the_bucket_copy_survive_a_restart) {
   BOOST_TEST(*remaining <= 1200 - taken - 1 + refill_allowance(since),
              "the " << taken << " reads before the restart still count (" << since << " s ago)");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -5,7 +5,6 @@
 // observation, held 0 at the end, usage matching the charged costs); outputs
 // download as the recorded PNGs; output bytes whose TTL passed while svcd was
 // down are deleted by the expiry sweeper soon after the restart.
-#define BOOST_TEST_MODULE e2e_recovery
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -26,6 +25,8 @@
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_recovery)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -449,3 +450,5 @@ BOOST_FIXTURE_TEST_CASE(outputs_expiring_while_down_are_swept_after_restart, out
   BOOST_TEST(s.held == 0);
   BOOST_TEST(s.available + s.charged == granted);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -5,7 +5,6 @@
 // last run, so no stored deadline has passed), and every request kept in
 // expected.json must be answered as that release answered it, down to the
 // output bytes and the owner's mail queued at its stop.
-#define BOOST_TEST_MODULE e2e_release_fixture
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
@@ -23,6 +22,8 @@
 #include "support/process.hpp"
 #include "support/svcd_process.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_release_fixture)
 
 using namespace svc::e2e;
 namespace fs = std::filesystem;
@@ -168,3 +169,5 @@ BOOST_AUTO_TEST_CASE(every_release_fixture_serves_its_recorded_answers) {
   for (auto& f : fixtures)
     check_release(f);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -6,7 +6,6 @@
 // `--remote-url` svcd does not start. A video renders its keyframe there and
 // is animated into an MP4 by svcd. Every call carries the create request's
 // `X-Request-Id` and a child span of its `traceparent`.
-#define BOOST_TEST_MODULE e2e_remote_backend
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -21,6 +20,8 @@
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 #include "tests/support/fixture_with.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_remote_backend)
 
 using namespace svc::e2e;
 using svc::test::a1111_mode;
@@ -207,3 +208,5 @@ BOOST_FIXTURE_TEST_CASE(a_video_animates_a_keyframe_rendered_remotely, ok_server
   auto mismatch = svc::test::h264_mp4_mismatch(video.body, 320, 256, 8, 1.0);
   BOOST_TEST(mismatch.empty(), mismatch);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -5,7 +5,6 @@
 // the usage.balance_low event of the create that crossed the threshold, and a
 // retry made after SIGKILL and a restart still carries it, since it is stored
 // with the event, not held in memory.
-#define BOOST_TEST_MODULE e2e_request_id
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -21,6 +20,8 @@
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_request_id)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -148,3 +149,5 @@ BOOST_FIXTURE_TEST_CASE(a_retry_after_sigkill_and_restart_still_carries_the_requ
   auto retry = completed_delivery_of(*hooks, id);
   BOOST_TEST(retry.request.header("X-Request-Id").value_or("") == "client-restart");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,6 @@
 // `recovering` until the backlog is back in memory and then 200 with what
 // came back, and nothing is lost: every delivery reaches the receiver, every
 // job is still there to cancel (refunded), the one being rendered too.
-#define BOOST_TEST_MODULE e2e_restart_backlog
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -21,6 +20,8 @@
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_restart_backlog)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -133,3 +134,5 @@ BOOST_FIXTURE_TEST_CASE(a_restart_with_a_backlog_answers_at_once_and_loses_nothi
     },
     30s));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

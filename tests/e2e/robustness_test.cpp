@@ -1,7 +1,6 @@
 // The public listener under hostile or unusual clients: garbage bytes,
 // oversized headers, slowloris, deep pipelining; and a clean SIGTERM with
 // connections still open. After each abuse, other clients are served.
-#define BOOST_TEST_MODULE e2e_robustness
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -13,6 +12,8 @@
 #include "support/json_util.hpp"
 #include "support/raw_connection.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_robustness)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -223,3 +224,5 @@ BOOST_FIXTURE_TEST_CASE(acknowledged_writes_survive_sigkill, server_fixture) {
   BOOST_TEST(keys.body.find(json_str(rotated.json(), "previous_key.deactivate_at")) != std::string::npos,
              keys.summary());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // API key rotation with a short grace (--key-grace): through the API and
 // through svcctl, both keys valid within the grace (also across a restart),
 // the old key refused after its deactivate_at, plaintext shown only once.
-#define BOOST_TEST_MODULE e2e_rotation
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -10,6 +9,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_rotation)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -206,3 +207,5 @@ BOOST_AUTO_TEST_CASE(a_revoked_key_is_refused_at_once) {
   BOOST_TEST(is_error(foreign, 404, "resource_not_found"), foreign.summary());
   BOOST_TEST(works(c, other.read.key));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

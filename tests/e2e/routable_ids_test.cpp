@@ -3,7 +3,6 @@
 // its key or the id in its path: the key's secret and id, and the ids of a
 // job, a file, a webhook endpoint, the job's events and the team's credit
 // entries, for several teams.
-#define BOOST_TEST_MODULE e2e_routable_ids
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -16,6 +15,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_routable_ids)
 
 using namespace svc::e2e;
 using svc::core::shard_id;
@@ -67,3 +68,5 @@ BOOST_FIXTURE_TEST_CASE(new_keys_and_ids_name_their_team_shard, server_fixture) 
   }
   BOOST_TEST(shards.size() > 1u); // three teams on one shard would hide a constant
 }
+
+BOOST_AUTO_TEST_SUITE_END()

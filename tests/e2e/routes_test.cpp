@@ -1,6 +1,5 @@
 // What each public route answers: the team, balance, pricing, LoRA and API
 // key views, list paging, and PATCH /v1/team validation.
-#define BOOST_TEST_MODULE e2e_routes
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -8,6 +7,8 @@
 
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_routes)
 
 using namespace svc::e2e;
 
@@ -139,5 +140,7 @@ BOOST_AUTO_TEST_CASE(api_keys_list_never_shows_plaintext) {
       }
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // The scope matrix: every public route against read, write and full keys.
 // A scope that does not permit the route answers 403 missing_scope (drawing
 // from the team's bucket); otherwise the route answers normally.
-#define BOOST_TEST_MODULE e2e_scope
 #include <boost/test/unit_test.hpp>
 
 #include <functional>
@@ -10,6 +9,8 @@
 
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_scope)
 
 using namespace svc::e2e;
 
@@ -103,5 +104,7 @@ BOOST_AUTO_TEST_CASE(keys_of_another_team_are_not_found) {
   for (long i = 0; i < json_size(list, "data"); ++i)
     BOOST_TEST(json_str(list, "data." + std::to_string(i) + ".team_id") == a.id);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // team from then on through every node; the old owner erases its copy after
 // the grace period. Under load, no acknowledged create is lost and every
 // job's event is in the team's events feed.
-#define BOOST_TEST_MODULE e2e_shard_move
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -19,6 +18,8 @@
 #include "support/json_util.hpp"
 #include "support/svcctl_runner.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_shard_move)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -275,5 +276,7 @@ BOOST_AUTO_TEST_CASE(a_move_to_an_unknown_node_or_of_a_bad_shard_is_refused) {
   r = admin(0).get("/admin/shards/7/move", admin_auth(0));
   BOOST_TEST(is_error(r, 404, "resource_not_found"), r.summary());
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // `storage_unavailable` with Retry-After, never 401 for a key or 404 for a
 // record that exists; /readyz is 503 meanwhile; all works again once reads do.
 // Without the option the switch does not exist.
-#define BOOST_TEST_MODULE e2e_storage_faults
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -13,6 +12,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_storage_faults)
 
 using namespace svc::e2e;
 
@@ -85,3 +86,5 @@ BOOST_FIXTURE_TEST_CASE(without_the_option_there_is_no_switch, server_fixture) {
   BOOST_TEST(is_error(r, 404, "route_not_found"), r.summary());
   BOOST_TEST(admin().get("/readyz").status == 200);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,6 @@
 // and the log warned once at 80%; deletes still commit, and creates work again
 // without a restart. `--job-retention` deletes terminal jobs while usage
 // answers stay as they were.
-#define BOOST_TEST_MODULE e2e_storage_full
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
@@ -18,6 +17,8 @@
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_storage_full)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -141,3 +142,5 @@ BOOST_FIXTURE_TEST_CASE(retention_deletes_terminal_jobs_and_usage_stays, short_r
   BOOST_TEST(balance_after.available == balance.available);
   BOOST_TEST(balance_after.held == balance.held);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,6 @@
 // reads go on; a directory that dies is respawned behind the same handle and
 // recovers its children from LMDB; a ledger that dies is respawned with the
 // balance LMDB holds.
-#define BOOST_TEST_MODULE e2e_supervision
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -17,6 +16,8 @@
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_supervision)
 
 using namespace svc::e2e;
 
@@ -162,11 +163,13 @@ BOOST_FIXTURE_TEST_CASE(an_endpoint_or_its_directory_that_dies_is_respawned_and_
   auto first = json_str(create_image_ok(c, t.write.key, image_body("a lighthouse")), "id");
   BOOST_TEST(wait_for_receipt(*hooks, event_is_of_job(first), std::chrono::seconds{20}).has_value());
 
-  BOOST_TEST(crash(*this, "webhook_directory", "webhook_directory") == 1);
-  BOOST_TEST(wait_until([&] { return lists(*this, "webhook_directory", "webhook_directory"); },
+  BOOST_TEST(crash(*this, "endpoint_directory", "endpoint_directory") == 1);
+  BOOST_TEST(wait_until([&] { return lists(*this, "endpoint_directory", "endpoint_directory"); },
                         std::chrono::seconds{20}));
   auto second = json_str(create_image_ok(c, t.write.key, image_body("a harbour")), "id");
   BOOST_TEST(wait_for_receipt(*hooks, event_is_of_job(second), std::chrono::seconds{20}).has_value());
   auto listed = c.get("/v1/webhook_endpoints/" + endpoint, with_key(t.read.key));
   BOOST_TEST(listed.status == 200, listed.summary());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

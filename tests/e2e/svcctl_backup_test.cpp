@@ -2,7 +2,6 @@
 // and admin.token; restored into an empty directory, a second svcd serves the
 // same output bytes under the same signed URLs, the same balances, and obeys
 // the same admin token. Restore refuses a directory that is not empty.
-#define BOOST_TEST_MODULE e2e_svcctl_backup
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -14,6 +13,8 @@
 #include "support/output_bytes.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_svcctl_backup)
 
 using namespace svc::e2e;
 
@@ -89,3 +90,5 @@ BOOST_FIXTURE_TEST_CASE(restored_backup_serves_the_same_outputs_balances_and_tok
   std::filesystem::remove_all(backup_dir);
   std::filesystem::remove_all(parent);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,6 @@
 // documented exit codes (0 ok, 1 refused, 2 usage, 3 unreachable) -- an
 // unknown, abbreviated or valueless option is refused before anything changes;
 // --admin-url and --token-file reach svcd without its data directory.
-#define BOOST_TEST_MODULE e2e_svcctl_cli
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -12,6 +11,8 @@
 #include "support/json_util.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_svcctl_cli)
 
 using namespace svc::e2e;
 
@@ -102,5 +103,7 @@ BOOST_AUTO_TEST_CASE(admin_url_and_token_file_replace_the_data_directory) {
   BOOST_TEST(json_str(wrong.err_json, "error.code") == "invalid_api_key", wrong.err);
   std::filesystem::remove_all(elsewhere);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

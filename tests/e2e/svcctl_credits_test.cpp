@@ -1,7 +1,6 @@
 // svcctl credits add / history / refund: every change of a team's balance is
 // listed with the balance after it, a succeeded job's charge is refunded once,
 // and the history survives a restart.
-#define BOOST_TEST_MODULE e2e_svcctl_credits
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -13,6 +12,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/text_lines.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_svcctl_credits)
 
 using namespace svc::e2e;
 
@@ -140,3 +141,5 @@ BOOST_FIXTURE_TEST_CASE(credits_commands_refuse_what_they_cannot_do, server_fixt
     BOOST_TEST(refused.out.empty(), refused.out);
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

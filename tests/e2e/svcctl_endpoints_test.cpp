@@ -1,7 +1,6 @@
 // svcctl endpoint list / disable / enable: any team's webhook endpoints; a
 // switch is the team's own `is_active` (stored, seen by the team's API), and
 // unknown ids are 404.
-#define BOOST_TEST_MODULE e2e_svcctl_endpoints
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -9,6 +8,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_svcctl_endpoints)
 
 using namespace svc::e2e;
 
@@ -48,3 +49,5 @@ BOOST_FIXTURE_TEST_CASE(unknown_endpoints_and_teams_are_404, server_fixture) {
       check_not_found(ctl({"endpoint", action, "--endpoint", id}), action + " " + id);
   check_not_found(ctl({"endpoint", "list", "--team", "team_01J" + std::string(23, '0')}), "list, unknown team");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 // svcctl job show / job cancel: any team's job by id, with its team; a cancel
 // refunds the team's hold as the team's own cancel does; unknown ids are 404.
-#define BOOST_TEST_MODULE e2e_svcctl_jobs
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -8,6 +7,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_svcctl_jobs)
 
 using namespace svc::e2e;
 
@@ -51,3 +52,5 @@ BOOST_FIXTURE_TEST_CASE(unknown_jobs_are_404, server_fixture) {
     check_not_found(ctl({"job", "cancel", "--job", id}), "cancel " + id);
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

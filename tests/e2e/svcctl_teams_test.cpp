@@ -2,7 +2,6 @@
 // key list: every team with its balance, one team, changes validated like a
 // create (nothing changed on a bad value), a disable shown with its time and
 // reason, a team's keys without plaintext; unknown ids are 404 (exit 1).
-#define BOOST_TEST_MODULE e2e_svcctl_teams
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -15,6 +14,8 @@
 
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_svcctl_teams)
 
 using namespace svc::e2e;
 
@@ -165,5 +166,7 @@ BOOST_AUTO_TEST_CASE(key_list_shows_a_teams_keys_without_plaintext) {
   BOOST_TEST(unknown.exit_code == 1, unknown.err);
   BOOST_TEST(json_str(unknown.err_json, "error.code") == "resource_not_found", unknown.err);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 // svcctl usage export: a team's usage per UTC day as CSV, JSON lines or svcd's
 // JSON, the same figures GET /v1/usage answers the team itself.
-#define BOOST_TEST_MODULE e2e_svcctl_usage
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -12,6 +11,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/text_lines.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_svcctl_usage)
 
 using namespace svc::e2e;
 
@@ -69,3 +70,5 @@ BOOST_FIXTURE_TEST_CASE(usage_export_refuses_what_it_cannot_answer, server_fixtu
     BOOST_TEST(refused.out.empty(), refused.out);
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // request on (the key cache holds no stale team), across a restart, until
 // svcctl team enable gives the access back at once. Jobs accepted before the
 // disable still finish and are charged.
-#define BOOST_TEST_MODULE e2e_team_disabled
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -15,6 +14,8 @@
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_team_disabled)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -119,3 +120,5 @@ BOOST_FIXTURE_TEST_CASE(a_job_accepted_before_the_disable_finishes_and_is_charge
   BOOST_TEST(json_int(team, "balance.held") == 0, team);
   BOOST_TEST(json_bool(team, "disabled") == true, team);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

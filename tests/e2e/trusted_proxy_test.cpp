@@ -3,12 +3,13 @@
 // named in X-Forwarded-For (the right-most untrusted hop, so a forged entry
 // to its left changes nothing), IPv6 clients by their /64; without it, the
 // header is ignored, since any client could write it.
-#define BOOST_TEST_MODULE e2e_trusted_proxy
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_trusted_proxy)
 
 using namespace svc::e2e;
 
@@ -61,3 +62,5 @@ BOOST_FIXTURE_TEST_CASE(an_untrusted_peer_cannot_choose_its_bucket, server_fixtu
   BOOST_TEST(drain_some(c, "203.0.113.7") >= drained);
   BOOST_TEST(used_of(c, "203.0.113.8") >= drained, "the header is ignored: still the peer's bucket");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // not complete within --upload-deadline, is answered 408 upload_too_slow and
 // its connection closed; and one team may hold at most half of --max-uploads
 // (429 too_many_uploads past it), so others can still upload.
-#define BOOST_TEST_MODULE e2e_upload_limits
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -15,6 +14,8 @@
 #include "support/raw_connection.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_upload_limits)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -131,3 +132,5 @@ BOOST_FIXTURE_TEST_CASE(one_team_holds_at_most_half_of_the_upload_slots, four_up
   auto other_team = upload_file(c, b.write.key, test_image("tiny.png"));
   BOOST_TEST(other_team.status == 201, other_team.summary());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // GET /v1/usage?start=&end=: charged credits and images per UTC day, every
 // day of the range (zeros included) plus a total; only succeeded jobs count;
 // malformed ranges are 400 naming the param.
-#define BOOST_TEST_MODULE e2e_usage
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -10,6 +9,8 @@
 #include "support/json_util.hpp"
 #include "support/refused_queries.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_usage)
 
 using namespace svc::e2e;
 
@@ -106,5 +107,7 @@ BOOST_AUTO_TEST_CASE(malformed_ranges_are_400) {
     {"from=2026-01-01", "unknown_parameter", "from"},
   });
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

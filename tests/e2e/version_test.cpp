@@ -1,6 +1,5 @@
 // Svc-Version: pinning a published version (echoed, and its frozen pricing
 // table applies), the team default when absent, and invalid values.
-#define BOOST_TEST_MODULE e2e_version
 #include <boost/test/unit_test.hpp>
 
 #include <map>
@@ -8,6 +7,8 @@
 
 #include "support/json_util.hpp"
 #include "support/server_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_version)
 
 using namespace svc::e2e;
 
@@ -77,5 +78,7 @@ BOOST_AUTO_TEST_CASE(invalid_versions_are_400) {
     }
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,7 +2,6 @@
 // reads back with the asked size, frame count and duration; the output URL
 // serves byte ranges; `video.completed` reaches a webhook; usage counts it;
 // and both cancel paths stop a video with its event and refund.
-#define BOOST_TEST_MODULE e2e_videos
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -18,6 +17,8 @@
 #include "support/output_bytes.hpp"
 #include "support/server_fixture.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_videos)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -247,3 +248,5 @@ BOOST_FIXTURE_TEST_CASE(video_bodies_are_validated_and_priced_per_second, server
   BOOST_REQUIRE_MESSAGE(pricing.status == 200, pricing.summary());
   BOOST_TEST(pricing.body.find("\"video\"") != std::string::npos, "the price table lists videos");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -6,7 +6,6 @@
 // /v1/events; the events feed is newest first with a type filter; the
 // deliveries list pages; a rotated secret signs the next delivery;
 // usage.balance_low is debounced.
-#define BOOST_TEST_MODULE e2e_webhook_delivery
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -24,6 +23,8 @@
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_webhook_delivery)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -454,3 +455,5 @@ BOOST_FIXTURE_TEST_CASE(balance_low_fires_again_after_a_short_debounce, debounce
   BOOST_TEST(json_int(low[1].envelope, "data.available") == threshold);
   BOOST_TEST(json_size(events_list(c, t.read.key, "type=usage.balance_low"), "data") == 2);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,6 @@
 // deliveries list, the events feed, the shapes of test fires and replays, the
 // cap on endpoints per team and the bucket replayed events are drawn from.
 // The delivery of events itself is tested with the actors and the client.
-#define BOOST_TEST_MODULE e2e_webhook_endpoints
 #include <boost/test/unit_test.hpp>
 
 #include <arpa/inet.h>
@@ -23,6 +22,8 @@
 #include "support/refused_queries.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_webhook_endpoints)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -657,5 +658,7 @@ BOOST_AUTO_TEST_CASE(re_enabling_resets_the_failure_count) {
   BOOST_TEST(json_is_null(on.json(), "disabled_at"));
   BOOST_TEST(json_int(c.get(path, with_key(t.read.key)).json(), "consecutive_failures") == 0, "stored");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

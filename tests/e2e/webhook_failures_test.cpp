@@ -4,7 +4,6 @@
 // auto-disable after 20 failures in a row (mail to the owner,
 // webhook.endpoint_disabled to the team's other endpoint) and re-enabling,
 // replay of what was missed, and the SSRF rule at create.
-#define BOOST_TEST_MODULE e2e_webhook_failures
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -25,6 +24,8 @@
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_webhook_failures)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -408,3 +409,5 @@ BOOST_FIXTURE_TEST_CASE(private_and_loopback_receivers_are_refused_at_create, pr
   auto list = c.get("/v1/webhook_endpoints?limit=100", with_key(t.read.key)).json();
   BOOST_TEST(json_size(list, "data") == 1, "only the public endpoint was created");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

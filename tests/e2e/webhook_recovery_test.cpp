@@ -3,7 +3,6 @@
 // pending, test fires were just acknowledged and jobs are still rendering;
 // after a restart on the same data directory every event reaches the
 // (now healthy) receiver at least once.
-#define BOOST_TEST_MODULE e2e_webhook_recovery
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -21,6 +20,8 @@
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_webhook_recovery)
 
 using namespace svc::e2e;
 using namespace std::chrono_literals;
@@ -158,3 +159,5 @@ BOOST_FIXTURE_TEST_CASE(every_event_reaches_the_receiver_after_sigkill_and_resta
   BOOST_TEST(json_bool(record, "is_active") == true);
   BOOST_TEST(json_int(record, "consecutive_failures") == 0);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

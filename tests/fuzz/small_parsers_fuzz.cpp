@@ -9,13 +9,13 @@
 #include "core/crypto.hpp"
 #include "core/duration.hpp"
 #include "core/time_format.hpp"
-#include "http/outbound/address_policy.hpp"
+#include "schema/address_policy.hpp"
 #include "providers/remote/remote_url.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   std::string why;
-  svc::http::parse_webhook_url(text, why);
+  svc::schema::parse_webhook_url(text, why);
   svc::providers::parse_remote_url(text, why);
   svc::core::parse_cidr_list(text);
   svc::core::parse_duration_list(text);

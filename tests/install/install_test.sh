@@ -13,7 +13,8 @@ fail() { echo "install_test: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/svcd bin/svcctl etc/svc/svcd.conf share/man/man1/svcd.1 share/man/man1/svcctl.1 \
-         lib/systemd/system/svcd.service share/doc/svc/CHANGELOG.md share/doc/svc/LICENSE share/doc/svc/README.md; do
+         lib/systemd/system/svcd.service share/doc/svc/CHANGELOG.md share/doc/svc/LICENSE share/doc/svc/README.md \
+         share/doc/svc/docs/operating.md share/doc/svc/docs/configuration.md; do
   [ -f "$prefix/$f" ] || fail "missing $f"
 done
 

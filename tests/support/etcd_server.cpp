@@ -19,7 +19,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
-#include "http/outbound/etcd_client.hpp"
+#include "clients/etcd_client.hpp"
 
 extern char** environ;
 
@@ -139,12 +139,12 @@ bool etcd_server::start(steady::time_point deadline) {
                        "--listen-peer-urls=" + url(peer_port_), "--initial-advertise-peer-urls=" + url(peer_port_),
                        "--initial-cluster=test=" + url(peer_port_)},
                       log_path());
-  http::etcd_client probe{{endpoint()}, std::chrono::duration_cast<std::chrono::milliseconds>(probe_timeout)};
+  clients::etcd_client probe{{endpoint()}, std::chrono::duration_cast<std::chrono::milliseconds>(probe_timeout)};
   for (;;) {
     try {
       probe.get("/svc-test/ready");
       return true;
-    } catch (const http::etcd_error&) {
+    } catch (const clients::etcd_error&) {
     }
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {

@@ -1,6 +1,5 @@
 #include "actors/bucket.hpp"
 
-#define BOOST_TEST_MODULE actors_bucket
 #include <boost/test/unit_test.hpp>
 
 #include <optional>
@@ -9,6 +8,8 @@
 #include "actor_fixture.hpp"
 #include "actors/bucket_directory.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_bucket)
 
 namespace {
 
@@ -238,5 +239,7 @@ BOOST_AUTO_TEST_CASE(a_charge_through_the_directory_may_leave_a_debt_that_the_sn
   BOOST_REQUIRE(resolved.value);
   BOOST_TEST(take(*resolved.value).allowed);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,11 @@
 #include "actors/counted_status.hpp"
 
-#define BOOST_TEST_MODULE actors_counted_status
 #include <boost/test/unit_test.hpp>
 
 #include <cstddef>
 #include <cstdint>
+
+BOOST_AUTO_TEST_SUITE(actors_counted_status)
 
 namespace {
 
@@ -42,3 +43,5 @@ BOOST_AUTO_TEST_CASE(the_status_carries_the_counts_and_the_mailbox_depth) {
   BOOST_TEST(status.state == "created=2 changes=7");
   BOOST_TEST(status.mailbox == 4u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "actors/credit_history.hpp"
 
-#define BOOST_TEST_MODULE actors_credit_history
 #include <boost/test/unit_test.hpp>
 
 #include <limits>
@@ -61,6 +60,8 @@ bool entry_is(const schema::credit_entry_record& e, credit_entry_kind kind, int6
 } // namespace svc::test
 
 using svc::test::entry_is;
+
+BOOST_AUTO_TEST_SUITE(actors_credit_history)
 
 BOOST_FIXTURE_TEST_SUITE(credit_history_suite, svc::test::history_fixture)
 
@@ -201,5 +202,7 @@ BOOST_AUTO_TEST_CASE(a_new_teams_opening_credits_are_its_first_grant) {
   BOOST_REQUIRE(empty.value);
   BOOST_TEST(entries(empty.value->id).empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

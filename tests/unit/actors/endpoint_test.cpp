@@ -1,6 +1,5 @@
 #include "actors/endpoint.hpp"
 
-#define BOOST_TEST_MODULE actors_endpoint
 #include <boost/test/unit_test.hpp>
 
 #include <openssl/evp.h>
@@ -14,6 +13,8 @@
 #include "core/shard.hpp"
 #include "webhook_fixture.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_endpoint)
 
 // The endpoint actor on virtual time with a scripted receiver: what a
 // delivery carries, one row per attempt, the retry schedule, auto-disable,
@@ -764,5 +765,7 @@ BOOST_AUTO_TEST_CASE(delete_erases_the_endpoint_and_its_tasks_then_exits) {
   advance(30min); // its timers find nobody
   BOOST_TEST(transport.size() == 0u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,11 +1,12 @@
 #include "actors/endpoint_writes.hpp"
 
-#define BOOST_TEST_MODULE actors_endpoint_writes
 #include <boost/test/unit_test.hpp>
 
 #include "faulty_store.hpp"
 #include "schema/webhook_signature.hpp"
 #include "webhook_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_endpoint_writes)
 
 // The endpoint's writes when commits fail: a client's change (rotate,
 // patch) reaches memory only once durable, so a failed commit leaves the
@@ -128,3 +129,5 @@ BOOST_FIXTURE_TEST_CASE(nothing_is_written_after_the_delete_lands, failing_write
   BOOST_REQUIRE(deleted.value);
   BOOST_TEST(!svc::test::found(tables.webhook_endpoints.get(e.id)).has_value());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "actors/expiry_sweeper.hpp"
 
-#define BOOST_TEST_MODULE actors_expiry_sweeper
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -10,6 +9,8 @@
 #include "persistence/job_rows.hpp"
 #include "tests/support/file_records.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_expiry_sweeper)
 
 namespace {
 
@@ -247,5 +248,7 @@ BOOST_AUTO_TEST_CASE(a_job_past_its_retention_loses_rows_and_files_and_usage_sta
   BOOST_TEST(usage->credits_charged == 40);
   BOOST_TEST(usage->images == 2);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

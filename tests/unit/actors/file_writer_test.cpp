@@ -1,6 +1,5 @@
 #include "actors/file_writer.hpp"
 
-#define BOOST_TEST_MODULE actors_file_writer
 #include <boost/test/unit_test.hpp>
 
 #include <memory>
@@ -10,6 +9,8 @@
 #include "faulty_store.hpp"
 #include "core/crypto.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_file_writer)
 
 namespace {
 
@@ -127,5 +128,7 @@ BOOST_AUTO_TEST_CASE(a_full_store_answers_insufficient_storage_and_deletes_the_b
   BOOST_TEST((svc::actors::to_api_error(r.error).code == svc::schema::error_code::insufficient_storage));
   BOOST_TEST(!blobs.get(svc::schema::file_blob_key(id)));
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

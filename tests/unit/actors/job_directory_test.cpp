@@ -1,6 +1,5 @@
 #include "actors/job_directory.hpp"
 
-#define BOOST_TEST_MODULE actors_job_directory
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -9,6 +8,8 @@
 #include "job_fixture.hpp"
 #include "persistence/job_rows.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_job_directory)
 
 // The job directory: routing cancels and waits by team, answering for jobs
 // that are no longer live from LMDB, the queue (a queued job has no actor
@@ -327,5 +328,7 @@ BOOST_AUTO_TEST_CASE(live_jobs_are_resumed_in_batches_while_the_directory_answer
   BOOST_TEST(balance_is(opening + 1, n - 1));
   BOOST_TEST(reaches(crashed.front().id, job_status::processing), "the first job takes the worker");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

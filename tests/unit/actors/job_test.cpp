@@ -1,6 +1,5 @@
 #include "actors/job.hpp"
 
-#define BOOST_TEST_MODULE actors_job
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -16,6 +15,8 @@
 #include "media_probe.hpp"
 #include "persistence/job_rows.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_job)
 
 // The job actor's state machine, driven through the job directory as svcd
 // drives it: real renders on a real worker pool, the queue TTL on virtual time.
@@ -341,3 +342,5 @@ BOOST_FIXTURE_TEST_CASE(a_progress_write_that_fails_is_made_again_until_it_lands
   scripted.release();
   BOOST_TEST((finish(j.id).status == job_status::succeeded));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

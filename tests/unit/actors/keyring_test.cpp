@@ -1,6 +1,5 @@
 #include "actors/keyring.hpp"
 
-#define BOOST_TEST_MODULE actors_keyring
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -12,6 +11,8 @@
 #include "schema/api_key_format.hpp"
 #include "team_directory_fixture.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_keyring)
 
 namespace {
 
@@ -204,5 +205,7 @@ BOOST_AUTO_TEST_CASE(unknown_key_or_foreign_team_is_not_found) {
   auto rotated = rotate(k.record.id, team_id);
   BOOST_TEST(rotated.previous.id == k.record.id);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

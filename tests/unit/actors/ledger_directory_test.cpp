@@ -1,6 +1,5 @@
 #include "actors/ledger_directory.hpp"
 
-#define BOOST_TEST_MODULE actors_ledger_directory
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -46,6 +45,8 @@ struct directory_fixture : ledger_fixture {
 };
 
 } // namespace svc::test
+
+BOOST_AUTO_TEST_SUITE(actors_ledger_directory)
 
 BOOST_FIXTURE_TEST_SUITE(ledger_directory_suite, svc::test::directory_fixture)
 
@@ -98,5 +99,7 @@ BOOST_AUTO_TEST_CASE(a_ledger_that_dies_is_respawned_and_the_directory_lives) {
   run_pending();
   reloaded(dir, first);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "actors/ledger.hpp"
 
-#define BOOST_TEST_MODULE actors_ledger
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -9,6 +8,8 @@
 #include "core/time_format.hpp"
 #include "ledger_fixture.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_ledger)
 
 namespace {
 
@@ -371,5 +372,7 @@ BOOST_AUTO_TEST_CASE(admits_sent_together_never_overdraw) {
   svc::test::require_ok(tables.live_jobs.for_each_key([&](std::string_view) { return ++jobs, true; }));
   BOOST_TEST(jobs == 10);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

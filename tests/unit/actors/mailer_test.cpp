@@ -1,6 +1,5 @@
 #include "actors/mailer.hpp"
 
-#define BOOST_TEST_MODULE actors_mailer
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -23,6 +22,8 @@
 #include "persistence/store_tables.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/temp_dir.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_mailer)
 
 // The mailer runs detached and blocks in its senders, so these tests use a
 // real scheduler and threads: scripted senders record each call, and the
@@ -398,3 +399,5 @@ BOOST_AUTO_TEST_CASE(the_default_retry_delays_are_1s_5s_30s) {
   std::vector<std::chrono::milliseconds> expected{1s, 5s, 30s};
   BOOST_TEST((svc::actors::default_mail_retry_delays() == expected));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -3,7 +3,6 @@
 // name (`add_message_types`), so any message may leave the process. The
 // values are generated from the descriptions, every field set, and each
 // description is checked to name every member of its struct.
-#define BOOST_TEST_MODULE actors_message_types
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -21,6 +20,9 @@
 
 #include "actors/message_types.hpp"
 #include "actors/messages.hpp"
+#include "tests/support/spawn_behavior.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_message_types)
 
 namespace {
 
@@ -32,7 +34,7 @@ using interfaces = caf::detail::type_list<
   actors::bucket_directory_actor, actors::anonymous_bucket_actor, actors::keyring_actor,
   actors::team_directory_actor, actors::ledger_actor, actors::ledger_directory_actor, actors::job_actor,
   actors::job_directory_actor, actors::expiry_sweeper_actor, actors::endpoint_actor,
-  actors::webhook_directory_actor, actors::file_writer_actor, actors::mailer_actor, actors::lora_catalogue_actor, actors::node_actor,
+  actors::endpoint_directory_actor, actors::file_writer_actor, actors::mailer_actor, actors::lora_catalogue_actor, actors::node_actor,
   actors::peer_router_actor>;
 
 template <class T>
@@ -147,7 +149,7 @@ struct fixture {
   caf::actor_system_config cfg;
   caf::actor_system sys{with_message_types(cfg)};
   // Handles inside messages refer to a live actor; any will do.
-  caf::actor someone = sys.spawn([]() -> caf::behavior { return {[](int) {}}; });
+  caf::actor someone = svc::test::spawn_behavior(sys, caf::behavior{[](int) {}});
   sampler sample{someone};
   int checked_messages = 0;
   int checked_elements = 0;
@@ -237,3 +239,5 @@ BOOST_FIXTURE_TEST_CASE(optional_members_keep_absent_and_present_apart, fixture)
   BOOST_REQUIRE(!again(back));
   BOOST_TEST((back.revoked_at == svc::core::time_point{}));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

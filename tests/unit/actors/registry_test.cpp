@@ -1,6 +1,5 @@
 #include "actors/registry.hpp"
 
-#define BOOST_TEST_MODULE actors_registry
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -10,6 +9,8 @@
 #include "actor_fixture.hpp"
 #include "actors/bucket.hpp"
 #include "actors/keyring.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_registry)
 
 namespace {
 
@@ -134,5 +135,7 @@ BOOST_AUTO_TEST_CASE(exited_actors_disappear) {
   BOOST_TEST(state_of<svc::actors::registry_state>(reg).live.size() == 1u);
   BOOST_TEST(ids(list()) == (std::vector<std::string>{"bucket:team_2"}));
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

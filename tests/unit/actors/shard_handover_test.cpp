@@ -3,7 +3,6 @@
 // is still running at release, a fake receiver for webhook deliveries.
 #include "actors/shard_handover.hpp"
 
-#define BOOST_TEST_MODULE actors_shard_handover
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -20,6 +19,8 @@
 #include "schema/webhook_views.hpp"
 #include "tests/support/read_results.hpp"
 #include "tests/support/temp_dir.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_shard_handover)
 
 using namespace svc;
 using namespace std::chrono_literals;
@@ -291,3 +292,5 @@ BOOST_FIXTURE_TEST_CASE(a_copy_resumes_nothing_of_the_shard_until_it_adopts_it, 
   auto again = b.ask<bool>(b.h().handover, actors::adopt_atom::value, moving_shard);
   BOOST_TEST((again && *again));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

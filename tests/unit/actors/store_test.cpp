@@ -1,6 +1,5 @@
 #include "actors/store.hpp"
 
-#define BOOST_TEST_MODULE actors_store
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -8,6 +7,8 @@
 #include "actor_fixture.hpp"
 #include "persistence/value_codec.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_store)
 
 namespace {
 
@@ -229,5 +230,7 @@ BOOST_AUTO_TEST_CASE(without_group_commit_each_batch_is_its_own_transaction) {
   caf::anon_send_exit(single, caf::exit_reason::user_shutdown);
   sched.run();
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

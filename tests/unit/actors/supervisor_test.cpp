@@ -1,10 +1,11 @@
 #include "actors/supervisor.hpp"
 
-#define BOOST_TEST_MODULE actors_supervisor
 #include <boost/test/unit_test.hpp>
 
 #include "actors/job_directory.hpp"
 #include "job_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_supervisor)
 
 // The supervisor: it forwards requests to its incarnation, respawns it when
 // it dies (the new one re-runs its recovery), and stops it at shutdown.
@@ -78,5 +79,7 @@ BOOST_AUTO_TEST_CASE(a_shutdown_stops_the_incarnation_before_the_supervisor) {
   BOOST_TEST((order[0] == incarnation.address()));
   BOOST_TEST((order[1] == supervised.address()));
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "actors/team_directory.hpp"
 
-#define BOOST_TEST_MODULE actors_team_directory
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -8,6 +7,8 @@
 
 #include "actors/ledger.hpp"
 #include "team_directory_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(actors_team_directory)
 
 namespace {
 
@@ -145,5 +146,7 @@ BOOST_AUTO_TEST_CASE(an_update_keeps_a_disable) {
   BOOST_TEST(t.disabled_reason == "abuse");
   BOOST_TEST(t.balance_low_threshold == 10);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,11 @@
 #include "actors/token_bucket.hpp"
 
-#define BOOST_TEST_MODULE actors_token_bucket
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <limits>
+
+BOOST_AUTO_TEST_SUITE(actors_token_bucket)
 
 namespace {
 
@@ -200,3 +201,5 @@ BOOST_AUTO_TEST_CASE(a_charge_is_paid_in_full_into_debt_and_refused_until_repaid
   b.charge(std::numeric_limits<int64_t>::max(), t0 + 26'000);
   BOOST_TEST(b.tokens() == -svc::actors::max_debt, "the debt is bounded");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

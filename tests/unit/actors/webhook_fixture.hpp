@@ -19,7 +19,7 @@
 
 #include "actor_fixture.hpp"
 #include "actors/endpoint.hpp"
-#include "actors/webhook_directory.hpp"
+#include "actors/endpoint_directory.hpp"
 #include "core/ids.hpp"
 #include "persistence/job_rows.hpp"
 #include "persistence/webhook_rows.hpp"
@@ -172,8 +172,8 @@ struct webhook_fixture : actor_fixture {
   }
 
   /// Spawns the webhook directory (it recovers from LMDB) and runs its start.
-  actors::webhook_directory_actor spawn_directory() {
-    auto h = track(sys.spawn(actors::webhook_directory, ctx(), services()));
+  actors::endpoint_directory_actor spawn_directory() {
+    auto h = track(sys.spawn(actors::endpoint_directory, ctx(), services()));
     run_pending();
     return h;
   }

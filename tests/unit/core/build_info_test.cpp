@@ -1,11 +1,12 @@
 #include "core/build_info.hpp"
 
-#define BOOST_TEST_MODULE core_build_info
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(core_build_info)
 
 using svc::core::build_commit;
 using svc::core::build_version;
@@ -24,3 +25,5 @@ BOOST_AUTO_TEST_CASE(commit_is_a_short_hash_or_unknown) {
 BOOST_AUTO_TEST_CASE(version_line_names_program_version_and_commit) {
   BOOST_TEST(version_line("svcd") == "svcd " + build_version() + " (commit " + build_commit() + ")");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,8 @@
 #include "core/byte_size.hpp"
 
-#define BOOST_TEST_MODULE core_byte_size
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(core_byte_size)
 
 using svc::core::format_byte_size;
 using svc::core::human_bytes;
@@ -31,3 +32,5 @@ BOOST_AUTO_TEST_CASE(sizes_for_people_are_rounded) {
   BOOST_TEST(human_bytes(3774873) == "3.6 MiB");
   BOOST_TEST(human_bytes(uint64_t{64} << 30) == "64.0 GiB");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,9 +1,10 @@
 #include "core/cidr.hpp"
 
-#define BOOST_TEST_MODULE core_cidr
 #include <boost/test/unit_test.hpp>
 
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(core_cidr)
 
 using svc::core::parse_cidr;
 using svc::core::parse_cidr_list;
@@ -57,3 +58,5 @@ BOOST_AUTO_TEST_CASE(lists_are_comma_separated) {
   BOOST_TEST(!parse_cidr_list("10.0.0.0/8,"));
   BOOST_TEST(!parse_cidr_list("10.0.0.0/8,bogus"));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,11 @@
 #include "core/clock.hpp"
 
-#define BOOST_TEST_MODULE core_clock
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
 #include <limits>
+
+BOOST_AUTO_TEST_SUITE(core_clock)
 
 using namespace svc::core;
 
@@ -36,3 +37,5 @@ BOOST_AUTO_TEST_CASE(a_clock_starting_at_a_time_runs_on_from_it) {
   BOOST_TEST(first < start + 1000);
   BOOST_TEST(to_unix_ms(c->now()) >= first);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,12 +1,13 @@
 #include "core/comma_list.hpp"
 
-#define BOOST_TEST_MODULE core_comma_list
 #include <boost/test/unit_test.hpp>
 
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(core_comma_list)
 
 namespace {
 
@@ -37,3 +38,5 @@ BOOST_AUTO_TEST_CASE(an_empty_text_is_one_empty_item) {
   auto texts = parse_comma_list("", [](std::string_view s) { return std::optional<std::string>{s}; });
   BOOST_TEST((texts.value() == std::vector<std::string>{""}));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "core/config_parser.hpp"
 
-#define BOOST_TEST_MODULE core_config_parser
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -14,6 +13,8 @@
 #include <vector>
 
 #include "core/time_format.hpp"
+
+BOOST_AUTO_TEST_SUITE(core_config_parser)
 
 namespace {
 
@@ -449,3 +450,5 @@ BOOST_AUTO_TEST_CASE(a_refused_url_with_credentials_is_not_echoed) {
   BOOST_TEST(p.error.find("hunter2") == std::string::npos, p.error);
   BOOST_TEST(parse({"--smtp", "ftp://relay.test"}).error == "invalid value for --smtp: 'ftp://relay.test'");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,5 +1,4 @@
-// The option table of core/config.cpp: well-formed, and the README shows it as it is.
-#define BOOST_TEST_MODULE config
+// The option table of core/config.cpp: well-formed, and docs/configuration.md shows it as it is.
 #include "core/config.hpp"
 
 #include <fstream>
@@ -7,6 +6,8 @@
 #include <sstream>
 
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(core_config)
 
 BOOST_AUTO_TEST_CASE(every_option_has_help_a_default_and_a_setter) {
   std::set<std::string> names;
@@ -18,11 +19,13 @@ BOOST_AUTO_TEST_CASE(every_option_has_help_a_default_and_a_setter) {
 }
 
 BOOST_AUTO_TEST_CASE(readme_shows_the_current_configuration_table) {
-  std::ifstream in{SVC_README_PATH};
+  std::ifstream in{SVC_CONFIGURATION_DOC};
   BOOST_REQUIRE(in);
   std::stringstream readme;
   readme << in.rdbuf();
   auto table = svc::core::config_markdown_table();
   BOOST_TEST((readme.str().find(table) != std::string::npos),
-             "README.md's configuration table is stale; paste `svcd --print-config-table` into it:\n" << table);
+             "docs/configuration.md's table is stale; paste `svcd --print-config-table` into it:\n" << table);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "core/crypto.hpp"
 
-#define BOOST_TEST_MODULE core_crypto
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -8,6 +7,8 @@
 #include <string_view>
 #include <thread>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(core_crypto)
 
 namespace {
 
@@ -201,3 +202,5 @@ BOOST_AUTO_TEST_CASE(base64_rejects_malformed_input) {
     BOOST_TEST(!svc::core::base64_decode(bad).has_value(), "'" << bad << "' must be rejected");
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

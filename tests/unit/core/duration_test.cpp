@@ -1,10 +1,11 @@
 #include "core/duration.hpp"
 
-#define BOOST_TEST_MODULE core_duration
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <string_view>
+
+BOOST_AUTO_TEST_SUITE(core_duration)
 
 namespace {
 
@@ -84,3 +85,5 @@ BOOST_AUTO_TEST_CASE(format_and_parse_round_trip) {
     BOOST_TEST(back->count() == d.count(), text);
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,9 +1,10 @@
 #include "core/enum_names.hpp"
 
-#define BOOST_TEST_MODULE core_enum_names
 #include <boost/test/unit_test.hpp>
 
 #include <string_view>
+
+BOOST_AUTO_TEST_SUITE(core_enum_names)
 
 namespace probe {
 
@@ -55,3 +56,5 @@ BOOST_AUTO_TEST_CASE(an_unknown_name_is_rejected) {
   BOOST_TEST(!enum_from_name<colour>("red "));
   BOOST_TEST(!enum_from_name<colour>(""));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

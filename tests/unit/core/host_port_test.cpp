@@ -1,9 +1,10 @@
 #include "core/host_port.hpp"
 
-#define BOOST_TEST_MODULE core_host_port
 #include <boost/test/unit_test.hpp>
 
 #include <stdexcept>
+
+BOOST_AUTO_TEST_SUITE(core_host_port)
 
 using svc::core::parse_endpoint;
 
@@ -29,3 +30,5 @@ BOOST_AUTO_TEST_CASE(malformed_text_throws) {
                            "127.0.0.1:8o", "[::1]", ":80", "300.0.0.1:80", ""})
     BOOST_CHECK_THROW(parse_endpoint(text), std::runtime_error);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

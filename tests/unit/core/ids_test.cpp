@@ -1,6 +1,5 @@
 #include "core/ids.hpp"
 
-#define BOOST_TEST_MODULE core_ids
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -9,6 +8,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(core_ids)
 
 namespace {
 
@@ -146,3 +147,5 @@ BOOST_AUTO_TEST_CASE(sharded_ids_keep_the_rest_of_the_random_part_random) {
     tails.insert(make_id("file", static_cast<shard_id>(s)).substr(5 + 12));
   BOOST_TEST(tails.size() == shard_count);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,12 +1,13 @@
 #include "core/lazy_library.hpp"
 
-#define BOOST_TEST_MODULE core_lazy_library
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
 #include <string>
 
 #include <zlib.h>
+
+BOOST_AUTO_TEST_SUITE(core_lazy_library)
 
 using svc::core::lazy_library;
 
@@ -37,3 +38,5 @@ BOOST_AUTO_TEST_CASE(a_forwarder_calls_the_opened_library) {
   BOOST_TEST(std::strcmp(zlibVersion(), ZLIB_VERSION) == 0, zlibVersion());
   BOOST_TEST(zlib.symbol("crc32") != nullptr);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

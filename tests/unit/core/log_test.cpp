@@ -1,6 +1,5 @@
 #include "core/log.hpp"
 
-#define BOOST_TEST_MODULE core_log
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -8,6 +7,8 @@
 #include <unistd.h>
 
 #include <boost/json.hpp>
+
+BOOST_AUTO_TEST_SUITE(core_log)
 
 namespace {
 
@@ -119,3 +120,5 @@ BOOST_AUTO_TEST_CASE(a_buffered_line_below_the_level_is_dropped) {
   svc::core::set_log_level("info");
   BOOST_TEST(err.written().empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

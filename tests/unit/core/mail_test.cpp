@@ -1,12 +1,13 @@
 #include "core/mail.hpp"
 
-#define BOOST_TEST_MODULE core_mail
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <vector>
 
 #include "core/crypto.hpp"
+
+BOOST_AUTO_TEST_SUITE(core_mail)
 
 namespace {
 
@@ -139,3 +140,5 @@ BOOST_AUTO_TEST_CASE(an_encoded_word_never_splits_a_utf8_sequence) {
                        + svc::core::base64_encode(m.subject.substr(35)) + "?=\r\n")
              != std::string::npos);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

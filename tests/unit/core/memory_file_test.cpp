@@ -1,9 +1,10 @@
 #include "core/memory_file.hpp"
 
-#define BOOST_TEST_MODULE core_memory_file
 #include <boost/test/unit_test.hpp>
 
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(core_memory_file)
 
 // The in-memory positional file, and sha256_of reading any positional file in chunks.
 
@@ -44,3 +45,5 @@ BOOST_AUTO_TEST_CASE(sha256_of_a_file_is_the_sha256_of_its_bytes) {
   svc::core::memory_file empty;
   BOOST_TEST(svc::core::to_hex(*svc::core::sha256_of(empty)) == svc::core::to_hex(svc::core::sha256("")));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "core/metrics.hpp"
 
-#define BOOST_TEST_MODULE core_metrics
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
@@ -12,6 +11,8 @@
 
 #include "core/metric_catalogue.hpp"
 #include "core/process_stats.hpp"
+
+BOOST_AUTO_TEST_SUITE(core_metrics)
 
 namespace {
 
@@ -120,7 +121,7 @@ BOOST_AUTO_TEST_CASE(the_process_reads_its_own_figures) {
 
 // Each family's row starts `| \`name\` | type | label, label |`.
 BOOST_AUTO_TEST_CASE(readme_documents_every_metric_of_the_catalogue) {
-  std::ifstream in{SVC_README_PATH};
+  std::ifstream in{SVC_METRICS_DOC};
   std::string readme{std::istreambuf_iterator<char>{in}, {}};
   BOOST_REQUIRE(!readme.empty());
   auto shapes = svc::core::metrics::svc().all.shapes();
@@ -129,7 +130,9 @@ BOOST_AUTO_TEST_CASE(readme_documents_every_metric_of_the_catalogue) {
     for (auto& l : f.labels)
       labels += (labels.empty() ? "" : ", ") + l;
     auto row = "| `" + f.name + "` | " + f.type + " | " + labels + (labels.empty() ? "|" : " |");
-    BOOST_TEST(readme.find(row) != std::string::npos, "README's Metrics table has no row " << row);
+    BOOST_TEST(readme.find(row) != std::string::npos, "docs/metrics-and-logs.md's Metrics table has no row " << row);
   }
   BOOST_TEST(shapes.size() > 30u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "core/shard.hpp"
 
-#define BOOST_TEST_MODULE core_shard
 #include <boost/test/unit_test.hpp>
 
 #include <array>
@@ -8,6 +7,8 @@
 #include <string>
 
 #include "core/ids.hpp"
+
+BOOST_AUTO_TEST_SUITE(core_shard)
 
 namespace {
 
@@ -77,3 +78,5 @@ BOOST_AUTO_TEST_CASE(shard_of_id_refuses_other_shapes) {
   BOOST_TEST(!shard_of_id("img_81KAK3R5N2W9X7Q4V6B8C0D1EF")); // over 128 bits
   BOOST_TEST(!shard_of_id("img_01KAK3R5N2W9X7Q4V6B8C0D1EU")); // not Crockford
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,8 @@
 #include "core/smtp_url.hpp"
 
-#define BOOST_TEST_MODULE core_smtp_url
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(core_smtp_url)
 
 using svc::core::parse_smtp_url;
 using svc::core::smtp_security;
@@ -68,3 +69,5 @@ BOOST_AUTO_TEST_CASE(other_urls_are_refused) {
   BOOST_TEST(!parse_smtp_url("smtp://relay.test\\@evil.test"));
   BOOST_TEST(!parse_smtp_url("smtp://[v1.x]:25"));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

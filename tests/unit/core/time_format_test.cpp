@@ -1,12 +1,13 @@
 #include "core/time_format.hpp"
 
-#define BOOST_TEST_MODULE core_time_format
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <string_view>
+
+BOOST_AUTO_TEST_SUITE(core_time_format)
 
 namespace {
 
@@ -92,3 +93,5 @@ BOOST_AUTO_TEST_CASE(unix_seconds_round_down) {
   BOOST_TEST(svc::core::to_unix_seconds(from_unix_ms(0)) == 0);
   BOOST_TEST(svc::core::to_unix_seconds(from_unix_ms(-1)) == -1);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

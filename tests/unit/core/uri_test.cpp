@@ -1,7 +1,8 @@
 #include "core/uri.hpp"
 
-#define BOOST_TEST_MODULE core_uri
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(core_uri)
 
 using svc::core::parse_uri;
 
@@ -45,3 +46,5 @@ BOOST_AUTO_TEST_CASE(host_text_gives_addresses_printed_and_names_as_written) {
   BOOST_TEST(host_text(parse_uri("http://gp%75/")->authority()).value() == "gp%75");
   BOOST_TEST(!host_text(parse_uri("http://[v1.x]/")->authority()).has_value());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

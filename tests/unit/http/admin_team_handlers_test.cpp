@@ -1,6 +1,5 @@
 #include "http/admin/admin_handlers.hpp"
 
-#define BOOST_TEST_MODULE http_admin_team_handlers
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -9,6 +8,8 @@
 
 #include "http/stages/stages.hpp"
 #include "services_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_admin_team_handlers)
 
 // The operator's team and credit handlers (admin/teams.cpp, admin/credits.cpp,
 // admin/team_reads.cpp) over a real runtime: what svcctl's `team` and
@@ -106,5 +107,7 @@ BOOST_AUTO_TEST_CASE(a_credit_without_an_amount_or_for_an_unknown_team_changes_n
   BOOST_TEST(status_is(404, 4), answer(4));
   BOOST_TEST(available(team) == 100);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "http/handlers/handlers.hpp"
 
-#define BOOST_TEST_MODULE http_api_keys
 #include <boost/test/unit_test.hpp>
 
 #include <memory>
@@ -9,6 +8,8 @@
 #include <vector>
 
 #include "services_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_api_keys)
 
 // The key handlers (http/handlers/api_keys.cpp) against a keyring actor of
 // the test's own, which answers the typed interface from actors/messages.hpp
@@ -167,5 +168,7 @@ BOOST_AUTO_TEST_CASE(a_keyring_that_does_not_answer_is_503_after_the_request_dea
   BOOST_REQUIRE(answered());
   BOOST_TEST(answer().rfind("HTTP/1.1 503", 0) == 0u, answer());
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,8 @@
 #include "http/byte_range.hpp"
 
-#define BOOST_TEST_MODULE http_byte_range
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(http_byte_range)
 
 using svc::http::parse_range;
 using kind = svc::http::range_request::kind;
@@ -51,3 +52,5 @@ BOOST_AUTO_TEST_CASE(anything_else_is_served_whole) {
 BOOST_AUTO_TEST_CASE(content_range_names_the_bytes_and_the_size) {
   BOOST_TEST(svc::http::content_range({100, 199}, 1000) == "bytes 100-199/1000");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

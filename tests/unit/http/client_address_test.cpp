@@ -1,11 +1,12 @@
 #include "http/client_address.hpp"
 
-#define BOOST_TEST_MODULE http_client_address
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <utility>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(http_client_address)
 
 namespace net = boost::asio;
 using svc::http::client_address;
@@ -82,3 +83,5 @@ BOOST_AUTO_TEST_CASE(ipv6_clients_are_keyed_by_their_slash_64) {
   BOOST_TEST(client_key(ip("2001:db8:1:2::1")) != client_key(ip("2001:db8:1:3::1")));
   BOOST_TEST(client_key(ip("::1")) == "::/64");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,11 +1,12 @@
 #include "http/console_page.hpp"
 
-#define BOOST_TEST_MODULE http_console_page
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 
 #include "core/crypto.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_console_page)
 
 using svc::http::operator_console;
 
@@ -52,3 +53,5 @@ BOOST_AUTO_TEST_CASE(no_form_field_could_submit_the_token) {
   BOOST_TEST(form.find("name=") == std::string::npos);
   BOOST_TEST(form.find("type=\"password\"") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "http/idempotency.hpp"
 
-#define BOOST_TEST_MODULE http_idempotency
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
@@ -12,6 +11,8 @@
 #include "persistence/job_rows.hpp"
 #include "persistence/store_tables.hpp"
 #include "services_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_idempotency)
 
 // What every create under `Idempotency-Key` shares (job and webhook endpoint
 // creates): the claim and its replay before anything is admitted, the record
@@ -134,5 +135,7 @@ BOOST_AUTO_TEST_CASE(on_created_answers_201_or_the_earlier_creates_replay) {
   BOOST_TEST(answer(1).find("Idempotent-Replayed: true") != std::string::npos, answer(1));
   BOOST_TEST(answers->at(1).body == R"({"id":"we_1"})");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

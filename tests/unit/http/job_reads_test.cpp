@@ -1,6 +1,5 @@
 #include "http/handlers/handlers.hpp"
 
-#define BOOST_TEST_MODULE http_job_reads
 #include <boost/test/unit_test.hpp>
 
 #include <memory>
@@ -10,6 +9,8 @@
 #include "http/stages/stages.hpp"
 #include "persistence/job_rows.hpp"
 #include "services_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_job_reads)
 
 // The job read handlers (job_reads.cpp) over a real runtime whose store holds
 // jobs written as the ledger writes them: the caller's team sees its own jobs
@@ -100,5 +101,7 @@ BOOST_AUTO_TEST_CASE(a_list_refuses_an_unknown_status_and_a_cursor_of_another_ki
   BOOST_TEST(status_is(400, 1), answer(1));
   BOOST_TEST(answer(1).find("\"param\":\"starting_after\"") != std::string::npos, answer(1));
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,8 @@
 #include "http/job_view_cache.hpp"
 
-#define BOOST_TEST_MODULE http_job_view_cache
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(http_job_view_cache)
 
 namespace {
 
@@ -53,3 +54,5 @@ BOOST_AUTO_TEST_CASE(a_full_cache_starts_over_and_views_in_use_stay_valid) {
   BOOST_TEST(cache.find("img_3", "s"));
   BOOST_TEST(held->body == "body0"); // a reader's view outlives the entry
 }
+
+BOOST_AUTO_TEST_SUITE_END()

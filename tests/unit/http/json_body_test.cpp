@@ -1,6 +1,5 @@
 #include "http/json_body.hpp"
 
-#define BOOST_TEST_MODULE http_json_body
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
@@ -10,6 +9,8 @@
 
 #include "schema/checked.hpp"
 #include "services_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_json_body)
 
 // read_fields and read_valid_body over real request contexts: what a handler
 // gets back, and the one answer given when it gets nothing.
@@ -111,5 +112,7 @@ BOOST_AUTO_TEST_CASE(read_valid_body_answers_the_validators_error_or_the_bodys) 
   BOOST_TEST(answer(0).find(R"("param":"word")") != std::string::npos, answer(0));
   BOOST_TEST(answer(1).find("\"invalid_body\"") != std::string::npos, answer(1));
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

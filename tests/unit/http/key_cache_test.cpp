@@ -1,6 +1,5 @@
 #include "http/key_cache.hpp"
 
-#define BOOST_TEST_MODULE http_key_cache
 #include <boost/test/unit_test.hpp>
 
 #include <memory>
@@ -13,6 +12,8 @@
 #include "persistence/shard_keys.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/temp_dir.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_key_cache)
 
 namespace {
 
@@ -199,5 +200,7 @@ BOOST_AUTO_TEST_CASE(a_team_disable_and_update_are_seen_by_the_next_lookup) {
   BOOST_TEST(after->team.default_api_version == "2026-01-15");
   BOOST_TEST(after->team.rate_limit_overrides.count("reads") == 1u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

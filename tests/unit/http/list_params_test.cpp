@@ -1,6 +1,5 @@
 #include "http/list_params.hpp"
 
-#define BOOST_TEST_MODULE http_list_params
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
@@ -9,6 +8,8 @@
 
 #include "persistence/store_tables.hpp"
 #include "services_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_list_params)
 
 // reply_record_page over a real table: the list envelope of one page, and the
 // 503 when the store cannot be read.
@@ -67,5 +68,7 @@ BOOST_AUTO_TEST_CASE(a_store_that_fails_reads_is_answered_503) {
   BOOST_TEST(answers->at(0).head.rfind("HTTP/1.1 503", 0) == 0u, answers->at(0).head);
   BOOST_TEST(answers->at(0).body.find("\"storage_unavailable\"") != std::string::npos, answers->at(0).body);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,11 +1,12 @@
 #include "http/multipart.hpp"
 
-#define BOOST_TEST_MODULE http_multipart
 #include <boost/test/unit_test.hpp>
 
 #include <random>
 #include <string>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(http_multipart)
 
 namespace {
 
@@ -231,3 +232,5 @@ BOOST_AUTO_TEST_CASE(content_type_gives_the_boundary) {
                           "multipart/form-data; boundary=a\"b", "multipart/form-data; charset=utf-8"})
     BOOST_TEST((read_form_type(bad, b) == form_type::bad_boundary), bad);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -4,7 +4,6 @@
 // template names and the error statuses every public route can answer, and
 // the spec names no route the code lacks (legacy paths, marked `x-legacy-of`,
 // are answered before routing).
-#define BOOST_TEST_MODULE openapi_routes
 #include "http/pipeline.hpp"
 #include "openapi_document.hpp"
 
@@ -14,6 +13,8 @@
 #include <string>
 
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(http_openapi_routes)
 
 namespace {
 
@@ -157,3 +158,5 @@ BOOST_AUTO_TEST_CASE(the_spec_describes_no_route_the_code_lacks) {
     if (!described.legacy)
       BOOST_TEST(served.count(op) == 1u, op << " is described but not served");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

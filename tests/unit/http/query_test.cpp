@@ -1,11 +1,12 @@
 #include "http/query.hpp"
 
-#define BOOST_TEST_MODULE http_query
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <utility>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(http_query)
 
 namespace {
 
@@ -102,3 +103,5 @@ BOOST_AUTO_TEST_CASE(bytes_outside_rfc_3986_are_kept_literally) {
   BOOST_TEST(flat(parse_query("a=%2")) == "a=%2");
   BOOST_TEST(flat(parse_query("a=%252F")) == "a=%2F"); // decoded once only
 }
+
+BOOST_AUTO_TEST_SUITE_END()

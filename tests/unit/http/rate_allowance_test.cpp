@@ -1,12 +1,13 @@
 #include "http/rate_allowance.hpp"
 
-#define BOOST_TEST_MODULE http_rate_allowance
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <string>
 
 #include "actors/bucket.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_rate_allowance)
 
 namespace {
 
@@ -147,3 +148,5 @@ BOOST_AUTO_TEST_CASE(teams_and_classes_are_separate) {
   BOOST_TEST(!a.take(one, bucket_class::images_post, writes, t0));
   BOOST_TEST(a.take(one, reads, writes, t0).has_value());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

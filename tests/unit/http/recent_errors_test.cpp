@@ -1,10 +1,11 @@
 #include "http/recent_errors.hpp"
 
-#define BOOST_TEST_MODULE http_recent_errors
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(http_recent_errors)
 
 using svc::http::error_answer;
 using svc::http::recent_errors;
@@ -59,3 +60,5 @@ BOOST_AUTO_TEST_CASE(a_capacity_of_zero_still_keeps_the_last_answer) {
   add_answers(ring, 1, 2);
   BOOST_TEST(kept_ids(ring) == (ids{"req_2"}), boost::test_tools::per_element());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

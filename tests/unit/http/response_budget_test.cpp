@@ -1,7 +1,8 @@
 #include "http/response_budget.hpp"
 
-#define BOOST_TEST_MODULE http_response_budget
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(http_response_budget)
 
 using svc::http::response_budget;
 
@@ -33,3 +34,5 @@ BOOST_AUTO_TEST_CASE(waiters_wake_once_when_the_total_drops_under_the_limit) {
   b.release(99);
   BOOST_TEST(woken == 2, "each waiter wakes once");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "http/router.hpp"
 
-#define BOOST_TEST_MODULE http_router
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -10,6 +9,8 @@
 #include <vector>
 
 #include "http/pipeline.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_router)
 
 namespace {
 
@@ -174,3 +175,5 @@ BOOST_AUTO_TEST_CASE(split_target_separates_the_query) {
   BOOST_TEST(p5.empty());
   BOOST_TEST(q5 == "x=1");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "http/session_impl.hpp"
 
-#define BOOST_TEST_MODULE http_session
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -125,6 +124,8 @@ std::size_t count_of(const std::string& text, const std::string& what) {
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_SUITE(http_session)
 
 BOOST_FIXTURE_TEST_SUITE(session_over_a_test_stream, session_fixture)
 
@@ -326,5 +327,7 @@ BOOST_AUTO_TEST_CASE(a_second_request_waits_for_100_continue_until_the_first_is_
   BOOST_TEST(written().find("100 Continue") == std::string::npos, written());
   BOOST_TEST(count_of(written(), "HTTP/1.1 200") == 2u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "http/stages/stages.hpp"
 
-#define BOOST_TEST_MODULE http_stages
 #include <boost/test/unit_test.hpp>
 
 #include <memory>
@@ -9,6 +8,9 @@
 #include "core/crypto.hpp"
 #include "schema/api_key_format.hpp"
 #include "services_fixture.hpp"
+#include "tests/support/spawn_behavior.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_stages)
 
 // The pipeline's stages one at a time, on a request context of their own:
 // no socket and no pipeline around them (services_fixture.hpp).
@@ -172,7 +174,7 @@ BOOST_AUTO_TEST_CASE(a_team_bucket_that_dies_before_answering_is_503_unavailable
   auto team = std::make_shared<svc::schema::team_record>();
   team->id = "team_relay";
   ctx->team = team;
-  auto bucket = caf::actor_cast<svc::actors::bucket_actor>(sys->spawn(holding_bucket));
+  auto bucket = caf::actor_cast<svc::actors::bucket_actor>(svc::test::spawn_behavior(*sys, holding_bucket()));
   svc->buckets.put(team->id, bucket);
   bool went_on = false;
   take_rate_token(ctx, [&went_on](const context_ptr&) { went_on = true; });
@@ -182,5 +184,7 @@ BOOST_AUTO_TEST_CASE(a_team_bucket_that_dies_before_answering_is_503_unavailable
   BOOST_TEST(answers->front().head.rfind("HTTP/1.1 503 ", 0) == 0, answers->front().head);
   BOOST_TEST(answers->front().body.find("\"unavailable\"") != std::string::npos, answers->front().body);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,6 @@
 #include "http/take_relay.hpp"
+#include "tests/support/spawn_behavior.hpp"
 
-#define BOOST_TEST_MODULE http_take_relay
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -10,6 +10,8 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
+
+BOOST_AUTO_TEST_SUITE(http_take_relay)
 
 // The relay between the asio threads and the bucket actors, against buckets
 // of the test's own: a verdict, a bucket that never answers and a bucket that
@@ -99,7 +101,7 @@ BOOST_AUTO_TEST_CASE(an_address_take_goes_to_the_anonymous_buckets) {
 
 BOOST_AUTO_TEST_CASE(a_bucket_that_does_not_answer_in_time_resumes_the_error) {
   http::take_relay relay{sys, io, caf::duration{50ms}};
-  auto bucket = caf::actor_cast<actors::bucket_actor>(sys.spawn(holding_bucket));
+  auto bucket = caf::actor_cast<actors::bucket_actor>(svc::test::spawn_behavior(sys, holding_bucket()));
   relay.take(bucket, schema::bucket_class::reads, keep_verdict(), keep_error());
   BOOST_REQUIRE(resumed());
   BOOST_TEST(!verdict.has_value());
@@ -111,7 +113,7 @@ BOOST_AUTO_TEST_CASE(a_bucket_that_does_not_answer_in_time_resumes_the_error) {
 
 BOOST_AUTO_TEST_CASE(a_bucket_that_dies_with_the_take_unanswered_resumes_the_error) {
   http::take_relay relay{sys, io, caf::duration{10s}};
-  auto bucket = caf::actor_cast<actors::bucket_actor>(sys.spawn(holding_bucket));
+  auto bucket = caf::actor_cast<actors::bucket_actor>(svc::test::spawn_behavior(sys, holding_bucket()));
   relay.take(bucket, schema::bucket_class::reads, keep_verdict(), keep_error());
   caf::anon_send_exit(bucket, caf::exit_reason::kill);
   BOOST_REQUIRE(resumed());
@@ -119,5 +121,7 @@ BOOST_AUTO_TEST_CASE(a_bucket_that_dies_with_the_take_unanswered_resumes_the_err
   BOOST_REQUIRE(error.has_value());
   BOOST_TEST((*error == caf::sec::request_receiver_down), caf::to_string(*error));
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

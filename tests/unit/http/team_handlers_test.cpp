@@ -1,6 +1,5 @@
 #include "http/handlers/handlers.hpp"
 
-#define BOOST_TEST_MODULE http_team_handlers
 #include <boost/test/unit_test.hpp>
 
 #include <memory>
@@ -9,6 +8,8 @@
 #include "http/stages/stages.hpp"
 #include "schema/pricing.hpp"
 #include "services_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_team_handlers)
 
 // The team's own handlers (team.cpp, balance.cpp, pricing.cpp, loras.cpp)
 // against a real runtime over an empty store: a team made through the team
@@ -120,5 +121,7 @@ BOOST_AUTO_TEST_CASE(lora_lists_refuse_a_bad_limit_cursor_or_parameter) {
   BOOST_TEST(status_is(200, 3), answer(3));
   BOOST_TEST(answer(3).find("\"object\":\"list\"") != std::string::npos, answer(3));
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

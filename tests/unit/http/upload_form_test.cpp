@@ -1,11 +1,12 @@
 #include "http/upload_form.hpp"
 
-#define BOOST_TEST_MODULE http_upload_form
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <utility>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(http_upload_form)
 
 namespace {
 
@@ -91,3 +92,5 @@ BOOST_AUTO_TEST_CASE(a_refused_form_stays_refused) {
   auto r = f.finish();
   check_error(r, error_code::unknown_parameter, "model");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,9 +1,10 @@
 #include "http/upload_gate.hpp"
 
-#define BOOST_TEST_MODULE http_upload_gate
 #include <boost/test/unit_test.hpp>
 
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(http_upload_gate)
 
 using svc::http::upload_gate;
 using refusal = upload_gate::refusal;
@@ -46,3 +47,5 @@ BOOST_AUTO_TEST_CASE(a_single_slot_may_go_to_one_team) {
   BOOST_TEST(upload_gate::team_share(8) == 4u);
   BOOST_TEST(upload_gate::team_share(9) == 4u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "http/handlers/handlers.hpp"
 
-#define BOOST_TEST_MODULE http_webhook_endpoints
 #include <boost/test/unit_test.hpp>
 
 #include <memory>
@@ -10,6 +9,8 @@
 
 #include "http/stages/stages.hpp"
 #include "services_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(http_webhook_endpoints)
 
 // The webhook endpoint handlers (webhook_endpoints.cpp) over a real runtime:
 // creates go through the webhook directory, reads come from the tables, and
@@ -112,5 +113,7 @@ BOOST_AUTO_TEST_CASE(a_deleted_endpoint_is_gone) {
   BOOST_TEST(status_is(404, 2), answer(2));
   BOOST_TEST(stored_endpoints() == 0u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

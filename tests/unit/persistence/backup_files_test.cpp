@@ -1,6 +1,5 @@
 #include "persistence/backup_files.hpp"
 
-#define BOOST_TEST_MODULE persistence_backup_files
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -11,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "tests/support/temp_dir.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_backup_files)
 
 namespace fs = std::filesystem;
 using namespace svc::persistence;
@@ -105,3 +106,5 @@ BOOST_AUTO_TEST_CASE(restore_refuses_a_directory_that_is_no_backup) {
   BOOST_TEST(!st.ok());
   BOOST_TEST(!fs::exists(parent.path + "/restored"));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

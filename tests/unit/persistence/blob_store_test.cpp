@@ -1,4 +1,3 @@
-#define BOOST_TEST_MODULE persistence_blob_store
 #include "persistence/blob_store.hpp"
 
 #include <filesystem>
@@ -8,6 +7,8 @@
 
 #include "tests/support/temp_dir.hpp"
 #include "tests/support/file_size_limit.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_blob_store)
 
 namespace fs = std::filesystem;
 using svc::persistence::file_blob_store;
@@ -191,3 +192,5 @@ BOOST_FIXTURE_TEST_CASE(a_writer_dropped_or_refused_mid_write_leaves_nothing, st
   BOOST_TEST((store.get("outputs/vid_01ABC.0.mp4") == std::optional<std::string>{"before"}));
   BOOST_TEST(files_under(root) == 1u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "persistence/counted_blob_store.hpp"
 
-#define BOOST_TEST_MODULE persistence_counted_blob_store
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -8,6 +7,8 @@
 #include <memory>
 
 #include "tests/support/temp_dir.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_counted_blob_store)
 
 // The tally of stored blobs: what the folder held when counted, then every
 // put (new or replacing) and remove through the store, and nothing for a
@@ -136,3 +137,5 @@ BOOST_FIXTURE_TEST_CASE(reads_pass_through, counted_fixture) {
   BOOST_REQUIRE(file);
   BOOST_TEST(file->size() == 5u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

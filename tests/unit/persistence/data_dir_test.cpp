@@ -1,6 +1,5 @@
 #include "persistence/data_dir.hpp"
 
-#define BOOST_TEST_MODULE persistence_data_dir
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -9,6 +8,8 @@
 #include <sys/stat.h>
 
 #include "tests/support/temp_dir.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_data_dir)
 
 namespace fs = std::filesystem;
 using namespace svc::persistence;
@@ -90,3 +91,5 @@ BOOST_AUTO_TEST_CASE(ensure_admin_token_fails_in_a_missing_dir) {
   BOOST_TEST(!token);
   BOOST_TEST(!error.empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "persistence/environment.hpp"
 
-#define BOOST_TEST_MODULE persistence_environment
 #include <boost/test/unit_test.hpp>
 
 #include <sys/stat.h>
@@ -16,6 +15,8 @@
 #include "persistence/value_codec.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_environment)
 
 namespace {
 
@@ -441,5 +442,7 @@ BOOST_AUTO_TEST_CASE(a_failed_read_is_an_error_not_an_absent_key) {
   BOOST_TEST(again.has_value());
   BOOST_TEST(env->get(table::meta, "no such key").absent());
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

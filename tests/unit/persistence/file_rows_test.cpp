@@ -1,6 +1,5 @@
 #include "persistence/file_rows.hpp"
 
-#define BOOST_TEST_MODULE persistence_file_rows
 #include <boost/test/unit_test.hpp>
 
 #include <memory>
@@ -10,6 +9,8 @@
 #include "tests/support/file_records.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_file_rows)
 
 namespace {
 
@@ -75,3 +76,5 @@ BOOST_FIXTURE_TEST_CASE(remove_file_bytes_deletes_the_blob_once, rows_fixture) {
   remove_file_bytes(blobs, "file_01KAK3R5N2W9X7Q4V6B8C0D1EF", "test"); // absent: no error
   BOOST_TEST(!blobs.get(key));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

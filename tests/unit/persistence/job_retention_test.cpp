@@ -1,6 +1,5 @@
 #include "persistence/job_retention.hpp"
 
-#define BOOST_TEST_MODULE persistence_job_retention
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -12,6 +11,8 @@
 #include "persistence/job_rows.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_job_retention)
 
 namespace {
 
@@ -131,5 +132,7 @@ BOOST_AUTO_TEST_CASE(a_round_looks_at_a_bounded_number_of_jobs) {
   BOOST_TEST(retire(t0 + 1h, &more).empty());
   BOOST_TEST(more);
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

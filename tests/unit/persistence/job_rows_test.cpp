@@ -1,6 +1,5 @@
 #include "persistence/job_rows.hpp"
 
-#define BOOST_TEST_MODULE persistence_job_rows
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -11,6 +10,8 @@
 #include "persistence/store_tables.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_job_rows)
 
 namespace {
 
@@ -183,3 +184,5 @@ BOOST_FIXTURE_TEST_CASE(put_idempotency_writes_the_record_and_its_expiry, rows_f
   BOOST_TEST(e.subject == "team_1/images/order-42");
   BOOST_TEST(e.deadline_ms == 1763806530123);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "persistence/map_room.hpp"
 
-#define BOOST_TEST_MODULE persistence_map_room
 #include <boost/test/unit_test.hpp>
 
 #include <sys/stat.h>
@@ -14,6 +13,8 @@
 #include "tests/support/temp_dir.hpp"
 #include "tests/support/file_size_limit.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_map_room)
 
 namespace {
 
@@ -162,3 +163,5 @@ BOOST_AUTO_TEST_CASE(a_disk_that_cannot_grow_the_file_refuses_growth_but_not_del
   auto later = env->commit(big);
   BOOST_TEST(later.ok(), later.message);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

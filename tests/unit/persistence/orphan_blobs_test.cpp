@@ -1,6 +1,5 @@
 #include "persistence/orphan_blobs.hpp"
 
-#define BOOST_TEST_MODULE persistence_orphan_blobs
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -11,6 +10,8 @@
 #include "persistence/job_rows.hpp"
 #include "tests/support/file_records.hpp"
 #include "tests/support/lmdb_fixture.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_orphan_blobs)
 
 // Blobs a crash left without a record are removed at start; every blob a
 // record names, or a live job may write again, stays.
@@ -132,3 +133,5 @@ BOOST_FIXTURE_TEST_CASE(an_empty_or_missing_blob_folder_is_nothing_to_do, orphan
   BOOST_TEST(swept.removed == 0u);
   BOOST_TEST(swept.kept == 0u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

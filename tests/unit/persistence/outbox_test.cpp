@@ -1,6 +1,5 @@
 #include "persistence/outbox.hpp"
 
-#define BOOST_TEST_MODULE persistence_outbox
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -15,6 +14,8 @@
 #include "core/mail.hpp"
 #include "persistence/data_dir.hpp"
 #include "tests/support/temp_dir.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_outbox)
 
 namespace {
 
@@ -112,3 +113,5 @@ BOOST_AUTO_TEST_CASE(a_folder_that_cannot_be_made_is_an_error_naming_it) {
   outbox_sender missing{dir.path + "/no-such-dir"};
   BOOST_TEST(!missing.send(sample()).empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "persistence/shard_keys.hpp"
 
-#define BOOST_TEST_MODULE persistence_shard_keys
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -12,6 +11,8 @@
 #include "persistence/webhook_rows.hpp"
 #include "tests/support/lmdb_fixture.hpp"
 #include "tests/support/read_results.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_shard_keys)
 
 namespace {
 
@@ -154,3 +155,5 @@ BOOST_FIXTURE_TEST_CASE(a_moved_row_goes_to_the_shard_its_op_names, svc::test::l
   commit(gone);
   BOOST_TEST(env->count(table::teams) == 0u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

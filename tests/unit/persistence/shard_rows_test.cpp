@@ -1,6 +1,5 @@
 #include "persistence/shard_rows.hpp"
 
-#define BOOST_TEST_MODULE persistence_shard_rows
 #include <boost/test/unit_test.hpp>
 
 #include <map>
@@ -15,6 +14,8 @@
 #include "tests/support/read_results.hpp"
 #include "tests/support/shard_team_rows.hpp"
 #include "tests/support/whole_store.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_shard_rows)
 
 namespace {
 
@@ -268,3 +269,5 @@ BOOST_FIXTURE_TEST_CASE(a_failing_store_or_a_foreign_cursor_is_an_error, shard_f
   BOOST_TEST(erase_shard_rows(t, a_shard, batch, blobs).failed());
   BOOST_TEST(batch.empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "persistence/store_upgrade.hpp"
 
-#define BOOST_TEST_MODULE persistence_store_upgrade
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -13,6 +12,8 @@
 #include "tests/support/read_results.hpp"
 #include "tests/support/shard_team_rows.hpp"
 #include "tests/support/whole_store.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_store_upgrade)
 
 namespace {
 
@@ -167,3 +168,5 @@ BOOST_FIXTURE_TEST_CASE(a_second_open_changes_nothing, format_1_store) {
   auto env = svc::test::open_environment(dir.path);
   BOOST_TEST((whole_store(*env) == first));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "persistence/value_codec.hpp"
 
-#define BOOST_TEST_MODULE persistence_value_codec
 #include <boost/test/unit_test.hpp>
 
 #include <map>
@@ -15,6 +14,8 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include "stored_samples.hpp"
+
+BOOST_AUTO_TEST_SUITE(persistence_value_codec)
 
 namespace {
 
@@ -155,3 +156,5 @@ BOOST_AUTO_TEST_CASE(another_version_byte_is_not_read) {
   bytes[0] = 2;
   BOOST_TEST(!decode_record<svc::schema::team_record>(bytes).has_value());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "providers/remote/a1111_protocol.hpp"
 
-#define BOOST_TEST_MODULE providers_a1111_protocol
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
@@ -9,6 +8,8 @@
 #include "png_header.hpp"
 #include "providers/image.hpp"
 #include "providers/png_writer.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_a1111_protocol)
 
 using namespace svc::providers;
 namespace json = boost::json;
@@ -211,3 +212,5 @@ BOOST_AUTO_TEST_CASE(error_snippets_are_short_and_clean) {
   BOOST_TEST(long_one.substr(200) == "...");
   BOOST_TEST(a1111_error_snippet("").empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,9 +1,10 @@
 #include "providers/backends.hpp"
 
-#define BOOST_TEST_MODULE providers_backends
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+
+BOOST_AUTO_TEST_SUITE(providers_backends)
 
 using namespace svc::providers;
 using namespace std::chrono_literals;
@@ -72,3 +73,5 @@ BOOST_AUTO_TEST_CASE(workers_sets_the_pool_size) {
   cfg.workers = 0;
   BOOST_TEST(make_worker_pool(cfg)->threads() >= 1u);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,11 @@
 #include "providers/cancel_token.hpp"
 
-#define BOOST_TEST_MODULE providers_cancel_token
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
 #include <future>
+
+BOOST_AUTO_TEST_SUITE(providers_cancel_token)
 
 using svc::providers::cancel_token;
 using namespace std::chrono_literals;
@@ -52,3 +53,5 @@ BOOST_AUTO_TEST_CASE(cancel_wakes_a_waiter_from_another_thread) {
   BOOST_REQUIRE(waiter.wait_for(30s) == std::future_status::ready);
   BOOST_TEST(waiter.get());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

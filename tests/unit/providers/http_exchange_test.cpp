@@ -1,12 +1,13 @@
 #include "providers/remote/http_exchange.hpp"
 
-#define BOOST_TEST_MODULE providers_http_exchange
 #include <boost/test/unit_test.hpp>
 
 #include <boost/asio/steady_timer.hpp>
 
 #include "a1111_server.hpp"
 #include "providers/remote/a1111_protocol.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_http_exchange)
 
 using namespace svc::providers;
 using svc::test::a1111_mode;
@@ -125,3 +126,5 @@ BOOST_AUTO_TEST_CASE(localhost_resolves_and_unknown_ports_are_numbers) {
     BOOST_TEST(ep.port() == 7860);
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "providers/image_decoder.hpp"
 
-#define BOOST_TEST_MODULE providers_image_decoder
 #include <boost/test/unit_test.hpp>
 
 #include <zlib.h>
@@ -12,6 +11,8 @@
 #include "media_probe.hpp"
 #include "providers/png_writer.hpp"
 #include "providers/rng.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_image_decoder)
 
 using namespace svc::providers;
 
@@ -246,3 +247,5 @@ BOOST_AUTO_TEST_CASE(default_limits_match_the_upload_limit) {
   BOOST_TEST(decode_limits{}.max_pixels == svc::core::config{}.max_upload_pixels);
   BOOST_TEST(decode_limits{}.max_pixels == 4096 * 4096);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "providers/keyframe_video_backend.hpp"
 
-#define BOOST_TEST_MODULE providers_keyframe_video_backend
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -10,6 +9,8 @@
 
 #include "heap_noise.hpp"
 #include "providers/png_writer.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_keyframe_video_backend)
 
 using namespace svc::providers;
 
@@ -140,3 +141,5 @@ BOOST_AUTO_TEST_CASE(specs_outside_the_bounds_are_refused_before_rendering) {
   BOOST_TEST(out.error().code == "provider_error");
   BOOST_TEST(stills->seen.empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "providers/lora_styles.hpp"
 
-#define BOOST_TEST_MODULE providers_lora_styles
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -9,6 +8,8 @@
 #include "providers/scene.hpp"
 #include "providers/scene_plan.hpp"
 #include "schema/builtin_loras.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_lora_styles)
 
 using namespace svc::providers;
 
@@ -136,3 +137,5 @@ BOOST_AUTO_TEST_CASE(a_cancelled_token_stops_before_the_next_style) {
   t.cancel();
   BOOST_TEST(!apply_styles(img, resolve_styles({{"watercolor", 1.0}}), 1, t, {}));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "providers/moderation.hpp"
 
-#define BOOST_TEST_MODULE providers_moderation
 #include <boost/test/unit_test.hpp>
 
 #include <cstdio>
@@ -8,6 +7,8 @@
 #include <fstream>
 #include <string>
 #include <unistd.h>
+
+BOOST_AUTO_TEST_SUITE(providers_moderation)
 
 using svc::providers::moderation_list_error;
 using svc::providers::moderation_rules;
@@ -158,3 +159,5 @@ BOOST_AUTO_TEST_CASE(folding_keeps_other_text) {
   BOOST_TEST(fold_for_moderation("a\u200Bb\xFF") == "ab\xFF");
   BOOST_TEST(fold_for_moderation("\xE2\x80") == "\xE2\x80", "a truncated sequence is kept");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "providers/mp4_encoder.hpp"
 
-#define BOOST_TEST_MODULE providers_mp4_encoder
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -12,6 +11,8 @@
 
 #include "heap_noise.hpp"
 #include "media_probe.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_mp4_encoder)
 
 using namespace svc::providers;
 
@@ -216,3 +217,5 @@ BOOST_AUTO_TEST_CASE(an_encoder_dropped_mid_video_frees_everything) {
   BOOST_REQUIRE(enc.open(96, 64, 24, file, error));
   for (int i = 0; i < 10; ++i) BOOST_REQUIRE(push(enc, moving_gradient(96, 64, i), error));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "providers/png_writer.hpp"
 
-#define BOOST_TEST_MODULE providers_png_writer
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -11,6 +10,8 @@
 #include <png.h>
 
 #include "png_header.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_png_writer)
 
 using namespace svc::providers;
 
@@ -115,3 +116,5 @@ BOOST_AUTO_TEST_CASE(a_bad_compression_level_is_reported_not_thrown) {
   BOOST_TEST(!encode_png(gradient(8, 8), {42}, out, error));
   BOOST_TEST(!error.empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

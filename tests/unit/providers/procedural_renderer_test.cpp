@@ -1,6 +1,5 @@
 #include "providers/procedural_renderer.hpp"
 
-#define BOOST_TEST_MODULE providers_procedural_renderer
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -18,6 +17,8 @@
 #include "png_header.hpp"
 #include "providers/image_decoder.hpp"
 #include "schema/builtin_loras.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_procedural_renderer)
 
 using namespace svc::providers;
 using namespace std::chrono_literals;
@@ -457,3 +458,5 @@ BOOST_AUTO_TEST_CASE(an_undecodable_init_image_is_a_provider_error) {
     BOOST_TEST(out.error().message.rfind("init image: ", 0) == 0u);
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

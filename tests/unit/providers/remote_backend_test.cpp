@@ -1,6 +1,5 @@
 #include "providers/remote/remote_backend.hpp"
 
-#define BOOST_TEST_MODULE providers_remote_backend
 #include <boost/test/unit_test.hpp>
 
 #include <future>
@@ -10,6 +9,8 @@
 
 #include "a1111_server.hpp"
 #include "png_header.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_remote_backend)
 
 using namespace svc::providers;
 using svc::test::a1111_mode;
@@ -304,3 +305,5 @@ BOOST_AUTO_TEST_CASE(videos_and_cancelled_tokens_send_nothing) {
   BOOST_TEST(code_of(backend.render(small_request(), {}, cancelled)) == "cancelled");
   BOOST_TEST(fake.requests().empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

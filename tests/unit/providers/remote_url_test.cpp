@@ -1,7 +1,8 @@
 #include "providers/remote/remote_url.hpp"
 
-#define BOOST_TEST_MODULE providers_remote_url
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(providers_remote_url)
 
 using namespace svc::providers;
 
@@ -104,3 +105,5 @@ BOOST_AUTO_TEST_CASE(inputs_where_parsers_disagree_are_decided) {
   BOOST_TEST(parsed("http://u%3Ax:p@gpu").authorization == "Basic dTp4OnA="); // u:x:p
   BOOST_TEST(parsed("http://user:@gpu").authorization == "Basic dXNlcjo="); // user:
 }
+
+BOOST_AUTO_TEST_SUITE_END()

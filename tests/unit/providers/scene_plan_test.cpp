@@ -1,9 +1,10 @@
 #include "providers/scene_plan.hpp"
 
-#define BOOST_TEST_MODULE providers_scene_plan
 #include <boost/test/unit_test.hpp>
 
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(providers_scene_plan)
 
 using namespace svc::providers;
 
@@ -87,3 +88,5 @@ BOOST_AUTO_TEST_CASE(more_steps_add_noise_octaves) {
   many.steps = 100;
   BOOST_TEST(plan_scene(few, 1).octaves < plan_scene(many, 1).octaves);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

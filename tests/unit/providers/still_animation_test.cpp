@@ -1,6 +1,5 @@
 #include "providers/still_animation.hpp"
 
-#define BOOST_TEST_MODULE providers_still_animation
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -10,6 +9,8 @@
 
 #include "core/memory_file.hpp"
 #include "media_probe.hpp"
+
+BOOST_AUTO_TEST_SUITE(providers_still_animation)
 
 using namespace svc::providers;
 
@@ -171,3 +172,5 @@ BOOST_AUTO_TEST_CASE(bad_specs_and_keyframes_are_provider_errors) {
   BOOST_REQUIRE(!empty.ok());
   BOOST_TEST(empty.error().code == "provider_error");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

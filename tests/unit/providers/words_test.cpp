@@ -1,10 +1,11 @@
 #include "providers/words.hpp"
 
-#define BOOST_TEST_MODULE providers_words
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(providers_words)
 
 using svc::providers::split_words;
 using words = std::vector<std::string>;
@@ -29,3 +30,5 @@ BOOST_AUTO_TEST_CASE(empty_and_blank_text_have_no_words) {
   BOOST_TEST(split_words("").empty());
   BOOST_TEST(split_words(" ,;-- ").empty());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "providers/worker_pool.hpp"
 
-#define BOOST_TEST_MODULE providers_worker_pool
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>
@@ -9,6 +8,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(providers_worker_pool)
 
 using svc::providers::cancel_token;
 using svc::providers::pool_task;
@@ -165,3 +166,5 @@ BOOST_AUTO_TEST_CASE(destructor_shuts_down_cleanly) {
   BOOST_TEST(b.saw_cancel == 1);
   BOOST_TEST(b.dropped == 1);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // The spec compiled into svcd is schema/openapi.yaml byte for byte, and the
 // /docs page rendered from it lists every operation with its method, path,
 // summary and responses, self-contained.
-#define BOOST_TEST_MODULE schema_api_reference
 #include "schema/api_reference.hpp"
 
 #include "openapi_document.hpp"
@@ -11,6 +10,8 @@
 
 #include <fstream>
 #include <sstream>
+
+BOOST_AUTO_TEST_SUITE(schema_api_reference)
 
 namespace {
 
@@ -70,3 +71,5 @@ BOOST_AUTO_TEST_CASE(the_page_is_self_contained) {
   BOOST_TEST(html.find("<link") == std::string::npos);
   BOOST_TEST(html.find("href=\"http") == std::string::npos);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

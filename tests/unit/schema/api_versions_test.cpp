@@ -1,6 +1,5 @@
 #include "schema/api_versions.hpp"
 
-#define BOOST_TEST_MODULE schema_api_versions
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -9,6 +8,8 @@
 
 #include "core/time_format.hpp"
 #include "schema/pricing.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_api_versions)
 
 BOOST_AUTO_TEST_CASE(the_two_published_versions_oldest_first) {
   auto& versions = svc::schema::api_versions();
@@ -48,3 +49,5 @@ BOOST_AUTO_TEST_CASE(every_version_has_its_own_price_table) {
   }
   BOOST_TEST(svc::schema::pricing_for("1999-01-01").api_version == svc::schema::newest_api_version());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -2,13 +2,14 @@
 // must catch what drifts (a wrong type, a missing field, an undocumented
 // status, header or media type) and pass what conforms, on a small spec
 // written here and on schema/openapi.yaml itself.
-#define BOOST_TEST_MODULE contract_check
 #include "contract_check.hpp"
 #include "json_schema_check.hpp"
 #include "openapi_document.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(schema_contract_check)
 
 namespace {
 
@@ -192,3 +193,5 @@ BOOST_AUTO_TEST_CASE(the_real_spec_loads_and_checks_errors) {
   complete.at("error").as_object().erase("request_id");
   BOOST_TEST(svc::test::schema_mismatch(real.document(), error_schema, complete).has_value());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,11 +1,12 @@
 #include "schema/correlation.hpp"
 
-#define BOOST_TEST_MODULE schema_correlation
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 
 #include <boost/json.hpp>
+
+BOOST_AUTO_TEST_SUITE(schema_correlation)
 
 namespace {
 
@@ -82,3 +83,5 @@ BOOST_AUTO_TEST_CASE(a_damaged_stored_value_is_refused_since_it_would_be_sent_on
   BOOST_TEST(!decodes(json::object{{"request_id", "abc"}, {"trace_id", trace}, {"trace_flags", "1x"}}, c));
   BOOST_TEST(decodes(json::object{{"request_id", "abc"}, {"trace_id", trace}, {"trace_flags", "00"}}, c));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,9 +1,10 @@
 #include "schema/credit_entry_view.hpp"
 
-#define BOOST_TEST_MODULE schema_credit_entry_view
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
+
+BOOST_AUTO_TEST_SUITE(schema_credit_entry_view)
 
 namespace {
 
@@ -48,3 +49,5 @@ BOOST_AUTO_TEST_CASE(absent_job_and_reason_are_null_present_ones_are_text) {
   BOOST_TEST(with.at("job_id").as_string() == "img_01KAK3R5N2W9X7Q4V6B8C0D1EH");
   BOOST_TEST(with.at("reason").as_string() == "blank render");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "schema/errors.hpp"
 
-#define BOOST_TEST_MODULE schema_errors
 #include <boost/test/unit_test.hpp>
 
 #include <cctype>
@@ -12,6 +11,8 @@
 
 #include "openapi_document.hpp"
 #include "schema/error_page.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_errors)
 
 #ifndef SVC_OPENAPI_PATH
 #error "SVC_OPENAPI_PATH must name schema/openapi.yaml"
@@ -204,3 +205,5 @@ BOOST_AUTO_TEST_CASE(make_api_error_leaves_no_placeholder) {
   auto plain = make_api_error(error_code::missing_api_key, {{"unused", "x"}});
   BOOST_TEST(plain.message == svc::schema::info(error_code::missing_api_key).message_template);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

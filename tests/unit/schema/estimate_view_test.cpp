@@ -1,6 +1,5 @@
 #include "schema/estimate_view.hpp"
 
-#define BOOST_TEST_MODULE schema_estimate_view
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -9,6 +8,8 @@
 #include <boost/json.hpp>
 
 #include "schema/generation_request.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_estimate_view)
 
 namespace {
 
@@ -76,3 +77,5 @@ BOOST_AUTO_TEST_CASE(estimate_equals_the_price_a_create_would_hold) {
   BOOST_TEST(estimate_view(price_image(r.value(), 1, pricing_for("2026-09-01")), "2026-09-01", 0).at("credits")
                .as_int64() == 24);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,11 +1,12 @@
 #include "schema/field_reader.hpp"
 
-#define BOOST_TEST_MODULE schema_field_reader
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 
 #include <boost/json.hpp>
+
+BOOST_AUTO_TEST_SUITE(schema_field_reader)
 
 namespace {
 
@@ -258,3 +259,5 @@ BOOST_AUTO_TEST_CASE(merge_keeps_the_outer_failure_first) {
   first.merge(inner);
   BOOST_TEST(first.error()->param == "earlier");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,8 @@
 #include "schema/file_record.hpp"
 
-#define BOOST_TEST_MODULE schema_file_record
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(schema_file_record)
 
 namespace {
 
@@ -33,3 +34,5 @@ BOOST_AUTO_TEST_CASE(a_file_is_expired_from_its_deadline_on) {
 }
 
 BOOST_AUTO_TEST_CASE(the_body_limit_is_twenty_mebibytes) { BOOST_TEST(max_file_body_bytes == 20u * 1024u * 1024u); }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,9 +1,10 @@
 #include "schema/file_view.hpp"
 
-#define BOOST_TEST_MODULE schema_file_view
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
+
+BOOST_AUTO_TEST_SUITE(schema_file_view)
 
 namespace {
 
@@ -38,3 +39,5 @@ BOOST_AUTO_TEST_CASE(shows_the_record_of_decisions_md) {
   BOOST_TEST(v.at("expires_at").as_string() == "2025-11-22T10:15:30.123Z");
   BOOST_TEST(!v.contains("team_id"));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,11 @@
 // Validation of the adapter, init image and metadata fields of generation requests.
 #include "schema/generation_request.hpp"
 
-#define BOOST_TEST_MODULE schema_generation_request_fields
 #include <boost/test/unit_test.hpp>
 
 #include "request_test_support.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_generation_request_fields)
 
 using namespace svc::schema::testing;
 
@@ -145,5 +146,7 @@ BOOST_AUTO_TEST_CASE(values_are_strings_of_at_most_500_characters) {
   image_rejects(with("metadata", json::object{{"order", json::string("\xff")}}), "metadata.order");
   video_rejects(with("metadata", json::object{{"order", 42}}), "metadata.order");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

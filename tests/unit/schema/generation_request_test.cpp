@@ -1,9 +1,10 @@
 #include "schema/generation_request.hpp"
 
-#define BOOST_TEST_MODULE schema_generation_request
 #include <boost/test/unit_test.hpp>
 
 #include "request_test_support.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_generation_request)
 
 using namespace svc::schema::testing;
 
@@ -273,5 +274,7 @@ BOOST_AUTO_TEST_CASE(the_first_invalid_field_in_documented_order_is_named) {
   image_rejects(obj(R"({"prompt": "x", "seed": -1, "width": 3})"), "width");
   image_rejects(obj(R"({"prompt": "x", "metadata": 1, "steps": 0})"), "steps");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,12 +1,13 @@
 #include "schema/image_sniff.hpp"
 
-#define BOOST_TEST_MODULE schema_image_sniff
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(schema_image_sniff)
 
 namespace {
 
@@ -186,3 +187,5 @@ BOOST_AUTO_TEST_CASE(random_and_mutated_bytes_never_read_past_the_buffer) {
     }
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

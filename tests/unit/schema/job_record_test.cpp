@@ -1,10 +1,11 @@
 #include "schema/job_record.hpp"
 
-#define BOOST_TEST_MODULE schema_job_record
 #include <boost/test/unit_test.hpp>
 
 #include <string_view>
 #include <utility>
+
+BOOST_AUTO_TEST_SUITE(schema_job_record)
 
 using namespace svc::schema;
 
@@ -32,3 +33,5 @@ BOOST_AUTO_TEST_CASE(kinds_have_wire_names) {
   BOOST_TEST(to_string(job_kind::image) == "image");
   BOOST_TEST(to_string(job_kind::video) == "video");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "schema/job_view.hpp"
 
-#define BOOST_TEST_MODULE schema_job_view
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
@@ -15,6 +14,8 @@
 #include "schema/output_url.hpp"
 #include "schema/views.hpp"
 #include "tests/support/json_identical.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_job_view)
 
 namespace {
 
@@ -445,3 +446,5 @@ BOOST_AUTO_TEST_CASE(a_thousand_varied_jobs_render_alike_and_parse_back) {
     }
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,12 +1,13 @@
 #include "schema/json_numbers.hpp"
 
-#define BOOST_TEST_MODULE schema_json_numbers
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
 #include <limits>
 
 #include <boost/json.hpp>
+
+BOOST_AUTO_TEST_SUITE(schema_json_numbers)
 
 namespace json = boost::json;
 using svc::schema::exact_int64;
@@ -38,3 +39,5 @@ BOOST_AUTO_TEST_CASE(finite_number_refuses_infinity_and_non_numbers) {
   BOOST_TEST(!finite_number(json::value("0.5")).has_value());
   BOOST_TEST(!finite_number(json::value(nullptr)).has_value());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "schema/json_sink.hpp"
 
-#define BOOST_TEST_MODULE schema_json_sink
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
@@ -11,6 +10,8 @@
 #include <boost/json.hpp>
 
 #include "tests/support/json_identical.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_json_sink)
 
 namespace {
 
@@ -86,3 +87,5 @@ BOOST_AUTO_TEST_CASE(text_is_appended) {
   t.string("x");
   BOOST_TEST(out == "prefix:\"x\"");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "schema/lora_resolution.hpp"
 
-#define BOOST_TEST_MODULE schema_lora_resolution
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -8,6 +7,8 @@
 
 #include "core/ids.hpp"
 #include "schema/builtin_loras.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_lora_resolution)
 
 namespace {
 
@@ -222,3 +223,5 @@ BOOST_AUTO_TEST_CASE(keyword_matching_rules) {
   BOOST_TEST(keyword_matches("neon 3d", {"3d"}) == 1u);
   BOOST_TEST(keyword_matches("softer soft", {"soft"}) == 1u); // a later whole-word occurrence counts
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,8 @@
-#define BOOST_TEST_MODULE schema_output_url
 #include "schema/output_url.hpp"
 
 #include <boost/test/unit_test.hpp>
+
+BOOST_AUTO_TEST_SUITE(schema_output_url)
 
 using namespace svc::schema;
 
@@ -47,3 +48,5 @@ BOOST_AUTO_TEST_CASE(expiry_counts_only_for_a_genuine_signature) {
   BOOST_TEST((verify_output_url(secret, job, 0, "1800000000", "00", 1900000000)
               == output_url_verdict::invalid_signature));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,11 +1,12 @@
 #include "schema/pricing.hpp"
 
-#define BOOST_TEST_MODULE schema_pricing
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <utility>
 #include <vector>
+
+BOOST_AUTO_TEST_SUITE(schema_pricing)
 
 namespace {
 
@@ -163,3 +164,5 @@ BOOST_AUTO_TEST_CASE(video_fps_does_not_change_the_price) {
 BOOST_AUTO_TEST_CASE(an_unknown_version_prices_as_the_newest) {
   BOOST_TEST(price_image(image(1024, 1024, 1, 30), 0, pricing_for("1999-01-01")).credits == 3);
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,12 +1,13 @@
 #include "schema/rate_buckets.hpp"
 
-#define BOOST_TEST_MODULE schema_rate_buckets
 #include <boost/test/unit_test.hpp>
 
 #include <iterator>
 #include <set>
 #include <string>
 #include <string_view>
+
+BOOST_AUTO_TEST_SUITE(schema_rate_buckets)
 
 namespace {
 
@@ -81,3 +82,5 @@ BOOST_AUTO_TEST_CASE(refill_never_exceeds_burst) {
     BOOST_TEST(row.limits.per_minute <= row.limits.capacity, row.name);
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

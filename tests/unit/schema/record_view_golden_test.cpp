@@ -1,12 +1,13 @@
 #include "schema/record_view.hpp"
 
-#define BOOST_TEST_MODULE schema_record_view_golden
 #include <boost/test/unit_test.hpp>
 
 #include <map>
 #include <string>
 
 #include "tests/unit/schema/view_samples.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_record_view_golden)
 
 // The answers the hand-written views (main at b023d3b: views.cpp, job_view.cpp,
 // webhook_views.cpp, credit_entry_view.cpp, file_view.cpp) gave for the records
@@ -100,3 +101,5 @@ BOOST_AUTO_TEST_CASE(every_sample_view_is_byte_for_byte_what_the_hand_written_vi
     }
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()

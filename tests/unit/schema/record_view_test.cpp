@@ -1,6 +1,5 @@
 #include "schema/record_view.hpp"
 
-#define BOOST_TEST_MODULE schema_record_view
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
@@ -109,6 +108,8 @@ std::string view_text(const T& r, const Context& context = {}) {
 
 } // namespace
 
+BOOST_AUTO_TEST_SUITE(schema_record_view)
+
 BOOST_AUTO_TEST_CASE(every_marker_shapes_the_view) {
   auto text = view_text(full_sample(), token_context{false});
   BOOST_TEST(text
@@ -152,3 +153,5 @@ BOOST_AUTO_TEST_CASE(members_follow_what_a_view_opened) {
   text.end_object();
   BOOST_TEST(out == R"({"object":"tally","total":1,"share":1,"extra":true})");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,9 +1,10 @@
 #include "schema/request_body.hpp"
 
-#define BOOST_TEST_MODULE schema_request_body
 #include <boost/test/unit_test.hpp>
 
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(schema_request_body)
 
 namespace {
 
@@ -64,3 +65,5 @@ BOOST_AUTO_TEST_CASE(nesting_is_limited_to_32_levels) {
   BOOST_REQUIRE(!deep);
   BOOST_TEST((deep.error().code == error_code::invalid_body));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -16,18 +16,18 @@ namespace svc::schema::testing {
 namespace json = boost::json;
 using namespace svc::schema;
 
-json::object obj(std::string_view text) { return json::parse(text).as_object(); }
+inline json::object obj(std::string_view text) { return json::parse(text).as_object(); }
 
 // A body with a valid prompt and one more field.
-json::object with(std::string_view field, json::value v) {
+inline json::object with(std::string_view field, json::value v) {
   json::object o{{"prompt", "a red fox"}};
   o[field] = std::move(v);
   return o;
 }
 
-json::value str(const std::string& s) { return json::string(s); }
+inline json::value str(const std::string& s) { return json::string(s); }
 
-std::string repeat(std::string_view unit, std::size_t n) {
+inline std::string repeat(std::string_view unit, std::size_t n) {
   std::string s;
   for (std::size_t i = 0; i < n; ++i)
     s += unit;
@@ -43,23 +43,23 @@ void expect_error(const checked<T>& r, error_code code, std::string_view param) 
              r.error().message);
 }
 
-void image_rejects(const json::object& body, std::string_view param,
+inline void image_rejects(const json::object& body, std::string_view param,
                    error_code code = error_code::invalid_parameter) {
   BOOST_TEST_CONTEXT(json::serialize(body).substr(0, 200)) { expect_error(validate_image_request(body), code, param); }
 }
 
-void video_rejects(const json::object& body, std::string_view param,
+inline void video_rejects(const json::object& body, std::string_view param,
                    error_code code = error_code::invalid_parameter) {
   BOOST_TEST_CONTEXT(json::serialize(body).substr(0, 200)) { expect_error(validate_video_request(body), code, param); }
 }
 
-image_request image_ok(const json::object& body) {
+inline image_request image_ok(const json::object& body) {
   auto r = validate_image_request(body);
   BOOST_REQUIRE_MESSAGE(r, json::serialize(body).substr(0, 200) << " rejected: " << (r ? "" : r.error().message));
   return r.value();
 }
 
-video_request video_ok(const json::object& body) {
+inline video_request video_ok(const json::object& body) {
   auto r = validate_video_request(body);
   BOOST_REQUIRE_MESSAGE(r, json::serialize(body).substr(0, 200) << " rejected: " << (r ? "" : r.error().message));
   return r.value();

@@ -1,7 +1,6 @@
 #include "schema/stored_json.hpp"
 #include "schema/credit_entry.hpp"
 
-#define BOOST_TEST_MODULE schema_stored_json_credit_entry
 #include <boost/test/unit_test.hpp>
 
 #include <limits>
@@ -10,6 +9,8 @@
 #include <boost/json.hpp>
 
 #include "tests/support/stored_text.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_stored_json_credit_entry)
 
 namespace {
 
@@ -85,3 +86,5 @@ BOOST_AUTO_TEST_CASE(damaged_entries_are_rejected) {
   missing.as_object().erase("held_after");
   BOOST_TEST(!decodes(missing));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

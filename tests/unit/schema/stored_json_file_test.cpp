@@ -1,7 +1,6 @@
 #include "schema/stored_json.hpp"
 #include "schema/file_record.hpp"
 
-#define BOOST_TEST_MODULE schema_stored_json_file
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -9,6 +8,8 @@
 #include <boost/json.hpp>
 
 #include "tests/support/stored_text.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_stored_json_file)
 
 namespace {
 
@@ -80,3 +81,5 @@ BOOST_AUTO_TEST_CASE(damaged_records_are_refused) {
   BOOST_TEST(!decode_stored(bad, out));
   BOOST_TEST(!decode_stored(json::value{"not an object"}, out));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

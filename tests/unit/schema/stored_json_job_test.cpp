@@ -1,7 +1,6 @@
 #include "schema/stored_json.hpp"
 #include "schema/job_record.hpp"
 
-#define BOOST_TEST_MODULE schema_stored_json_job
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -9,6 +8,8 @@
 #include <boost/json.hpp>
 
 #include "tests/support/stored_text.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_stored_json_job)
 
 namespace {
 
@@ -203,3 +204,5 @@ BOOST_AUTO_TEST_CASE(damaged_records_do_not_decode) {
   missing.as_object().erase("prompt");
   BOOST_TEST(!decode_stored(missing, out));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

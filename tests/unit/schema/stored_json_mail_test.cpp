@@ -1,12 +1,13 @@
 #include "schema/stored_json.hpp"
 #include "schema/queued_mail.hpp"
 
-#define BOOST_TEST_MODULE schema_stored_json_mail
 #include <boost/test/unit_test.hpp>
 
 #include <boost/json.hpp>
 
 #include "tests/support/stored_text.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_stored_json_mail)
 
 namespace {
 
@@ -53,3 +54,5 @@ BOOST_AUTO_TEST_CASE(damaged_rows_do_not_decode) {
   missing.as_object().erase("body");
   BOOST_TEST(!decode_stored(missing, r));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 #include "schema/stored_json.hpp"
 #include "schema/records.hpp"
 
-#define BOOST_TEST_MODULE schema_stored_json_records
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -11,6 +10,8 @@
 #include <boost/json.hpp>
 
 #include "tests/support/stored_text.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_stored_json_records)
 
 namespace {
 
@@ -332,3 +333,5 @@ BOOST_AUTO_TEST_CASE(every_hold_status_has_its_wire_name_and_reads_back) {
   BOOST_TEST(!hold_status_from_name("released"));
   BOOST_TEST(!hold_status_from_name(""));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,5 @@
 #include "schema/stored_json.hpp"
 
-#define BOOST_TEST_MODULE schema_stored_json
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
@@ -84,6 +83,8 @@ bool decodes_after(Change change) {
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_SUITE(schema_stored_json)
 
 BOOST_AUTO_TEST_CASE(members_are_stored_in_described_order_with_their_stored_keys) {
   BOOST_TEST(json::serialize(encode_stored(full()))
@@ -173,3 +174,5 @@ BOOST_AUTO_TEST_CASE(enums_are_read_by_their_wire_name_only) {
 BOOST_AUTO_TEST_CASE(the_records_own_check_applies) {
   BOOST_TEST(!decodes_after([](json::object& o) { o["count"] = -1; }));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

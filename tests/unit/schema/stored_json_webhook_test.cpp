@@ -1,7 +1,6 @@
 #include "schema/stored_json.hpp"
 #include "schema/webhook_records.hpp"
 
-#define BOOST_TEST_MODULE schema_stored_json_webhook
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -9,6 +8,8 @@
 #include <boost/json.hpp>
 
 #include "tests/support/stored_text.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_stored_json_webhook)
 
 namespace {
 
@@ -66,3 +67,5 @@ BOOST_AUTO_TEST_CASE(an_event_with_a_damaged_correlation_does_not_decode) {
   stored.as_object()["correlation"] = json::object{{"request_id", "abc"}, {"trace_id", "x"}, {"trace_flags", "01"}};
   BOOST_TEST(!decode_stored(stored, r));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,9 +1,10 @@
 #include "schema/trace_context.hpp"
 
-#define BOOST_TEST_MODULE schema_trace_context
 #include <boost/test/unit_test.hpp>
 
 #include <string>
+
+BOOST_AUTO_TEST_SUITE(schema_trace_context)
 
 namespace {
 
@@ -85,3 +86,5 @@ BOOST_AUTO_TEST_CASE(an_invalid_traceparent_is_ignored) {
   BOOST_TEST(!parse_traceparent("00-" + trace + "-00f067aa0ba902b7_01").has_value());
   BOOST_TEST(!parse_traceparent("00-" + trace.substr(1) + "z-00f067aa0ba902b7-01").has_value());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

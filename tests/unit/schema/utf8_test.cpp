@@ -1,10 +1,11 @@
 #include "schema/utf8.hpp"
 
-#define BOOST_TEST_MODULE schema_utf8
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 #include <string_view>
+
+BOOST_AUTO_TEST_SUITE(schema_utf8)
 
 using svc::schema::utf8_length;
 using svc::schema::utf8_prefix;
@@ -79,3 +80,5 @@ BOOST_AUTO_TEST_CASE(sanitized_keeps_valid_text_and_replaces_each_bad_byte) {
   for (std::string_view bad : {"\xfe\xff", "x\xe6\x97", "\xf4\x90\x80\x80z", "\xbf\xbf\xbf"})
     BOOST_TEST(utf8_length(utf8_sanitized(bad)).has_value(), "still invalid after sanitizing");
 }
+
+BOOST_AUTO_TEST_SUITE_END()

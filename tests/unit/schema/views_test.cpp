@@ -1,6 +1,5 @@
 #include "schema/views.hpp"
 
-#define BOOST_TEST_MODULE schema_views
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -10,6 +9,8 @@
 
 #include "core/time_format.hpp"
 #include "tests/support/json_identical.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_views)
 
 namespace {
 
@@ -82,3 +83,5 @@ BOOST_AUTO_TEST_CASE(whole_numbers_show_as_integers) {
   BOOST_TEST(json_number(2.2e85).is_double()); // whole, but past int64
   BOOST_TEST(json_number(-1e300).is_double());
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,11 @@
 #include "schema/webhook_records.hpp"
 
-#define BOOST_TEST_MODULE schema_webhook_records
 #include <boost/test/unit_test.hpp>
 
 #include <string_view>
 #include <utility>
+
+BOOST_AUTO_TEST_SUITE(schema_webhook_records)
 
 using namespace svc::schema;
 
@@ -29,3 +30,5 @@ BOOST_AUTO_TEST_CASE(an_unknown_delivery_error_name_is_refused) {
   BOOST_TEST(!delivery_error_from_name("http_3xx"));
   BOOST_TEST(!delivery_error_from_name("Timeout"));
 }
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,11 +1,12 @@
 #include "schema/webhook_request.hpp"
 
-#define BOOST_TEST_MODULE schema_webhook_request
 #include <boost/test/unit_test.hpp>
 
 #include "core/time_format.hpp"
 #include "request_test_support.hpp"
 #include "schema/event_types.hpp"
+
+BOOST_AUTO_TEST_SUITE(schema_webhook_request)
 
 using namespace svc::schema::testing;
 
@@ -197,5 +198,7 @@ BOOST_AUTO_TEST_CASE(replay_takes_a_past_utc_timestamp) {
   expect_error(validate_replay_request(obj(R"({"since": "2026-03-01T11:00:00Z", "until": "x"})"), now),
                error_code::unknown_parameter, "until");
 }
+
+BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,38 @@
+// svcd: the Svc server. Options: `svcd --help`; operating it is docs/operating.md.
+#include <iostream>
+
+#include "core/build_info.hpp"
+#include "core/config_parser.hpp"
+#include "core/log.hpp"
+#include "apps/svcd/server.hpp"
+
+int main(int argc, char** argv) {
+  auto parsed = svc::core::parse_config(argc, argv);
+  if (parsed.help) {
+    std::cout << parsed.help_text;
+    return 0;
+  }
+  if (parsed.version) {
+    std::cout << svc::core::version_line("svcd") << "\n";
+    return 0;
+  }
+  if (parsed.print_table) {
+    std::cout << svc::core::config_markdown_table();
+    return 0;
+  }
+  if (parsed.print_example) {
+    std::cout << svc::core::config_example_file();
+    return 0;
+  }
+  if (!parsed.error.empty()) {
+    std::cerr << "svcd: " << parsed.error << "\n(see svcd --help)\n";
+    return 2;
+  }
+  if (parsed.check) {
+    std::cout << "svcd: configuration is valid\n";
+    return 0;
+  }
+  svc::core::set_log_level(parsed.cfg.log_level);
+  svc::core::set_log_format(parsed.cfg.log_format);
+  return svc::svcd::run_server(parsed.cfg);
+}

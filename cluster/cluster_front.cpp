@@ -1,0 +1,118 @@
+#include "cluster/cluster_front.hpp"
+
+#include "core/crypto.hpp"
+#include "core/metric_catalogue.hpp"
+#include "cluster/node_actor.hpp"
+#include "http/request_route.hpp"
+#include "http/respond.hpp"
+#include "http/stages/stages.hpp"
+
+namespace svc::cluster {
+using namespace svc::http; // the fronts and the node actor speak http's request vocabulary
+namespace {
+
+// A random shard for a new team: teams spread over the nodes in proportion
+// to the shards each holds, whichever node the operator asks.
+core::shard_id random_shard() {
+  auto bytes = core::random_hex(1);
+  return static_cast<core::shard_id>(std::stoul(bytes, nullptr, 16));
+}
+
+// An answer this node gives itself (no owner to ask, a redirect). On the API
+// it draws from a bucket like every answer and carries its headers: the
+// client's anonymous bucket, since its team's bucket lives on the owner.
+void answer_here(const context_ptr& ctx, std::function<void(const context_ptr&)> answer) {
+  if (ctx->kind == listener_kind::admin)
+    return answer(ctx);
+  take_rate_token(ctx, [answer = std::move(answer)](const context_ptr& c) {
+    if (c->error)
+      return reply_error(c, *c->error); // the anonymous bucket refused: 429
+    answer(c);
+  });
+}
+
+void answer_owner_unavailable(const context_ptr& ctx) {
+  answer_here(ctx, [](const context_ptr& c) {
+    reply_error(c, schema::make_api_error(schema::error_code::owner_unavailable));
+  });
+}
+
+} // namespace
+
+cluster_front::cluster_front(exchange_handler& local, listener_kind kind, services& svc, const cluster_table& table,
+                             peer_router& peers)
+  : local_{local}, kind_{kind}, svc_{svc}, table_{table}, peers_{peers} {}
+
+void cluster_front::on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
+                               responder done) {
+  auto route = kind_ == listener_kind::api ? route_api_request(req) : route_admin_request(req);
+  bool from_peer = !peer.forwarded_request_id.empty();
+  // A new team a peer sent here is made here, in one of this node's shards.
+  if (route.at == request_route::where::here || (route.at == request_route::where::new_team && from_peer))
+    return local_.on_request(std::move(req), std::move(body), peer, std::move(done));
+  auto shard = route.at == request_route::where::new_team ? random_shard() : route.shard;
+  auto owner = table_.owner_of(shard);
+  if (owner && *owner == table_.self() && !table_.frozen(shard)) {
+    // Counted, so that a move of the shard waits for it to finish.
+    table_.begin_work(shard);
+    return local_.on_request(std::move(req), std::move(body), peer,
+                             [table = &table_, shard, done = std::move(done)](outgoing_response out) {
+                               table->end_work(shard);
+                               done(std::move(out));
+                             });
+  }
+  // Admin requests were authorised here: the owner trusts its peers (mutual TLS), not this node's token.
+  auto ctx = std::make_shared<request_context>(svc_, kind_, std::move(req), peer, std::move(done));
+  assign_request_id(*ctx);
+  // A frozen shard (moving) answers 503 until it thaws or its new owner
+  // takes it; so does a request a peer sent here for a shard this node no
+  // longer answers for: one hop only, so two nodes that disagree for a
+  // moment cannot pass a request back and forth.
+  if (from_peer || (owner && *owner == table_.self()))
+    return answer_owner_unavailable(ctx);
+  if (kind_ == listener_kind::admin)
+    if (auto code = admin_token_error(ctx->req, svc_.admin_token))
+      return reply_error(ctx, schema::make_api_error(*code));
+  auto member = owner ? table_.member(*owner) : std::nullopt;
+  if (!member)
+    return answer_owner_unavailable(ctx);
+  if (route.redirect)
+    return answer_here(ctx, [location = member->api_url + std::string{ctx->req.target()}](const context_ptr& c) {
+      reply_body(c, 307, "This resource is served by another node; follow the Location header.\n",
+                 "text/plain; charset=utf-8", {{"Location", location}});
+    });
+  auto forwarded = to_forwarded_request(ctx->req, ctx->peer, ctx->request_id, kind_ == listener_kind::admin);
+  auto& metrics = metrics_of(member->id);
+  peers_.forward(
+    member->id, std::move(forwarded),
+    [ctx, &metrics, sent = std::chrono::steady_clock::now()](actors::forwarded_response& answer) {
+      metrics.answered.inc();
+      metrics.took.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count());
+      outgoing_response out;
+      out.version = ctx->req.version() == 10 ? 10 : 11;
+      out.head = std::move(answer.head);
+      out.body = std::move(answer.body);
+      out.keep_alive = answer.keep_alive && ctx->req.keep_alive();
+      ctx->done(std::move(out));
+    },
+    [ctx, &metrics](const caf::error&) {
+      metrics.failed.inc();
+      answer_owner_unavailable(ctx);
+    });
+}
+
+cluster_front::peer_metrics& cluster_front::metrics_of(const std::string& peer_id) {
+  std::lock_guard lock{metrics_mutex_};
+  auto it = metrics_.find(peer_id);
+  if (it == metrics_.end()) {
+    auto& m = core::metrics::svc();
+    it = metrics_
+           .emplace(peer_id, peer_metrics{m.cluster_forwarded.with({peer_id, "answered"}),
+                                          m.cluster_forwarded.with({peer_id, "failed"}),
+                                          m.cluster_forward_seconds.with({peer_id})})
+           .first;
+  }
+  return it->second; // unordered_map keeps its elements in place
+}
+
+} // namespace svc::cluster

@@ -1,0 +1,77 @@
+#include "cluster/etcd_values.hpp"
+
+#include <boost/json.hpp>
+
+#include "core/shard.hpp"
+
+namespace svc::cluster {
+namespace json = boost::json;
+
+namespace {
+
+// The text member `name` of `o`, if present and text of at most `limit` bytes.
+std::optional<std::string> text_member(const json::object& o, std::string_view name, std::size_t limit = 2048) {
+  auto* v = o.if_contains(name);
+  if (!v || !v->is_string() || v->as_string().size() > limit)
+    return std::nullopt;
+  return std::string{v->as_string()};
+}
+
+std::optional<json::object> parse_object(std::string_view text) {
+  boost::system::error_code ec;
+  auto v = json::parse(text, ec);
+  if (ec || !v.is_object())
+    return std::nullopt;
+  return std::move(v.as_object());
+}
+
+} // namespace
+
+std::string node_value(const actors::node_info& n) {
+  return json::serialize(json::object{
+    {"id", n.id}, {"cluster_address", n.cluster_address}, {"api_url", n.api_url}, {"admin_url", n.admin_url}});
+}
+
+std::optional<actors::node_info> parse_node_value(std::string_view text) {
+  auto o = parse_object(text);
+  if (!o)
+    return std::nullopt;
+  auto id = text_member(*o, "id", 32);
+  auto cluster = text_member(*o, "cluster_address");
+  auto api = text_member(*o, "api_url");
+  auto admin = text_member(*o, "admin_url");
+  if (!id || id->empty() || !cluster || !api || !admin)
+    return std::nullopt;
+  return actors::node_info{*id, *cluster, *api, *admin};
+}
+
+std::string map_value(const actors::shard_map& m) {
+  json::array owners;
+  for (auto& o : m.owners)
+    owners.emplace_back(o);
+  return json::serialize(json::object{{"owners", std::move(owners)}});
+}
+
+std::optional<actors::shard_map> parse_map_value(std::string_view text, int64_t revision) {
+  auto o = parse_object(text);
+  auto* owners = o ? o->if_contains("owners") : nullptr;
+  if (!owners || !owners->is_array() || owners->as_array().size() != core::shard_count)
+    return std::nullopt;
+  actors::shard_map m;
+  m.revision = revision;
+  for (auto& v : owners->as_array()) {
+    if (!v.is_string() || v.as_string().empty() || v.as_string().size() > 32)
+      return std::nullopt;
+    m.owners.emplace_back(v.as_string());
+  }
+  return m;
+}
+
+actors::shard_map bootstrap_map(const std::vector<std::string>& nodes) {
+  actors::shard_map m;
+  for (std::size_t s = 0; s < core::shard_count && !nodes.empty(); ++s)
+    m.owners.push_back(nodes[s % nodes.size()]);
+  return m;
+}
+
+} // namespace svc::cluster

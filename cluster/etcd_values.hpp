@@ -1,0 +1,34 @@
+#pragma once
+// What the cluster keeps in etcd, and how: each member under
+// `/svc/nodes/<id>` (JSON, attached to the member's lease, so it vanishes
+// when the node stops renewing it) and the shard map as one JSON value at
+// `/svc/shards`, whose etcd mod revision is the map's revision. Values read
+// back are untrusted: anything malformed is refused, never half-used.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "actors/cluster_payloads.hpp"
+
+namespace svc::cluster {
+
+inline constexpr std::string_view etcd_root = "/svc/";
+inline constexpr std::string_view etcd_nodes_prefix = "/svc/nodes/";
+inline constexpr std::string_view etcd_map_key = "/svc/shards";
+
+/// The value of a member's key.
+std::string node_value(const actors::node_info& n);
+/// A member from its key's value; nullopt if malformed.
+std::optional<actors::node_info> parse_node_value(std::string_view text);
+
+/// The value of the map's key.
+std::string map_value(const actors::shard_map& m);
+/// The map from its key's value and mod revision; nullopt unless it names a node for every shard.
+std::optional<actors::shard_map> parse_map_value(std::string_view text, int64_t revision);
+
+/// The first map of a cluster: the shards dealt round-robin over `nodes`.
+actors::shard_map bootstrap_map(const std::vector<std::string>& nodes);
+
+} // namespace svc::cluster

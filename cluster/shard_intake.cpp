@@ -1,0 +1,174 @@
+#include "cluster/shard_intake.hpp"
+
+#include <map>
+
+#include "core/log.hpp"
+#include "persistence/shard_rows.hpp"
+
+namespace svc::cluster {
+namespace {
+
+struct open_blob {
+  std::unique_ptr<persistence::blob_writer> writer;
+  uint64_t next_offset = 0;
+};
+
+struct shard_intake_state {
+  std::map<std::string, open_blob> blobs; ///< blobs being received, by name
+  std::map<uint16_t, actors::shard_move_status> moves; ///< what arrived of each shard moving here
+  static inline const char* name = "shard_intake";
+};
+
+using self_ptr = shard_intake_actor::stateful_pointer<shard_intake_state>;
+
+// Rows from another node, checked like any input: a known table, sizes in bounds.
+bool to_rows(const actors::shard_rows_v1& page, std::vector<persistence::shard_row>& out, std::string& why) {
+  if (page.shard >= core::shard_count || page.rows.size() > max_rows_per_page) {
+    why = "shard out of range or too many rows";
+    return false;
+  }
+  std::size_t bytes = 0;
+  out.reserve(page.rows.size());
+  for (auto& r : page.rows) {
+    auto t = persistence::table_from_index(r.table);
+    bytes += r.key.size() + r.value.size();
+    if (!t || r.key.empty() || bytes > max_page_bytes) {
+      why = "a row names no table, has no key, or the page is too big";
+      return false;
+    }
+    out.push_back({*t, r.key, r.value});
+  }
+  return true;
+}
+
+// Adds to `batch` the erasure of what this node holds of `shard`, listing its
+// blobs in `blobs`; empty, or why the store failed.
+std::string erase_shard(const shard_intake_links& links, uint16_t shard, persistence::write_batch& batch,
+                        std::vector<std::string>& blobs) {
+  auto erased = persistence::erase_shard_rows(*links.tables, static_cast<core::shard_id>(shard), batch, blobs);
+  return erased.failed() ? erased.why() : std::string{};
+}
+
+// Commits `batch`, then removes `blobs`; answers `promise` with the commit's outcome.
+void commit_then_remove(self_ptr self, const shard_intake_links& links, persistence::write_batch batch,
+                        std::vector<std::string> blobs, caf::typed_response_promise<bool> promise) {
+  self->request(links.store, caf::infinite, actors::commit_atom::value, std::move(batch))
+    .then(
+      [=](bool ok) mutable {
+        if (ok)
+          for (auto& b : blobs)
+            links.blobs->remove(b);
+        promise.deliver(ok);
+      },
+      [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+}
+
+bool refuse(uint16_t shard, const std::string& why) {
+  core::log_warn("cluster", "refused a page of shard " + std::to_string(shard) + " moving here: " + why);
+  return false;
+}
+
+} // namespace
+
+shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links links) {
+  return sys.spawn<caf::detached>([](self_ptr self, shard_intake_links links) -> shard_intake_actor::behavior_type {
+    return {
+      [=](actors::import_atom, actors::shard_rows_v1& page) -> caf::result<bool> {
+        auto shard = static_cast<core::shard_id>(page.shard);
+        // Never over a shard this node answers for: its live rows would be overwritten.
+        if (page.shard >= core::shard_count || links.table->owner_of(shard) == links.table->self())
+          return refuse(page.shard, "this node holds the shard");
+        if (links.table->erasing(shard)) // it left lately: its old copy goes first (the grace period)
+          return refuse(page.shard, "this node is still erasing its previous copy of the shard");
+        std::vector<persistence::shard_row> rows;
+        std::string why;
+        if (!to_rows(page, rows, why))
+          return refuse(page.shard, why);
+        persistence::write_batch batch;
+        std::vector<std::string> stale_blobs;
+        // The first page clears what an earlier, failed move left here; its
+        // blobs go before this move's blobs (sent after the rows) arrive.
+        if (page.first)
+          if (why = erase_shard(links, page.shard, batch, stale_blobs); !why.empty())
+            return refuse(page.shard, "the store failed: " + why);
+        if (!persistence::put_shard_rows(batch, shard, rows, why))
+          return refuse(page.shard, why);
+        auto& move = self->state.moves[page.shard];
+        if (page.first) { // shown at once, so an earlier move of the shard here is not taken for this one
+          move = {page.shard, links.table->self(), "moving"};
+          self->send(links.router, actors::progress_atom::value, move);
+        }
+        move.rows += rows.size();
+        for (auto& r : rows)
+          move.bytes += r.key.size() + r.value.size();
+        auto promise = self->make_response_promise<bool>();
+        commit_then_remove(self, links, std::move(batch), std::move(stale_blobs), promise);
+        return promise;
+      },
+      [=](actors::import_atom, actors::blob_piece_v1& piece) -> bool {
+        auto shard = static_cast<core::shard_id>(piece.shard);
+        if (piece.shard >= core::shard_count || links.table->owner_of(shard) == links.table->self()
+            || !persistence::valid_blob_key(piece.name))
+          return refuse(piece.shard, "a blob piece with a bad name, or for a shard held here");
+        auto& open = self->state.blobs[piece.name];
+        if (piece.offset == 0) {
+          open = {};
+          if (auto st = links.blobs->create(piece.name, open.writer); !st.ok()) {
+            self->state.blobs.erase(piece.name);
+            return refuse(piece.shard, "cannot create blob: " + st.message);
+          }
+        }
+        std::string error;
+        if (!open.writer || piece.offset != open.next_offset
+            || !open.writer->write_at(piece.offset, piece.bytes.data(), piece.bytes.size(), error)) {
+          self->state.blobs.erase(piece.name);
+          return refuse(piece.shard, "blob " + piece.name + " out of order or not written " + error);
+        }
+        open.next_offset += piece.bytes.size();
+        self->state.moves[piece.shard].bytes += piece.bytes.size();
+        if (!piece.last)
+          return true;
+        auto st = open.writer->commit();
+        self->state.blobs.erase(piece.name);
+        if (!st.ok())
+          return refuse(piece.shard, "blob " + piece.name + " not committed: " + st.message);
+        ++self->state.moves[piece.shard].blobs;
+        return true;
+      },
+      [=](actors::adopt_atom, uint16_t shard) -> caf::result<bool> {
+        if (shard >= core::shard_count)
+          return false;
+        links.table->hand_over(static_cast<core::shard_id>(shard), links.table->self());
+        auto promise = self->make_response_promise<bool>();
+        self->request(links.handover, caf::infinite, actors::adopt_atom::value, static_cast<core::shard_id>(shard))
+          .then(
+            [=](bool ok) mutable {
+              auto& move = self->state.moves[shard];
+              move.shard = shard;
+              move.to = links.table->self();
+              move.state = "committed"; // the map names this node now, resumed or not
+              move.error = ok ? "" : "the shard's jobs and deliveries did not resume here (see the log)";
+              self->send(links.router, actors::progress_atom::value, move);
+              self->state.moves.erase(shard);
+              promise.deliver(ok);
+            },
+            [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
+        return promise;
+      },
+      [=](actors::delete_atom, uint16_t shard) -> caf::result<bool> {
+        if (shard >= core::shard_count || links.table->owner_of(static_cast<core::shard_id>(shard)) == links.table->self())
+          return false;
+        self->state.blobs.clear();
+        persistence::write_batch batch;
+        std::vector<std::string> blobs;
+        if (auto why = erase_shard(links, shard, batch, blobs); !why.empty())
+          return refuse(shard, "the store failed: " + why);
+        auto promise = self->make_response_promise<bool>();
+        commit_then_remove(self, links, std::move(batch), std::move(blobs), promise);
+        return promise;
+      },
+    };
+  }, std::move(links));
+}
+
+} // namespace svc::cluster

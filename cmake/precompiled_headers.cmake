@@ -1,0 +1,33 @@
+# Precompiled headers: the third-party headers most files include are parsed
+# once per target instead of once per file (docs/build.md has the figures).
+# They are usage requirements, so each target that links CAF, Beast or
+# Boost.JSON gets them in its own precompiled header without asking.
+#
+# Every file that sees CAF also sees actors/caf_spawn_guard.hpp, which makes
+# an argument-less spawn of a function actor a compile error. It rides in the
+# precompiled header; without one it is force-included (GCC uses a
+# precompiled header only when nothing comes before it).
+option(SVC_PCH "Precompile the heaviest third-party headers per target" ON)
+set(svc_spawn_guard ${PROJECT_SOURCE_DIR}/actors/caf_spawn_guard.hpp)
+if(SVC_PCH)
+  target_precompile_headers(caf::core INTERFACE ${svc_spawn_guard} <caf/all.hpp>)
+  target_precompile_headers(svc_boost INTERFACE <boost/json.hpp>)
+else()
+  target_compile_options(caf::core INTERFACE "SHELL:-include ${svc_spawn_guard}")
+endif()
+
+# More headers for one target's precompiled header: `BEAST` (Beast and Asio,
+# for the layers that speak HTTP) and `TEST` (Boost.Test, for suites).
+function(svc_precompile target)
+  cmake_parse_arguments(P "BEAST;TEST" "" "" ${ARGN})
+  if(NOT SVC_PCH)
+    return()
+  endif()
+  if(P_BEAST)
+    target_precompile_headers(${target} PRIVATE <boost/beast/core.hpp> <boost/beast/http.hpp>
+      <boost/asio/ip/tcp.hpp> <boost/asio/steady_timer.hpp> <boost/asio/strand.hpp>)
+  endif()
+  if(P_TEST)
+    target_precompile_headers(${target} PRIVATE <boost/test/unit_test.hpp>)
+  endif()
+endfunction()

@@ -1,0 +1,2 @@
+// Must not compile: actors/ sits below http/.
+#include "http/router.hpp"

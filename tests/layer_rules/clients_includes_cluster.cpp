@@ -1,0 +1,2 @@
+// Must not compile: clients/ sits below cluster/.
+#include "cluster/etcd_values.hpp"

@@ -1,0 +1,2 @@
+// Must not compile: http/ sits below cluster/.
+#include "cluster/cluster_node.hpp"

@@ -1,0 +1,88 @@
+// How a request crosses to its shard's owner and back (node_actor's
+// conversions), and what a node keeps in etcd (etcd_values).
+#include <boost/test/unit_test.hpp>
+
+#include "core/shard.hpp"
+#include "cluster/etcd_values.hpp"
+#include "cluster/node_actor.hpp"
+#include "tests/support/routed_requests.hpp"
+
+BOOST_AUTO_TEST_SUITE(cluster_forwarded_request)
+
+using namespace svc;
+namespace bhttp = boost::beast::http;
+
+using svc::test::key_on;
+
+http::http_request make(bhttp::verb method, std::string target, std::string body = {}) {
+  return svc::test::make_request(method, std::move(target), std::move(body));
+}
+
+BOOST_AUTO_TEST_CASE(a_forwarded_request_is_the_request_again_on_the_owner) {
+  auto r = make(bhttp::verb::post, "/v1/images?x=1", R"({"prompt":"p"})");
+  r.set("X-Api-Key", key_on(1));
+  r.set("Idempotency-Key", "abc");
+  r.insert("X-Repeated", "one");
+  r.insert("X-Repeated", "two");
+  r.prepare_payload();
+  http::peer_info peer;
+  peer.ip = boost::asio::ip::make_address("127.0.0.9");
+  peer.address = "127.0.0.9";
+  auto f = cluster::to_forwarded_request(r, peer, "req_01KAK3S0ZV8Q6N4R2T0W9X7Y5B", false);
+  auto back = cluster::to_http_request(f);
+  BOOST_TEST_REQUIRE(back.has_value());
+  BOOST_TEST(back->method_string() == "POST");
+  BOOST_TEST(back->target() == "/v1/images?x=1");
+  BOOST_TEST(back->body() == r.body());
+  BOOST_TEST(back->at("Idempotency-Key") == "abc");
+  BOOST_TEST(back->count("X-Repeated") == 2u);
+  BOOST_TEST(f.client_ip == "127.0.0.9");
+}
+
+BOOST_AUTO_TEST_CASE(a_forwarded_request_that_is_no_request_is_refused) {
+  actors::forwarded_request f;
+  f.method = "BREW";
+  f.target = "/v1/team";
+  BOOST_TEST(!cluster::to_http_request(f));
+  f.method = "GET";
+  f.target = "http://elsewhere/";
+  BOOST_TEST(!cluster::to_http_request(f));
+  f.target = "/v1/team";
+  f.fields = {"X-Odd"};
+  BOOST_TEST(!cluster::to_http_request(f));
+  f.fields = {"", "empty name"};
+  BOOST_TEST(!cluster::to_http_request(f));
+  f.fields = {"X-Split", "a\r\nX-Injected: b"};
+  BOOST_TEST(!cluster::to_http_request(f));
+  f.fields = {};
+  f.http_version = 20;
+  BOOST_TEST(!cluster::to_http_request(f));
+}
+
+BOOST_AUTO_TEST_CASE(members_and_the_map_round_trip_through_etcd_values) {
+  actors::node_info n{"n2", "127.0.0.1:9002", "http://127.0.0.1:8080", "http://127.0.0.1:8081"};
+  auto back = cluster::parse_node_value(cluster::node_value(n));
+  BOOST_TEST_REQUIRE(back.has_value());
+  BOOST_TEST(back->cluster_address == n.cluster_address);
+  auto map = cluster::bootstrap_map({"n1", "n2", "n3"});
+  BOOST_TEST(map.owners.size() == core::shard_count);
+  BOOST_TEST(map.owners[0] == "n1");
+  BOOST_TEST(map.owners[4] == "n2");
+  auto parsed = cluster::parse_map_value(cluster::map_value(map), 42);
+  BOOST_TEST_REQUIRE(parsed.has_value());
+  BOOST_TEST(parsed->revision == 42);
+  BOOST_TEST(parsed->owners == map.owners);
+}
+
+BOOST_AUTO_TEST_CASE(malformed_values_in_etcd_are_refused_whole) {
+  BOOST_TEST(!cluster::parse_node_value("not json"));
+  BOOST_TEST(!cluster::parse_node_value(R"({"id":"n1"})"));
+  BOOST_TEST(!cluster::parse_node_value(R"({"id":"","cluster_address":"a","api_url":"b","admin_url":"c"})"));
+  BOOST_TEST(!cluster::parse_map_value(R"({"owners":["n1"]})", 1)); // not every shard
+  auto map = cluster::bootstrap_map({"n1"});
+  map.owners[17] = "";
+  BOOST_TEST(!cluster::parse_map_value(cluster::map_value(map), 1));
+  BOOST_TEST(!cluster::parse_map_value("[]", 1));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

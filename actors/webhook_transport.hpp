@@ -1,6 +1,6 @@
 #pragma once
 // What endpoint actors post deliveries through. The implementation (the
-// outbound HTTPS client) lives in http/, which actors may not include; the
+// outbound HTTPS client) lives in clients/, which actors may not include; the
 // server hands one to the runtime.
 
 #include <chrono>

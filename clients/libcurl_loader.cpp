@@ -30,7 +30,7 @@ bool load_libcurl(std::string& error) {
 
 } // namespace svc::clients
 
-// The libcurl functions svc_http_outbound calls. One added elsewhere fails to link
+// The libcurl functions svc_clients calls. One added elsewhere fails to link
 // until it is listed here.
 SVC_LAZY_FORWARD(svc::clients::libcurl, CURLcode, curl_global_init, (long flags), (flags))
 SVC_LAZY_FORWARD(svc::clients::libcurl, const char*, curl_easy_strerror, (CURLcode code), (code))

@@ -34,7 +34,7 @@ public:
   /// Whether this node holds `shard` and it is not frozen.
   bool holds(core::shard_id shard) const;
 
-  // --- moving a shard (http/cluster/shard_mover.hpp)
+  // --- moving a shard (cluster/shard_mover.hpp)
 
   /// Whether `shard` is frozen here: its requests answer 503 until it thaws.
   bool frozen(core::shard_id shard) const { return frozen_[shard].load(); }

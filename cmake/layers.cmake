@@ -3,8 +3,8 @@
 # (build/layers/<folder>/<folder> -> <source>/<folder>), and passes it on only
 # to the targets that link it. A header of a layer further up the table is
 # then not on the include path at all: `#include "http/..."` in persistence/
-# does not compile. A layer in a subfolder (http/outbound) gets a root of its
-# own too (build/layers/http_outbound/http/outbound), so it sees none of its
+# does not compile. A layer in a subfolder (apps/svcd) gets a root of its
+# own too (build/layers/apps_svcd/apps/svcd), so it sees none of its
 # parent folder's headers. Tests and benchmarks may include anything and see
 # the whole source tree (their CMakeLists say so).
 function(svc_layer_includes target folder)

@@ -31,3 +31,30 @@ function(svc_precompile target)
     target_precompile_headers(${target} PRIVATE <boost/test/unit_test.hpp>)
   endif()
 endfunction()
+
+# A precompiled header pays only where several files share it: a target of
+# fewer than four compiled files (a bench tool, a test double) parses its
+# headers itself and gets the spawn guard force-included instead. Called once
+# at the end of the top-level CMakeLists.txt, when every target exists;
+# targets outside the default build (the layer probes) keep theirs.
+function(svc_precompile_only_where_it_pays dir)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t ${targets})
+    get_target_property(type ${t} TYPE)
+    get_target_property(excluded ${t} EXCLUDE_FROM_ALL)
+    if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY)$" OR excluded)
+      continue()
+    endif()
+    get_target_property(sources ${t} SOURCES)
+    list(FILTER sources INCLUDE REGEX "\\.(cpp|cc)$")
+    list(LENGTH sources count)
+    if(count LESS 4)
+      set_target_properties(${t} PROPERTIES DISABLE_PRECOMPILE_HEADERS ON)
+      target_compile_options(${t} PRIVATE "SHELL:-include ${svc_spawn_guard}")
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(sub ${subdirs})
+    svc_precompile_only_where_it_pays(${sub})
+  endforeach()
+endfunction()

@@ -33,7 +33,7 @@ struct catalogue {
   family<histogram>& webhook_delivery_latency;
   family<counter>& webhook_dead_letters;
   family<counter>& webhook_endpoints_disabled;
-  family<gauge>& webhook_disabled_endpoints; ///< set by the webhook directory, which knows every endpoint
+  family<gauge>& webhook_disabled_endpoints; ///< set by the endpoint directory, which knows every endpoint
 
   // The store.
   family<histogram>& store_commit_seconds;

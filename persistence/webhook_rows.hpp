@@ -1,6 +1,6 @@
 #pragma once
 // The rows of webhook endpoints, events and deliveries, written into a batch,
-// so every writer (the webhook directory, endpoint actors, jobs, ledgers, the
+// so every writer (the endpoint directory, endpoint actors, jobs, ledgers, the
 // expiry sweeper) keeps the tables and their indexes in step.
 
 #include <string>

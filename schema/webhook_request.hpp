@@ -1,8 +1,9 @@
 #pragma once
 // The validated bodies of the webhook endpoint routes (create, PATCH, test,
 // replay): decisions.md's rules applied to untrusted JSON as pure functions.
-// Whether a receiver URL's address may be used is the HTTP layer's check
-// (`http/outbound/address_policy.hpp`); here a URL is only a bounded string.
+// Whether a receiver URL's address may be used is `schema/address_policy.hpp`'s check
+// (the handlers' at create, the webhook client's on every resolved address);
+// here a URL is only a bounded string.
 
 #include <cstddef>
 #include <map>

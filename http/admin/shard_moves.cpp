@@ -1,5 +1,5 @@
 // POST /admin/shards/{shard}/move starts moving a shard this node holds to
-// another node (http/cluster/shard_mover.hpp); GET follows it. Both are
+// another node (cluster/shard_mover.hpp); GET follows it. Both are
 // routed to the shard's owner: the old one until the move commits, then the
 // new one, which shows the move as committed.
 #include <boost/json.hpp>

@@ -9,7 +9,7 @@
 #include "webhook_fixture.hpp"
 #include "tests/support/read_results.hpp"
 
-// The webhook directory on virtual time with a scripted receiver: creates
+// The endpoint directory on virtual time with a scripted receiver: creates
 // (idempotent), team checks of the endpoint-addressed calls, fan-out of
 // published events into delivery tasks, recovery of pending events at start,
 // and the directory's view of endpoints changed by PATCH, delete and auto-disable.

@@ -1,5 +1,5 @@
 #pragma once
-// The test bed of the endpoint actor and the webhook directory: the actor
+// The test bed of the endpoint actor and the endpoint directory: the actor
 // fixture plus a scripted transport, two teams, short webhook durations and a
 // wall clock that stands still between `advance` calls. The fixture's own
 // clock follows the system clock, so a deadline stored as "now + 5 s" would be
@@ -171,7 +171,7 @@ struct webhook_fixture : actor_fixture {
     return h;
   }
 
-  /// Spawns the webhook directory (it recovers from LMDB) and runs its start.
+  /// Spawns the endpoint directory (it recovers from LMDB) and runs its start.
   actors::endpoint_directory_actor spawn_directory() {
     auto h = track(sys.spawn(actors::endpoint_directory, ctx(), services()));
     run_pending();

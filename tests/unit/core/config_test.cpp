@@ -18,13 +18,13 @@ BOOST_AUTO_TEST_CASE(every_option_has_help_a_default_and_a_setter) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(readme_shows_the_current_configuration_table) {
+BOOST_AUTO_TEST_CASE(configuration_doc_shows_the_current_configuration_table) {
   std::ifstream in{SVC_CONFIGURATION_DOC};
   BOOST_REQUIRE(in);
-  std::stringstream readme;
-  readme << in.rdbuf();
+  std::stringstream doc;
+  doc << in.rdbuf();
   auto table = svc::core::config_markdown_table();
-  BOOST_TEST((readme.str().find(table) != std::string::npos),
+  BOOST_TEST((doc.str().find(table) != std::string::npos),
              "docs/configuration.md's table is stale; paste `svcd --print-config-table` into it:\n" << table);
 }
 

@@ -13,7 +13,7 @@
 BOOST_AUTO_TEST_SUITE(http_webhook_endpoints)
 
 // The webhook endpoint handlers (webhook_endpoints.cpp) over a real runtime:
-// creates go through the webhook directory, reads come from the tables, and
+// creates go through the endpoint directory, reads come from the tables, and
 // every refusal leaves the store as it was (services_fixture.hpp: no socket).
 
 namespace {

@@ -1,5 +1,5 @@
 // svcd's stand-ins for pthread_sigmask and sigtimedwait
-// (http/cluster/tls_sigpipe_guard.cpp), linked into this test as into svcd:
+// (apps/svcd/tls_sigpipe_guard.cpp), linked into this test as into svcd:
 // SIGPIPE is ignored before main, and every caller outside CAF's TLS
 // transport (this test is one) still gets libc's own behaviour.
 #include <boost/test/unit_test.hpp>

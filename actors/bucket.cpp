@@ -9,11 +9,11 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = bucket_actor::stateful_pointer<bucket_state>;
+using bucket_self = bucket_actor::stateful_pointer<bucket_state>;
 
 int64_t now_ms(const context& ctx) { return core::to_unix_ms(ctx.clock->now()); }
 
-rate_decision charge(self_ptr self, const context& ctx, schema::bucket_class cls, int64_t n) {
+rate_decision charge(bucket_self self, const context& ctx, schema::bucket_class cls, int64_t n) {
   auto idx = static_cast<std::size_t>(cls);
   rate_decision d;
   d.bucket = std::string{schema::to_string(cls)};
@@ -31,7 +31,7 @@ rate_decision charge(self_ptr self, const context& ctx, schema::bucket_class cls
   return d;
 }
 
-persistence::write_batch snapshot_batch(self_ptr self, const context& ctx) {
+persistence::write_batch snapshot_batch(bucket_self self, const context& ctx) {
   schema::bucket_snapshot snap;
   snap.team_id = self->state.team_id;
   for (std::size_t i = 0; i < self->state.buckets.size(); ++i) {
@@ -44,7 +44,7 @@ persistence::write_batch snapshot_batch(self_ptr self, const context& ctx) {
   return batch;
 }
 
-std::string describe(self_ptr self, const context& ctx) {
+std::string describe(bucket_self self, const context& ctx) {
   std::string out;
   auto now = now_ms(ctx);
   for (std::size_t i = 0; i < self->state.buckets.size(); ++i) {
@@ -75,7 +75,7 @@ token_bucket restore_bucket(schema::bucket_class cls, const bucket_overrides& ov
   return token_bucket{limits, now_ms};
 }
 
-bucket_actor::behavior_type bucket(self_ptr self, context ctx, std::string team_id,
+bucket_actor::behavior_type bucket(bucket_self self, context ctx, std::string team_id,
                                    bucket_overrides overrides,
                                    std::optional<schema::bucket_snapshot> snapshot) {
   auto now = now_ms(ctx);

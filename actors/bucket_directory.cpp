@@ -8,11 +8,11 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = bucket_directory_actor::stateful_pointer<bucket_directory_state>;
+using bucket_directory_self = bucket_directory_actor::stateful_pointer<bucket_directory_state>;
 
 // The team's bucket, spawned with its overrides and last snapshot on first
 // use; nothing is spawned while those cannot be read (limits must not reset).
-caf::expected<bucket_actor> bucket_of(self_ptr self, const context& ctx, const std::string& team_id) {
+caf::expected<bucket_actor> bucket_of(bucket_directory_self self, const context& ctx, const std::string& team_id) {
   if (!holds_team(ctx, team_id))
     return team_not_held();
   if (auto it = self->state.buckets.find(team_id); it != self->state.buckets.end())
@@ -44,7 +44,7 @@ struct snapshot_round {
 
 } // namespace
 
-bucket_directory_actor::behavior_type bucket_directory(self_ptr self, context ctx) {
+bucket_directory_actor::behavior_type bucket_directory(bucket_directory_self self, context ctx) {
   register_actor(self, ctx, "bucket_directory", "bucket_directory", "");
   log_exceptions(self, "bucket_directory");
   // A bucket that died is respawned on its team's next request, from the

@@ -15,6 +15,14 @@ caf::error make_domain_error(schema::error_code code, std::string param, schema:
   return caf::error{static_cast<uint8_t>(code), domain_category, caf::make_message(std::move(param), std::move(args))};
 }
 
+caf::error invalid_parameter(std::string param, std::string detail) {
+  return make_domain_error(schema::error_code::invalid_parameter, std::move(param), {{"detail", std::move(detail)}});
+}
+
+caf::error team_not_found(const std::string& id) {
+  return make_domain_error(schema::error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
+}
+
 caf::error storage_failure(std::string_view component, std::string_view why) {
   core::log_error(component, "store read failed: " + std::string{why});
   return make_domain_error(schema::error_code::storage_unavailable);

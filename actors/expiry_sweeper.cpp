@@ -14,7 +14,7 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = expiry_sweeper_actor::stateful_pointer<expiry_sweeper_state>;
+using expiry_sweeper_self = expiry_sweeper_actor::stateful_pointer<expiry_sweeper_state>;
 
 // Deletes every output file of a job; the record keeps describing them, and
 // their URLs answer 410 from their signed expiry on.
@@ -62,7 +62,7 @@ persistence::status delete_file(const context& ctx, persistence::blob_store& blo
 
 // The due rows of `expiries`, at most a batch of them: their subjects' bytes
 // are deleted and their rows' erasure joins `batch`; `more` when rows are left.
-persistence::status sweep_expiries(self_ptr self, const context& ctx, persistence::blob_store& blobs,
+persistence::status sweep_expiries(expiry_sweeper_self self, const context& ctx, persistence::blob_store& blobs,
                                    int64_t now_ms, persistence::write_batch& batch, bool& more) {
   std::vector<persistence::expiry_entry> due;
   std::vector<std::string> keys;
@@ -130,7 +130,7 @@ std::chrono::milliseconds expiry_sweep_interval(const core::config& cfg) {
   return std::clamp(tenth, std::chrono::milliseconds{10}, std::chrono::milliseconds{1000});
 }
 
-expiry_sweeper_actor::behavior_type expiry_sweeper(self_ptr self, context ctx, persistence::blob_store* blobs) {
+expiry_sweeper_actor::behavior_type expiry_sweeper(expiry_sweeper_self self, context ctx, persistence::blob_store* blobs) {
   register_actor(self, ctx, "expiry_sweeper", "expiry_sweeper", "");
   log_exceptions(self, "expiry_sweeper");
   self->send(self, sweep_atom::value);

@@ -16,7 +16,7 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = job_actor::stateful_pointer<job_state>;
+using job_self = job_actor::stateful_pointer<job_state>;
 using schema::hold_status;
 using schema::job_record;
 using schema::job_status;
@@ -28,7 +28,7 @@ double rounded(double p) { return std::round(std::clamp(p, 0.0, 1.0) * 100.0) / 
 // the store after it, since one sender's messages arrive in order. A write
 // that fails is made again (with the record as it then is) a second later,
 // until one lands; the terminal write is the settlement's, retried itself.
-void persist(self_ptr self, const context& ctx) {
+void persist(job_self self, const context& ctx) {
   persistence::write_batch batch;
   persistence::put_job(*ctx.tables, batch, self->state.record);
   self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
@@ -39,7 +39,7 @@ void persist(self_ptr self, const context& ctx) {
           });
 }
 
-void settle(self_ptr self, const context& ctx, const job_services& services, std::chrono::milliseconds retry);
+void settle(job_self self, const context& ctx, const job_services& services, std::chrono::milliseconds retry);
 
 // The v1.0 event of a terminal status, if it has one (`expired` and
 // `moderation_rejected` are v1.1 events: none today).
@@ -54,7 +54,7 @@ std::optional<std::string_view> event_type_of(const job_record& r) {
 }
 
 // Minted once, so a retried settlement commits the same event.
-void mint_terminal_event(self_ptr self, const context& ctx) {
+void mint_terminal_event(job_self self, const context& ctx) {
   auto& r = self->state.record;
   auto type = event_type_of(r);
   if (!type || !ctx.urls)
@@ -65,7 +65,7 @@ void mint_terminal_event(self_ptr self, const context& ctx) {
 }
 
 // Commits the terminal record with its settlement, then answers the waiters and exits.
-void end_job_as(self_ptr self, const context& ctx, const job_services& services, job_status status,
+void end_job_as(job_self self, const context& ctx, const job_services& services, job_status status,
                 std::optional<schema::job_failure> failure) {
   auto& st = self->state;
   auto& r = st.record;
@@ -92,7 +92,7 @@ void count_settlement(const job_record& r) {
     .inc(static_cast<double>(r.credits));
 }
 
-void settle(self_ptr self, const context& ctx, const job_services& services, std::chrono::milliseconds retry) {
+void settle(job_self self, const context& ctx, const job_services& services, std::chrono::milliseconds retry) {
   auto& r = self->state.record;
   settlement s;
   s.job_id = r.id;
@@ -137,7 +137,7 @@ void settle(self_ptr self, const context& ctx, const job_services& services, std
 
 // Renders on a pool thread (render_task.hpp), so no actor thread blocks on
 // the back end or on fsync; the results come back as messages.
-void submit(self_ptr self, const job_services& services) {
+void submit(job_self self, const job_services& services) {
   auto me = caf::actor_cast<job_actor>(self);
   services.pool->submit(render_task(me, services, self->state.record, self->state.cancel));
 }
@@ -145,7 +145,7 @@ void submit(self_ptr self, const job_services& services) {
 // A job found `processing` after a restart: its render died with the
 // process, so it is queued again. The write also stores the re-queue
 // deadline the directory gave it.
-void requeue_if_processing(self_ptr self, const context& ctx) {
+void requeue_if_processing(job_self self, const context& ctx) {
   auto& r = self->state.record;
   if (r.status != job_status::processing)
     return;
@@ -157,7 +157,7 @@ void requeue_if_processing(self_ptr self, const context& ctx) {
 }
 
 // Moderates the prompts (the rules may have changed since the create), then queues the render.
-void dispatch(self_ptr self, const context& ctx, const job_services& services) {
+void dispatch(job_self self, const context& ctx, const job_services& services) {
   auto& st = self->state;
   if (st.ending || st.dispatched)
     return;
@@ -190,7 +190,7 @@ caf::error not_cancellable(const schema::job_record& r) {
                             {"action", "cancel"}});
 }
 
-job_actor::behavior_type job(self_ptr self, context ctx, job_services services, job_record record,
+job_actor::behavior_type job(job_self self, context ctx, job_services services, job_record record,
                              job_begin begin, std::optional<schema::job_failure> died) {
   auto& st = self->state;
   register_actor(self, ctx, "job", record.id, record.team_id);

@@ -13,7 +13,7 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = keyring_actor::stateful_pointer<keyring_state>;
+using keyring_self = keyring_actor::stateful_pointer<keyring_state>;
 using schema::error_code;
 
 // A fresh key record and its plaintext. The secret's first two hex digits
@@ -40,7 +40,7 @@ void put_new_key(const context& ctx, persistence::write_batch& batch, const sche
   ctx.tables->api_keys_by_team.put(batch, r.team_id + "/" + r.id, r.id);
 }
 
-void arm_expiry(self_ptr self, const context& ctx, const schema::api_key_record& r) {
+void arm_expiry(keyring_self self, const context& ctx, const schema::api_key_record& r) {
   if (!r.deactivate_at || r.deactivated)
     return;
   self->state.pending_expiries.insert(r.id);
@@ -49,7 +49,7 @@ void arm_expiry(self_ptr self, const context& ctx, const schema::api_key_record&
 
 // Commits `batch`, then delivers `reply` (or the failure) to `promise`. Awaiting
 // keeps this actor's read-modify-write cycles strictly one at a time.
-void commit_then(self_ptr self, const context& ctx, persistence::write_batch batch,
+void commit_then(keyring_self self, const context& ctx, persistence::write_batch batch,
                  caf::typed_response_promise<issued_key> promise, issued_key reply) {
   self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
     .await([=](bool) mutable { promise.deliver(std::move(reply)); },
@@ -58,7 +58,7 @@ void commit_then(self_ptr self, const context& ctx, persistence::write_batch bat
 
 } // namespace
 
-keyring_actor::behavior_type keyring(self_ptr self, context ctx) {
+keyring_actor::behavior_type keyring(keyring_self self, context ctx) {
   register_actor(self, ctx, "keyring", "keyring", "");
   log_exceptions(self, "keyring");
   auto scanned = ctx.tables->api_keys.for_each([&](const schema::api_key_record& r) {

@@ -17,7 +17,7 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = ledger_actor::stateful_pointer<ledger_state>;
+using ledger_self = ledger_actor::stateful_pointer<ledger_state>;
 using schema::balance_record;
 using schema::credit_entry_kind;
 using schema::credit_entry_record;
@@ -26,16 +26,12 @@ using schema::hold_record;
 using schema::hold_status;
 using schema::job_status;
 
-caf::error invalid(std::string param, std::string detail) {
-  return make_domain_error(error_code::invalid_parameter, std::move(param), {{"detail", std::move(detail)}});
-}
-
 // Commits `batch` and answers `answer` once it is durable. The change is
 // already applied in memory, so creates arriving meanwhile see it and several
 // share one group commit. If the commit fails, memory no longer matches LMDB:
 // the ledger quits normally and the directory respawns it from LMDB on next use.
 template <class T>
-caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch, T answer,
+caf::result<T> commit_then(ledger_self self, const context& ctx, persistence::write_batch batch, T answer,
                            std::function<void()> after = {}) {
   auto promise = self->make_response_promise<T>();
   // No timeout of its own: the local store always answers (or is gone, which
@@ -62,7 +58,7 @@ caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write
 // before the balance row is written, which carries the debounce time), and
 // the returned step publishes it once the batch is durable. `cause` is the
 // request that spent the credits, if one did.
-std::function<void()> balance_low_event(self_ptr self, const context& ctx, int64_t before,
+std::function<void()> balance_low_event(ledger_self self, const context& ctx, int64_t before,
                                         const schema::correlation& cause, persistence::write_batch& batch) {
   auto& b = self->state.balance;
   if (b.available >= before)
@@ -99,7 +95,7 @@ std::function<void()> both(std::function<void()> a, std::function<void()> b) {
 
 // The balance and open holds; an error when the store cannot give them (a
 // ledger never runs on a balance it did not read).
-persistence::status load(self_ptr self, const context& ctx, const std::string& team_id) {
+persistence::status load(ledger_self self, const context& ctx, const std::string& team_id) {
   auto& st = self->state;
   auto balance = ctx.tables->balances.get(team_id);
   if (balance.failed())
@@ -126,7 +122,7 @@ persistence::status load(self_ptr self, const context& ctx, const std::string& t
 
 // The usage row of `date`, from memory or LMDB; nullptr (logged) when the
 // store cannot give it, so no count restarts from zero.
-schema::usage_record* usage_of(self_ptr self, const context& ctx, const std::string& date) {
+schema::usage_record* usage_of(ledger_self self, const context& ctx, const std::string& date) {
   auto& usage = self->state.usage;
   if (auto it = usage.find(date); it != usage.end())
     return &it->second;
@@ -141,12 +137,12 @@ schema::usage_record* usage_of(self_ptr self, const context& ctx, const std::str
   return &(usage[date] = stored.has_value() ? *stored : schema::usage_record{team, date, 0, 0, 0});
 }
 
-caf::result<admission_result> admit(self_ptr self, const context& ctx, admission& a) {
+caf::result<admission_result> admit(ledger_self self, const context& ctx, admission& a) {
   auto& st = self->state;
   if (a.job_id.empty() || a.job_id.size() > 255 || a.job_id.find('/') != std::string::npos)
-    return invalid("job_id", "must be 1 to 255 characters without '/'");
+    return invalid_parameter("job_id", "must be 1 to 255 characters without '/'");
   if (a.credits < 0 || a.credits > max_credits)
-    return invalid("credits", "must be between 0 and " + std::to_string(max_credits));
+    return invalid_parameter("credits", "must be between 0 and " + std::to_string(max_credits));
   if (!a.idempotency_key.empty()) {
     auto earlier = earlier_create(ctx, st.admitting, a.idempotency_key, "ledger");
     if (!earlier)
@@ -155,7 +151,7 @@ caf::result<admission_result> admit(self_ptr self, const context& ctx, admission
       return admission_result{true, std::move(**earlier), st.balance}; // replayed
   }
   if (st.holds.count(a.job_id) != 0)
-    return invalid("job_id", "already holds credits");
+    return invalid_parameter("job_id", "already holds credits");
   if (a.credits > st.balance.available)
     return make_domain_error(error_code::insufficient_credits, "",
                              {{"required", std::to_string(a.credits)},
@@ -181,10 +177,10 @@ caf::result<admission_result> admit(self_ptr self, const context& ctx, admission
                                        both(std::move(after), std::move(publish_low)));
 }
 
-caf::result<balance_record> settle(self_ptr self, const context& ctx, settlement& s) {
+caf::result<balance_record> settle(ledger_self self, const context& ctx, settlement& s) {
   auto& st = self->state;
   if (s.to != hold_status::charged && s.to != hold_status::refunded)
-    return invalid("to", "must be charged or refunded");
+    return invalid_parameter("to", "must be charged or refunded");
   persistence::write_batch batch = std::move(s.writes);
   auto it = st.holds.find(s.job_id);
   if (it == st.holds.end()) {
@@ -217,10 +213,10 @@ caf::result<balance_record> settle(self_ptr self, const context& ctx, settlement
   return commit_then<balance_record>(self, ctx, std::move(batch), st.balance);
 }
 
-caf::result<balance_record> credit(self_ptr self, const context& ctx, int64_t amount, std::string& reason) {
+caf::result<balance_record> credit(ledger_self self, const context& ctx, int64_t amount, std::string& reason) {
   auto& b = self->state.balance;
   if (amount < -max_credits || amount > max_credits || b.available + amount < 0 || b.available + amount > max_credits)
-    return invalid("amount", "would take the available balance out of 0.." + std::to_string(max_credits));
+    return invalid_parameter("amount", "would take the available balance out of 0.." + std::to_string(max_credits));
   auto before = b.available;
   b.available += amount;
   persistence::write_batch batch;
@@ -238,7 +234,7 @@ caf::error not_refundable(const std::string& job_id, std::string_view state) {
 // An operator gives back what a succeeded job was charged. The job's row
 // (cost status `refunded`) commits with the balance and the entry, so a job is
 // refunded at most once, also across a crash; `refunding` covers the commit.
-caf::result<credit_entry_record> refund(self_ptr self, const context& ctx, const std::string& job_id,
+caf::result<credit_entry_record> refund(ledger_self self, const context& ctx, const std::string& job_id,
                                         std::string& reason) {
   auto& st = self->state;
   if (st.refunding.count(job_id) != 0)
@@ -253,7 +249,7 @@ caf::result<credit_entry_record> refund(self_ptr self, const context& ctx, const
   if (job->cost_status != hold_status::charged)
     return not_refundable(job_id, schema::to_string(job->cost_status));
   if (st.balance.available + job->credits > max_credits)
-    return invalid("id", "the refund would take the available balance past " + std::to_string(max_credits));
+    return invalid_parameter("id", "the refund would take the available balance past " + std::to_string(max_credits));
   st.balance.available += job->credits;
   job->cost_status = hold_status::refunded;
   persistence::write_batch batch;
@@ -273,7 +269,7 @@ std::string hold_key(const std::string& team_id, const std::string& job_id) { re
 
 std::string usage_key(const std::string& team_id, const std::string& date) { return team_id + "/" + date; }
 
-ledger_actor::behavior_type ledger(self_ptr self, context ctx, std::string team_id) {
+ledger_actor::behavior_type ledger(ledger_self self, context ctx, std::string team_id) {
   log_exceptions(self, "ledger");
   // A ledger whose books cannot be read ends before its first message (which
   // fails, 503); the directory respawns it on next use. The behaviour below

@@ -8,16 +8,12 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = ledger_directory_actor::stateful_pointer<ledger_directory_state>;
+using ledger_directory_self = ledger_directory_actor::stateful_pointer<ledger_directory_state>;
 using schema::balance_record;
-
-caf::error no_team(const std::string& id) {
-  return make_domain_error(schema::error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
-}
 
 // The team's ledger, spawned on first use; an error for a team that does not
 // exist or cannot be read.
-caf::expected<ledger_actor> ledger_of(self_ptr self, const context& ctx, const std::string& team_id) {
+caf::expected<ledger_actor> ledger_of(ledger_directory_self self, const context& ctx, const std::string& team_id) {
   if (!holds_team(ctx, team_id))
     return team_not_held();
   if (auto it = self->state.ledgers.find(team_id); it != self->state.ledgers.end())
@@ -26,7 +22,7 @@ caf::expected<ledger_actor> ledger_of(self_ptr self, const context& ctx, const s
   if (team.failed())
     return storage_failure("ledger_directory", team.why());
   if (team.absent())
-    return no_team(team_id);
+    return team_not_found(team_id);
   // A ledger that quits (after a failed commit) or dies is dropped and
   // respawned from LMDB on next use: it holds nothing LMDB does not.
   auto handle = self->spawn(ledger, ctx, team_id);
@@ -37,7 +33,7 @@ caf::expected<ledger_actor> ledger_of(self_ptr self, const context& ctx, const s
 
 } // namespace
 
-ledger_directory_actor::behavior_type ledger_directory(self_ptr self, context ctx) {
+ledger_directory_actor::behavior_type ledger_directory(ledger_directory_self self, context ctx) {
   register_actor(self, ctx, "ledger_directory", "ledger_directory", "");
   log_exceptions(self, "ledger_directory");
   self->set_down_handler([self](caf::down_msg& dm) {

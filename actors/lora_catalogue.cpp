@@ -19,10 +19,6 @@ bool valid_slug(const std::string& s) {
   return true;
 }
 
-caf::error invalid(std::string param, std::string detail) {
-  return make_domain_error(error_code::invalid_parameter, std::move(param), {{"detail", std::move(detail)}});
-}
-
 void put_lora(const persistence::tables& tables, persistence::write_batch& batch, const schema::lora_record& l) {
   tables.loras.put(batch, l.id, l);
   tables.lora_slugs.put(batch, l.slug, l.id);
@@ -57,21 +53,21 @@ lora_catalogue_actor::behavior_type lora_catalogue(lora_catalogue_actor::statefu
   return {
     [=](create_atom, schema::lora_record& l) -> caf::result<schema::lora_record> {
       if (!valid_slug(l.slug))
-        return invalid("slug", "must be 1 to 64 characters of a-z, 0-9 and inner '-'");
+        return invalid_parameter("slug", "must be 1 to 64 characters of a-z, 0-9 and inner '-'");
       if (l.name.empty() || l.name.size() > 100)
-        return invalid("name", "must be 1 to 100 characters");
+        return invalid_parameter("name", "must be 1 to 100 characters");
       if (l.description.size() > 1000)
-        return invalid("description", "must be at most 1000 characters");
+        return invalid_parameter("description", "must be at most 1000 characters");
       if (l.keywords.size() > 20)
-        return invalid("keywords", "at most 20 keywords");
+        return invalid_parameter("keywords", "at most 20 keywords");
       for (auto& k : l.keywords)
         if (k.empty() || k.size() > 40)
-          return invalid("keywords", "each keyword must be 1 to 40 characters");
+          return invalid_parameter("keywords", "each keyword must be 1 to 40 characters");
       auto taken = ctx.tables->lora_slugs.get(l.slug);
       if (taken.failed())
         return storage_failure("lora_catalogue", taken.why());
       if (taken.has_value())
-        return invalid("slug", "a LoRA with slug '" + l.slug + "' exists");
+        return invalid_parameter("slug", "a LoRA with slug '" + l.slug + "' exists");
       l.id = core::make_id("lora");
       l.builtin = false;
       l.created_at = ctx.clock->now();

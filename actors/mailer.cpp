@@ -11,7 +11,7 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = mailer_actor::stateful_pointer<mailer_state>;
+using mailer_self = mailer_actor::stateful_pointer<mailer_state>;
 using delays_t = std::vector<std::chrono::milliseconds>;
 
 constexpr std::chrono::milliseconds first_save_backoff{1000};
@@ -20,11 +20,11 @@ constexpr std::chrono::milliseconds max_save_backoff{30000};
 // Log lines name the recipient and the sender's reason, never the message.
 std::string recipient(const core::mail_message& m) { return "'" + m.to + "' (" + m.subject.substr(0, 80) + ")"; }
 
-void save(self_ptr self, const context& ctx, std::set<std::string> ids);
+void save(mailer_self self, const context& ctx, std::set<std::string> ids);
 
 // Writes the rows again whose last write failed (a full or failing store):
 // background writes are retried, with a pause that doubles, until they land.
-void save_unsaved(self_ptr self, const context& ctx) {
+void save_unsaved(mailer_self self, const context& ctx) {
   auto ids = std::move(self->state.unsaved);
   self->state.unsaved.clear();
   if (!ids.empty())
@@ -35,7 +35,7 @@ void save_unsaved(self_ptr self, const context& ctx) {
 // erasure once it is done. Every write puts a row as it is when written, and
 // the store applies one writer's commits in order, so a row ends as the last
 // write left it, even after a failed write is made again.
-void save(self_ptr self, const context& ctx, std::set<std::string> ids) {
+void save(mailer_self self, const context& ctx, std::set<std::string> ids) {
   persistence::write_batch batch;
   for (auto& id : ids)
     if (auto it = self->state.queue.find(id); it != self->state.queue.end())
@@ -65,7 +65,7 @@ void save(self_ptr self, const context& ctx, std::set<std::string> ids) {
 }
 
 // Arms the retry timer for the earliest row, unless one that fires no later is pending.
-void arm(self_ptr self, const context& ctx) {
+void arm(mailer_self self, const context& ctx) {
   auto& st = self->state;
   if (st.queue.empty())
     return;
@@ -79,7 +79,7 @@ void arm(self_ptr self, const context& ctx) {
   self->delayed_send(self, std::max(left, std::chrono::milliseconds{0}), retry_atom::value, ++st.timer);
 }
 
-void hand_to_fallback(self_ptr self, core::mail_sender* fallback, const core::mail_message& m,
+void hand_to_fallback(mailer_self self, core::mail_sender* fallback, const core::mail_message& m,
                       const std::string& reason) {
   if (fallback == nullptr) {
     ++self->state.failed;
@@ -99,7 +99,7 @@ void hand_to_fallback(self_ptr self, core::mail_sender* fallback, const core::ma
 // One attempt through the primary sender. Success, or a failure after the
 // last delay (the fallback's turn), ends the row; another failure stores the
 // next attempt's deadline in it.
-void attempt(self_ptr self, const context& ctx, core::mail_sender* primary, core::mail_sender* fallback,
+void attempt(mailer_self self, const context& ctx, core::mail_sender* primary, core::mail_sender* fallback,
              const delays_t& delays, const std::string& id) {
   auto& st = self->state;
   auto& row = st.queue.at(id);
@@ -126,7 +126,7 @@ void attempt(self_ptr self, const context& ctx, core::mail_sender* primary, core
 }
 
 // Attempts every row that is due, oldest first, then re-arms for the rest.
-void attempt_due(self_ptr self, const context& ctx, core::mail_sender* primary, core::mail_sender* fallback,
+void attempt_due(mailer_self self, const context& ctx, core::mail_sender* primary, core::mail_sender* fallback,
                  const delays_t& delays) {
   auto now = ctx.clock->now();
   std::vector<std::string> due;
@@ -141,7 +141,7 @@ void attempt_due(self_ptr self, const context& ctx, core::mail_sender* primary, 
 // Takes the rows of `mail_queue` it does not know yet: at start (what a
 // crash or a stop left) and when another writer queued mail. A store that
 // fails the scan is tried again a second later.
-void load(self_ptr self, const context& ctx, bool at_start) {
+void load(mailer_self self, const context& ctx, bool at_start) {
   auto& st = self->state;
   std::size_t found = 0;
   auto scanned = ctx.tables->mail_queue.for_each([&](const schema::queued_mail& row) {
@@ -176,12 +176,12 @@ schema::queued_mail queue_mail(const context& ctx, persistence::write_batch& bat
   return row;
 }
 
-mailer_actor::behavior_type mailer(self_ptr self, context ctx, core::mail_sender* primary,
+mailer_actor::behavior_type mailer(mailer_self self, context ctx, core::mail_sender* primary,
                                    core::mail_sender* fallback) {
   return mailer_with_retries(self, std::move(ctx), primary, fallback, default_mail_retry_delays());
 }
 
-mailer_actor::behavior_type mailer_with_retries(self_ptr self, context ctx, core::mail_sender* primary,
+mailer_actor::behavior_type mailer_with_retries(mailer_self self, context ctx, core::mail_sender* primary,
                                                 core::mail_sender* fallback, delays_t retry_delays) {
   register_actor(self, ctx, "mailer", "mailer", "");
   log_exceptions(self, "mailer");

@@ -466,6 +466,12 @@ using peer_router_actor = caf::typed_actor<
 /// and the arguments of the message template.
 caf::error make_domain_error(schema::error_code code, std::string param = {}, schema::message_args args = {});
 
+/// 400 `invalid_parameter` for `param`, with `detail` saying what is wrong.
+caf::error invalid_parameter(std::string param, std::string detail);
+
+/// 404 `resource_not_found` for the team `id`.
+caf::error team_not_found(const std::string& id);
+
 /// 503 `storage_unavailable` for a store read that failed; `why` (LMDB's
 /// reason) goes to the log under `component`, never to the client.
 caf::error storage_failure(std::string_view component, std::string_view why);

@@ -10,7 +10,7 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = shard_handover_actor::stateful_pointer<shard_handover_state>;
+using shard_handover_self = shard_handover_actor::stateful_pointer<shard_handover_state>;
 
 // One release or adoption under way: the parts' counts as they answer.
 struct handover_round {
@@ -28,7 +28,7 @@ using round_ptr = std::shared_ptr<handover_round>;
 using step = std::function<void(const round_ptr&, std::function<void()> next)>;
 
 template <class Atom, class Handle>
-step ask(self_ptr self, Handle handle, std::string part) {
+step ask(shard_handover_self self, Handle handle, std::string part) {
   return [self, handle, part](const round_ptr& r, std::function<void()> next) {
     if (!handle)
       return next();
@@ -50,7 +50,7 @@ step ask(self_ptr self, Handle handle, std::string part) {
 
 // A commit behind every write the released actors sent before they exited:
 // the store answers it after theirs, so its answer means they are durable.
-step store_round_trip(self_ptr self, store_actor store) {
+step store_round_trip(shard_handover_self self, store_actor store) {
   return [self, store](const round_ptr& r, std::function<void()> next) {
     self->request(store, handover_step_timeout, commit_atom::value, persistence::write_batch{})
       .then([=](bool) { next(); },
@@ -76,7 +76,7 @@ void run(round_ptr r, std::shared_ptr<const std::vector<step>> steps, std::size_
   r->promise.deliver(r->ok);
 }
 
-caf::result<bool> start(self_ptr self, std::string what, core::shard_id shard, std::vector<step> steps) {
+caf::result<bool> start(shard_handover_self self, std::string what, core::shard_id shard, std::vector<step> steps) {
   auto r = std::make_shared<handover_round>();
   r->promise = self->make_response_promise<bool>();
   r->what = std::move(what);
@@ -87,7 +87,7 @@ caf::result<bool> start(self_ptr self, std::string what, core::shard_id shard, s
 
 } // namespace
 
-shard_handover_actor::behavior_type shard_handover(self_ptr self, context, handover_targets t) {
+shard_handover_actor::behavior_type shard_handover(shard_handover_self self, context, handover_targets t) {
   log_exceptions(self, "shard_handover");
   return {
     // Jobs first: a job that was settling sent its ledger the settlement,

@@ -12,7 +12,7 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = store_actor::stateful_pointer<store_state>;
+using store_self = store_actor::stateful_pointer<store_state>;
 using waiting_list = std::vector<store_state::waiting>;
 
 // A full store says so once a minute (with how many writes it refused), not once per write.
@@ -25,7 +25,7 @@ std::string percent(double ratio) {
 }
 
 // Warns when use crosses the warning level, once per crossing.
-void watch_use(self_ptr self, persistence::environment* env) {
+void watch_use(store_self self, persistence::environment* env) {
   auto& st = self->state;
   auto use = env->usage();
   auto ratio = use.ratio();
@@ -57,7 +57,7 @@ persistence::status timed_commit(persistence::environment* env, const persistenc
 // The error a writer gets for a failed commit: 507 when room is what is
 // missing (the same write may work later), else 500. Lack of room is logged
 // at most once a minute; every other failure at once.
-caf::error commit_error(self_ptr self, const persistence::status& result, std::size_t batches) {
+caf::error commit_error(store_self self, const persistence::status& result, std::size_t batches) {
   auto& st = self->state;
   if (!result.out_of_room) {
     core::log_error("store", "commit of " + std::to_string(batches) + " batches failed: " + result.message);
@@ -79,7 +79,7 @@ caf::error commit_error(self_ptr self, const persistence::status& result, std::s
 // failed: one writer's bad or too large batch must not fail the others. A
 // writer's later batch may build on its earlier one (a ledger writes whole
 // balance rows), so once one of its batches failed, its later ones fail too.
-void commit_each(self_ptr self, persistence::environment* env, waiting_list waiting) {
+void commit_each(store_self self, persistence::environment* env, waiting_list waiting) {
   auto& st = self->state;
   std::vector<std::pair<caf::actor_addr, caf::error>> failed;
   for (auto& w : waiting) {
@@ -103,7 +103,7 @@ void commit_each(self_ptr self, persistence::environment* env, waiting_list wait
 }
 
 // Commits `waiting` in one transaction and answers each writer.
-void commit_together(self_ptr self, persistence::environment* env, waiting_list waiting) {
+void commit_together(store_self self, persistence::environment* env, waiting_list waiting) {
   auto& st = self->state;
   if (waiting.size() > 1) {
     persistence::write_batch all;
@@ -125,7 +125,7 @@ void commit_together(self_ptr self, persistence::environment* env, waiting_list 
   commit_each(self, env, std::move(waiting));
 }
 
-void flush(self_ptr self, persistence::environment* env, bool group_commit) {
+void flush(store_self self, persistence::environment* env, bool group_commit) {
   auto& st = self->state;
   st.flush_scheduled = false;
   if (st.pending.empty())
@@ -145,7 +145,7 @@ void flush(self_ptr self, persistence::environment* env, bool group_commit) {
 
 } // namespace
 
-store_actor::behavior_type store(self_ptr self, persistence::environment* env, bool group_commit) {
+store_actor::behavior_type store(store_self self, persistence::environment* env, bool group_commit) {
   log_exceptions(self, "store");
   // Whatever is still queued when the actor is told to stop is committed (and
   // answered) first, so a clean shutdown never drops a write in flight. This

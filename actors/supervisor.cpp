@@ -6,7 +6,7 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = caf::stateful_actor<supervisor_state>*;
+using supervisor_self = caf::stateful_actor<supervisor_state>*;
 
 // An incarnation that lived this long before dying is respawned at once, and
 // so is one that died sooner once; each further quick death (its recovery
@@ -15,7 +15,7 @@ constexpr std::chrono::seconds healthy_life{5};
 constexpr std::chrono::milliseconds first_backoff{100};
 constexpr std::chrono::milliseconds max_backoff{10000};
 
-void spawn_incarnation(self_ptr self, const incarnation_factory& spawn) {
+void spawn_incarnation(supervisor_self self, const incarnation_factory& spawn) {
   auto& st = self->state;
   st.incarnation = spawn(self->system());
   st.last_spawn = caf::make_timestamp();
@@ -24,7 +24,7 @@ void spawn_incarnation(self_ptr self, const incarnation_factory& spawn) {
 
 } // namespace
 
-caf::behavior supervisor(self_ptr self, std::string kind, incarnation_factory spawn) {
+caf::behavior supervisor(supervisor_self self, std::string kind, incarnation_factory spawn) {
   spawn_incarnation(self, spawn);
   self->set_down_handler([=](caf::down_msg& dm) {
     auto& st = self->state;

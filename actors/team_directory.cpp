@@ -10,19 +10,11 @@
 namespace svc::actors {
 namespace {
 
-using self_ptr = team_directory_actor::stateful_pointer<team_directory_state>;
+using team_directory_self = team_directory_actor::stateful_pointer<team_directory_state>;
 using schema::error_code;
 
 // Ids tried for a new team before giving up on finding one whose shard this node holds.
 constexpr int max_id_tries = 10000;
-
-caf::error invalid(std::string param, std::string detail) {
-  return make_domain_error(error_code::invalid_parameter, std::move(param), {{"detail", std::move(detail)}});
-}
-
-caf::error no_team(const std::string& id) {
-  return make_domain_error(error_code::resource_not_found, "team", {{"kind", "team"}, {"id", id}});
-}
 
 // The stored team `id`, or the error to answer: 404 when there is none, 503 when the store cannot say.
 caf::expected<schema::team_record> load_team(const context& ctx, const std::string& id) {
@@ -30,20 +22,20 @@ caf::expected<schema::team_record> load_team(const context& ctx, const std::stri
   if (team.failed())
     return storage_failure("team_directory", team.why());
   if (team.absent())
-    return no_team(id);
+    return team_not_found(id);
   return std::move(*team);
 }
 
 caf::error check_name(const std::string& name) {
   if (name.empty() || name.size() > 200)
-    return invalid("name", "must be 1 to 200 characters");
+    return invalid_parameter("name", "must be 1 to 200 characters");
   return {};
 }
 
 caf::error check_owner_email(const std::string& email) {
   auto at = email.find('@');
   if (email.size() > 254 || at == std::string::npos || at == 0 || at + 1 == email.size())
-    return invalid("owner_email", "must be an e-mail address");
+    return invalid_parameter("owner_email", "must be an e-mail address");
   return {};
 }
 
@@ -56,16 +48,16 @@ caf::error check_update(const team_update& u) {
     if (auto err = check_owner_email(*u.owner_email))
       return err;
   if (u.default_api_version && !schema::is_api_version(*u.default_api_version))
-    return invalid("default_api_version", "must be one of " + schema::api_versions_text());
+    return invalid_parameter("default_api_version", "must be one of " + schema::api_versions_text());
   if (u.balance_low_threshold && (*u.balance_low_threshold < 0 || *u.balance_low_threshold > max_credits))
-    return invalid("balance_low_threshold", "must be an integer between 0 and " + std::to_string(max_credits));
+    return invalid_parameter("balance_low_threshold", "must be an integer between 0 and " + std::to_string(max_credits));
   return {};
 }
 
 // Commits, then answers `reply`; awaiting serialises this actor's
 // read-modify-write cycles.
 template <class T>
-caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write_batch batch, T reply) {
+caf::result<T> commit_then(team_directory_self self, const context& ctx, persistence::write_batch batch, T reply) {
   auto promise = self->make_response_promise<T>();
   ++self->state.changes;
   self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
@@ -76,7 +68,7 @@ caf::result<T> commit_then(self_ptr self, const context& ctx, persistence::write
 }
 
 // Writes `team` and answers it once durable.
-caf::result<schema::team_record> store_team(self_ptr self, const context& ctx, schema::team_record team) {
+caf::result<schema::team_record> store_team(team_directory_self self, const context& ctx, schema::team_record team) {
   persistence::write_batch batch;
   ctx.tables->teams.put(batch, team.id, team);
   return commit_then(self, ctx, std::move(batch), std::move(team));
@@ -84,7 +76,7 @@ caf::result<schema::team_record> store_team(self_ptr self, const context& ctx, s
 
 } // namespace
 
-team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, bucket_directory_actor buckets) {
+team_directory_actor::behavior_type team_directory(team_directory_self self, context ctx, bucket_directory_actor buckets) {
   register_actor(self, ctx, "team_directory", "team_directory", "");
   log_exceptions(self, "team_directory");
   return {
@@ -94,7 +86,7 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
       if (auto err = check_owner_email(req.owner_email))
         return err;
       if (req.credits < 0 || req.credits > max_credits)
-        return invalid("credits", "must be between 0 and " + std::to_string(max_credits));
+        return invalid_parameter("credits", "must be between 0 and " + std::to_string(max_credits));
       schema::team_record team;
       team.id = core::make_id("team");
       // In a cluster the team's node is the owner of its id's shard, so the id
@@ -135,7 +127,7 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
       if (!team)
         return std::move(team.error());
       if (reason.size() > schema::max_disabled_reason)
-        return invalid("reason", "must be at most " + std::to_string(schema::max_disabled_reason) + " characters");
+        return invalid_parameter("reason", "must be at most " + std::to_string(schema::max_disabled_reason) + " characters");
       if (team->disabled_at) // the first disable says when access ended
         return std::move(*team);
       team->disabled_at = ctx.clock->now();
@@ -158,11 +150,11 @@ team_directory_actor::behavior_type team_directory(self_ptr self, context ctx, b
       if (!team)
         return std::move(team.error());
       if (cls == schema::bucket_class::anonymous)
-        return invalid("bucket", "anonymous is not a team bucket");
+        return invalid_parameter("bucket", "anonymous is not a team bucket");
       if (!(limits.capacity >= 1 && limits.capacity <= 1e12))
-        return invalid("capacity", "must be between 1 and 10^12");
+        return invalid_parameter("capacity", "must be between 1 and 10^12");
       if (!(limits.per_minute > 0 && limits.per_minute <= 1e12))
-        return invalid("per_minute", "must be above 0 and at most 10^12");
+        return invalid_parameter("per_minute", "must be above 0 and at most 10^12");
       team->rate_limit_overrides[std::string{schema::to_string(cls)}] = limits;
       persistence::write_batch batch;
       ctx.tables->teams.put(batch, team->id, *team);

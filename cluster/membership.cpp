@@ -4,6 +4,7 @@
 
 #include "core/log.hpp"
 #include "cluster/etcd_values.hpp"
+#include "cluster/retry_backoff.hpp"
 #include "clients/etcd_client.hpp"
 
 namespace svc::cluster {
@@ -15,11 +16,6 @@ using clients::etcd_kv;
 namespace {
 
 using namespace std::chrono_literals;
-
-constexpr auto first_backoff = 200ms;
-constexpr auto longest_backoff = 5s;
-
-std::chrono::milliseconds next_backoff(std::chrono::milliseconds b) { return std::min(b * 2, std::chrono::milliseconds{longest_backoff}); }
 
 // The members and the map as the watcher follows them, key by key.
 class followed_state {

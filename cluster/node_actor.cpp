@@ -22,7 +22,7 @@ constexpr std::size_t max_forwarded_fields = 1000;
 // messages, so handing one to it wakes no other thread (a scheduled actor
 // costs a worker's wake-up per message). Its handlers never block.
 struct node_actor_state;
-using self_ptr = actors::node_actor::stateful_broker_pointer<node_actor_state>;
+using node_actor_self = actors::node_actor::stateful_broker_pointer<node_actor_state>;
 
 // A field as the transport would have parsed it: a token name, a value without line breaks.
 bool is_field(std::string_view name, std::string_view value) {
@@ -112,7 +112,7 @@ struct node_actor_state {
 // Where the answers to `peer` collect. A peer that restarted has a new
 // address; past a few dozen, the old ones are dropped (a live peer just
 // gets a new collector).
-std::shared_ptr<peer_answers> answers_to(self_ptr self, const node_actor_links& links, actors::node_actor peer) {
+std::shared_ptr<peer_answers> answers_to(node_actor_self self, const node_actor_links& links, actors::node_actor peer) {
   constexpr std::size_t most_peers = 64;
   auto& all = self->state.answers;
   auto it = all.find(peer.address());
@@ -125,7 +125,7 @@ std::shared_ptr<peer_answers> answers_to(self_ptr self, const node_actor_links& 
   return fresh;
 }
 
-actors::node_actor::behavior_type node_actor(self_ptr self, node_actor_links links) {
+actors::node_actor::behavior_type node_actor(node_actor_self self, node_actor_links links) {
   return {
     // A peer's requests: run on an asio thread, and answered from there
     // straight to the node actor that sent them (no hop back through this one).

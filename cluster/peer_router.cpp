@@ -1,4 +1,5 @@
 #include "cluster/peer_router.hpp"
+#include "cluster/retry_backoff.hpp"
 
 #include <algorithm>
 #include <map>
@@ -12,9 +13,6 @@ namespace svc::cluster {
 namespace {
 
 using namespace std::chrono_literals;
-
-constexpr auto first_backoff = 200ms;
-constexpr auto longest_backoff = 5s;
 
 struct peer_link {
   actors::node_info info;
@@ -35,17 +33,17 @@ struct peer_router_state {
   std::vector<actors::shard_move_status> moves; ///< oldest first
 };
 
-using self_ptr = actors::peer_router_actor::stateful_pointer<peer_router_state>;
+using peer_router_self = actors::peer_router_actor::stateful_pointer<peer_router_state>;
 
 using table_ptr = std::shared_ptr<forwarding_table>;
 
-void connect(self_ptr self, const table_ptr& table, const std::string& node_id, const peer_router_options& options);
+void connect(peer_router_self self, const table_ptr& table, const std::string& node_id, const peer_router_options& options);
 
 // Of two nodes the one with the lower id dials; the other waits for its hello.
 bool dials(const peer_router_options& options, const std::string& peer_id) { return options.self_id < peer_id; }
 
 // `peer` is linked through `handle`.
-void link_up(self_ptr self, forwarding_table& table, peer_link& peer, actors::node_actor handle) {
+void link_up(peer_router_self self, forwarding_table& table, peer_link& peer, actors::node_actor handle) {
   peer.handle = std::move(handle);
   self->monitor(peer.handle);
   table.set_route(peer.info.id, peer.handle);
@@ -56,12 +54,12 @@ void link_up(self_ptr self, forwarding_table& table, peer_link& peer, actors::no
   core::log_info("cluster", "linked to node " + peer.info.id + " at " + peer.info.cluster_address);
 }
 
-void retry_later(self_ptr self, peer_link& peer) {
+void retry_later(peer_router_self self, peer_link& peer) {
   self->delayed_send(self, peer.backoff, actors::retry_atom::value, peer.info.id, peer.generation);
-  peer.backoff = std::min(peer.backoff * 2, std::chrono::milliseconds{longest_backoff});
+  peer.backoff = next_backoff(peer.backoff);
 }
 
-void connect(self_ptr self, const table_ptr& table, const std::string& node_id, const peer_router_options& options) {
+void connect(peer_router_self self, const table_ptr& table, const std::string& node_id, const peer_router_options& options) {
   auto& peer = self->state.peers.at(node_id);
   auto generation = ++peer.generation;
   peer.state = "connecting";
@@ -111,7 +109,7 @@ void connect(self_ptr self, const table_ptr& table, const std::string& node_id, 
 // Pings every linked peer. CAF's own heartbeats are off: with them on, the
 // first heartbeat after one peer died closed the links between the others as
 // well (observed with 3 nodes on CAF 0.17.6), so liveness is checked here.
-void ping_peers(self_ptr self, const table_ptr& table, const peer_router_options& options) {
+void ping_peers(peer_router_self self, const table_ptr& table, const peer_router_options& options) {
   for (auto& [id, peer] : self->state.peers) {
     if (!peer.handle)
       continue;
@@ -143,7 +141,7 @@ void ping_peers(self_ptr self, const table_ptr& table, const peer_router_options
   self->delayed_send(self, options.heartbeat, actors::heartbeat_atom::value);
 }
 
-actors::peer_router_actor::behavior_type peer_router_behavior(self_ptr self, table_ptr table,
+actors::peer_router_actor::behavior_type peer_router_behavior(peer_router_self self, table_ptr table,
                                                               peer_router_options options) {
   self->delayed_send(self, options.heartbeat, actors::heartbeat_atom::value);
   self->set_down_handler([=](caf::down_msg& down) {

@@ -19,7 +19,7 @@ struct shard_intake_state {
   static inline const char* name = "shard_intake";
 };
 
-using self_ptr = shard_intake_actor::stateful_pointer<shard_intake_state>;
+using shard_intake_self = shard_intake_actor::stateful_pointer<shard_intake_state>;
 
 // Rows from another node, checked like any input: a known table, sizes in bounds.
 bool to_rows(const actors::shard_rows_v1& page, std::vector<persistence::shard_row>& out, std::string& why) {
@@ -50,7 +50,7 @@ std::string erase_shard(const shard_intake_links& links, uint16_t shard, persist
 }
 
 // Commits `batch`, then removes `blobs`; answers `promise` with the commit's outcome.
-void commit_then_remove(self_ptr self, const shard_intake_links& links, persistence::write_batch batch,
+void commit_then_remove(shard_intake_self self, const shard_intake_links& links, persistence::write_batch batch,
                         std::vector<std::string> blobs, caf::typed_response_promise<bool> promise) {
   self->request(links.store, caf::infinite, actors::commit_atom::value, std::move(batch))
     .then(
@@ -71,7 +71,7 @@ bool refuse(uint16_t shard, const std::string& why) {
 } // namespace
 
 shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links links) {
-  return sys.spawn<caf::detached>([](self_ptr self, shard_intake_links links) -> shard_intake_actor::behavior_type {
+  return sys.spawn<caf::detached>([](shard_intake_self self, shard_intake_links links) -> shard_intake_actor::behavior_type {
     return {
       [=](actors::import_atom, actors::shard_rows_v1& page) -> caf::result<bool> {
         auto shard = static_cast<core::shard_id>(page.shard);

@@ -16,7 +16,8 @@ set(svc_test_main ${PROJECT_SOURCE_DIR}/tests/support/test_main.cpp)
 # test_main.cpp defines BOOST_TEST_MODULE before it includes Boost.Test, so
 # it must not see a precompiled copy of Boost.Test made without it.
 function(svc_test_main_without_pch target)
-  set_source_files_properties(${svc_test_main} TARGET_DIRECTORY ${target} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+  set_source_files_properties(${svc_test_main} TARGET_DIRECTORY ${target} PROPERTIES SKIP_PRECOMPILE_HEADERS ON
+    SKIP_UNITY_BUILD_INCLUSION ON)
 endfunction()
 
 # The executable of a folder's suites, made on first use.

@@ -13,10 +13,10 @@
 
 #include "core/ids.hpp"
 
+#include "persistence/os_error.hpp"
+
 namespace svc::persistence {
 namespace {
-
-std::string os_error(const std::string& what) { return what + ": " + std::strerror(errno); }
 
 // A failed write of a blob, read from errno: out of room on a full disk
 // (ENOSPC, EDQUOT, or EFBIG past a file size limit), so the caller can say so.

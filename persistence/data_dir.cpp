@@ -14,10 +14,10 @@
 
 #include "core/crypto.hpp"
 
+#include "persistence/os_error.hpp"
+
 namespace svc::persistence {
 namespace {
-
-std::string os_error(const std::string& what) { return what + ": " + std::strerror(errno); }
 
 } // namespace
 

@@ -11,10 +11,9 @@
 #include "core/ids.hpp"
 #include "persistence/data_dir.hpp"
 
+#include "persistence/os_error.hpp"
 namespace svc::persistence {
 namespace {
-
-std::string os_error(const std::string& what) { return what + ": " + std::strerror(errno); }
 
 // Creates `path` (mode 0700) unless it exists as a folder.
 bool make_folder(const std::string& path, std::string& error) {

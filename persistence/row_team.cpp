@@ -11,9 +11,6 @@ using team = read_result<std::string>;
 // A team id as a key part; absent when empty (a damaged key).
 team named(std::string_view team_id) { return team_id.empty() ? team::none() : team{std::string{team_id}}; }
 
-// The owner of a `owner/id` key: the part before the first '/'.
-std::string_view owner_part(std::string_view key) { return key.substr(0, key.find('/')); }
-
 // The `team_id` member of a stored record, read from its JSON without
 // decoding the whole record type: every team-owned record has one.
 team team_field(std::string_view value) {

@@ -7,28 +7,27 @@
 namespace svc::persistence {
 namespace {
 
-// The part of an `owner/rest` key before its first '/'.
-std::string_view owner_part(std::string_view key) { return key.substr(0, key.find('/')); }
-
-key_subject team(std::string_view id) { return {true, id}; }
-key_subject record(std::string_view id) { return {false, id}; }
+key_subject team_subject(std::string_view id) { return {true, id}; }
+key_subject record_subject(std::string_view id) { return {false, id}; }
 
 // An `expiries` key, `<16-digit ms>/<kind>/<subject>`, by the subject its kind names.
 key_subject subject_of_expiry(std::string_view key) {
   auto first = key.find('/');
   auto second = first == std::string_view::npos ? first : key.find('/', first + 1);
   if (second == std::string_view::npos)
-    return record(key);
+    return record_subject(key);
   auto kind = key.substr(first + 1, second - first - 1);
   auto subject = key.substr(second + 1);
   if (kind == "idempotency") // `team_id/route/key`
-    return team(owner_part(subject));
+    return team_subject(owner_part(subject));
   if (kind == "delivery") // `we_id/dlv_id`
-    return record(owner_part(subject));
-  return record(subject); // outputs/<job id>, event/<event id>, file/<file id>
+    return record_subject(owner_part(subject));
+  return record_subject(subject); // outputs/<job id>, event/<event id>, file/<file id>
 }
 
 } // namespace
+
+std::string_view owner_part(std::string_view key) { return key.substr(0, key.find('/')); }
 
 key_shape shape_of(table t) {
   // No default: a new table must be given its shape here (the compiler warns).
@@ -77,18 +76,18 @@ bool store_wide(table t) { return shape_of(t) == key_shape::store_wide; }
 key_subject subject_of_key(table t, std::string_view key) {
   switch (shape_of(t)) {
   case key_shape::team:
-    return team(key);
+    return team_subject(key);
   case key_shape::team_then_rest:
-    return team(owner_part(key));
+    return team_subject(owner_part(key));
   case key_shape::record_then_rest:
-    return record(owner_part(key));
+    return record_subject(owner_part(key));
   case key_shape::expiry:
     return subject_of_expiry(key);
   case key_shape::record:
   case key_shape::store_wide:
     break;
   }
-  return record(key);
+  return record_subject(key);
 }
 
 std::optional<key_subject> subject_of_prefix(table t, std::string_view prefix) {

@@ -29,6 +29,9 @@ enum class key_shape {
   store_wide,       ///< not a team's: stored without a shard byte
 };
 
+/// The part of an `owner/rest` key before its first '/' (all of a key without one).
+std::string_view owner_part(std::string_view key);
+
 /// The shape of `t`'s keys.
 key_shape shape_of(table t);
 

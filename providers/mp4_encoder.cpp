@@ -25,7 +25,7 @@ struct file_cursor {
 };
 
 // Callbacks run inside libavformat's C code: no exception may leave them.
-int write_bytes(void* opaque, uint8_t* buf, int size) {
+int write_to_cursor(void* opaque, uint8_t* buf, int size) {
   auto& c = *static_cast<file_cursor*>(opaque);
   try {
     if (!c.file->write_at(static_cast<uint64_t>(c.pos), reinterpret_cast<const char*>(buf),
@@ -65,7 +65,7 @@ AVIOContext* make_io(file_cursor& cursor, bool writable) {
   auto* buffer = static_cast<unsigned char*>(av_malloc(io_buffer_size));
   if (buffer == nullptr) return nullptr;
   AVIOContext* io = avio_alloc_context(buffer, io_buffer_size, writable ? 1 : 0, &cursor, writable ? nullptr : read_bytes,
-                                       writable ? write_bytes : nullptr, seek_cursor);
+                                       writable ? write_to_cursor : nullptr, seek_cursor);
   if (io == nullptr) av_free(buffer);
   return io;
 }
@@ -90,7 +90,7 @@ struct options_dict {
   ~options_dict() { av_dict_free(&d); }
 };
 
-inline uint8_t to_byte(float v) { return static_cast<uint8_t>(static_cast<int>(v + 0.5f)); }
+inline uint8_t rounded_byte(float v) { return static_cast<uint8_t>(static_cast<int>(v + 0.5f)); }
 
 // BT.709 limited range: what players assume for HD H.264 and what the stream
 // is tagged with. Done here rather than by libswscale so every CPU computes
@@ -104,14 +104,14 @@ void to_yuv420(const rgb* top, const rgb* bottom, int width, int y, AVFrame& f) 
   uint8_t* v = f.data[2] + static_cast<std::ptrdiff_t>(y / 2) * f.linesize[2];
   for (int x = 0; x < width; x += 2) {
     const rgb a = clamp01(top[x]), b = clamp01(top[x + 1]), c = clamp01(bottom[x]), d = clamp01(bottom[x + 1]);
-    y0[x] = to_byte(16.f + 219.f * luma(a));
-    y0[x + 1] = to_byte(16.f + 219.f * luma(b));
-    y1[x] = to_byte(16.f + 219.f * luma(c));
-    y1[x + 1] = to_byte(16.f + 219.f * luma(d));
+    y0[x] = rounded_byte(16.f + 219.f * luma(a));
+    y0[x + 1] = rounded_byte(16.f + 219.f * luma(b));
+    y1[x] = rounded_byte(16.f + 219.f * luma(c));
+    y1[x + 1] = rounded_byte(16.f + 219.f * luma(d));
     const rgb m = (a + b + c + d) * 0.25f;
     const float l = luma(m);
-    u[x / 2] = to_byte(128.f + 224.f * (m.b - l) * (1.f / 1.8556f));
-    v[x / 2] = to_byte(128.f + 224.f * (m.r - l) * (1.f / 1.5748f));
+    u[x / 2] = rounded_byte(128.f + 224.f * (m.b - l) * (1.f / 1.8556f));
+    v[x / 2] = rounded_byte(128.f + 224.f * (m.r - l) * (1.f / 1.5748f));
   }
 }
 

@@ -11,7 +11,7 @@ namespace svc::providers {
 
 namespace {
 
-void write_bytes(png_structp png, png_bytep data, png_size_t length) {
+void append_png_bytes(png_structp png, png_bytep data, png_size_t length) {
   static_cast<std::string*>(png_get_io_ptr(png))->append(reinterpret_cast<const char*>(data), length);
 }
 
@@ -78,7 +78,7 @@ bool encode_png(const image& img, const png_options& opts, std::string& out, std
   }
   std::vector<png_byte> row(static_cast<std::size_t>(img.width) * 3);
   out.reserve(out.size() + static_cast<std::size_t>(img.width) * img.height);
-  png_set_write_fn(png, &out, write_bytes, flush_nothing);
+  png_set_write_fn(png, &out, append_png_bytes, flush_nothing);
   const bool ok = write_png(png, info, img, opts, row.data());
   png_destroy_write_struct(&png, &info);
   return ok;

@@ -19,14 +19,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-namespace {
-
-template <class Fn>
-Fn next_definition(const char* name) {
-  return reinterpret_cast<Fn>(::dlsym(RTLD_NEXT, name));
-}
-
-} // namespace
+#include "apps/svcd/next_definition.hpp"
 
 extern "C" {
 

@@ -25,12 +25,9 @@
 #include <cstring>
 #include <string_view>
 
-namespace {
+#include "apps/svcd/next_definition.hpp"
 
-template <class Fn>
-Fn next_definition(const char* name) {
-  return reinterpret_cast<Fn>(::dlsym(RTLD_NEXT, name));
-}
+namespace {
 
 /// libcaf_openssl's executable code, found once at load.
 struct code_range {

@@ -8,7 +8,7 @@ namespace svc::bench {
 namespace {
 
 // Shell-quotes `s` when it needs it, so a printed command can be pasted back.
-std::string quoted(const std::string& s) {
+std::string shell_quoted(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.:,@")
                       == std::string::npos)
     return s;
@@ -32,7 +32,7 @@ std::string option_text(const std::string& name, const boost::any& v) {
     value = std::to_string(*z);
   else if (auto* d = boost::any_cast<double>(&v))
     value = format("%g", *d);
-  return value.empty() ? std::string{} : " --" + name + " " + quoted(value);
+  return value.empty() ? std::string{} : " --" + name + " " + shell_quoted(value);
 }
 
 } // namespace
@@ -98,7 +98,7 @@ bool read_duration(const std::string& text, const char* name, core::duration& ou
 }
 
 std::string reproduce_command(const char* argv0, const char* scenario, const po::variables_map& vm) {
-  auto out = quoted(argv0) + " " + scenario;
+  auto out = shell_quoted(argv0) + " " + scenario;
   for (auto& [name, value] : vm)
     if (name != "help")
       out += option_text(name, value.value());

@@ -17,17 +17,12 @@ using std::chrono::nanoseconds;
 
 // After a transport error or a 5xx a request waits this long before it is
 // tried again, so a failing server is not hammered.
-constexpr auto error_pause = std::chrono::seconds{1};
+constexpr auto poll_error_pause = std::chrono::seconds{1};
 
 // svcd answers within its request deadline (10 s by default), plus any Prefer: wait.
 constexpr auto answer_margin = std::chrono::seconds{30};
 
-bool is_terminal(const std::string& status) {
-  return status == "succeeded" || status == "failed" || status == "cancelled" || status == "expired"
-         || status == "moderation_rejected";
-}
-
-struct job {
+struct pending_job {
   std::string id;
   steady::time_point created; ///< when its create was sent
   steady::time_point due;     ///< its next GET goes no earlier
@@ -51,7 +46,7 @@ struct team {
   rate_pacer read_pacer;
   std::size_t created = 0;
   bool creating = true;
-  std::deque<job> pending;
+  std::deque<pending_job> pending;
   std::vector<poller> pollers;
 };
 
@@ -150,13 +145,13 @@ private:
     pl.connection->send(request, [this, &t, p, j = std::move(j)](exchange& x) mutable { on_polled(t, p, j, x); });
   }
 
-  void on_polled(team& t, std::size_t p, job& j, exchange& x) {
+  void on_polled(team& t, std::size_t p, pending_job& j, exchange& x) {
     const auto status = x.error ? 0U : x.response.result_int();
     r_.polls.add(status);
     t.read_pacer.observe(x);
     if (status == 200) {
       const auto job_status = json_string_member(x.response.body(), "status").value_or("");
-      if (is_terminal(job_status)) {
+      if (is_terminal_status(job_status)) {
         ++r_.terminal[job_status];
         completions_.record(std::chrono::duration_cast<nanoseconds>(x.answered - j.created));
       } else {
@@ -188,7 +183,7 @@ private:
   }
 
   template <class F> void pause_then(net::steady_timer& timer, F then) {
-    wait_until(timer, steady::now() + error_pause, then);
+    wait_until(timer, steady::now() + poll_error_pause, then);
   }
 
   // Done when no team creates any more and every poller is idle with nothing pending.

@@ -15,7 +15,7 @@ using std::chrono::nanoseconds;
 
 // Closed loop: after a transport error a connection pauses this long, so a
 // dead server is not met with a connect storm. (Open loop keeps its pace.)
-constexpr auto error_pause = std::chrono::milliseconds{100};
+constexpr auto closed_loop_error_pause = std::chrono::milliseconds{100};
 
 // svcd answers within its request deadline (10 s by default).
 constexpr auto exchange_timeout = std::chrono::seconds{30};
@@ -86,7 +86,7 @@ private:
         return sl.connection->close();
       account(sl, x, x.sent);
       if (x.error)
-        return pause_closed(s, x.answered + error_pause);
+        return pause_closed(s, x.answered + closed_loop_error_pause);
       return send_closed(s);
     }
     if (drained_) { // closed by the drain's end

@@ -20,11 +20,6 @@ constexpr std::size_t max_jobs = 4096;
 // Output URLs kept for downloads (the newest replace the oldest).
 constexpr std::size_t max_outputs = 256;
 
-bool is_terminal(const std::string& status) {
-  return status == "succeeded" || status == "failed" || status == "cancelled" || status == "expired"
-         || status == "moderation_rejected";
-}
-
 // The path and query of an output URL (svcd signs them with its own base URL;
 // the download goes to the target whatever host that names).
 std::string path_of(const std::string& url) {
@@ -54,7 +49,7 @@ polled_job read_polled(const std::string& body) {
   return out;
 }
 
-struct job {
+struct created_job {
   std::size_t key;
   std::string id;
 };
@@ -134,14 +129,14 @@ private:
       return false;
     }
     auto polled = read_polled(x.response.body());
-    if (!is_terminal(polled.status))
+    if (!is_terminal_status(polled.status))
       keep_job({p.key, p.subject});
     else if (!polled.output.empty())
       keep_output(std::move(polled.output));
     return true;
   }
 
-  void keep_job(job j) {
+  void keep_job(created_job j) {
     if (jobs_.size() >= max_jobs)
       jobs_.pop_front();
     jobs_.push_back(std::move(j));
@@ -160,7 +155,7 @@ private:
   std::vector<std::string> create_requests_, upload_requests_; ///< by key
   key_pacers images_post_, reads_, files_post_;                ///< by key
   key_pacers anonymous_;                                       ///< output URLs: one bucket per client address
-  std::deque<job> jobs_;                                       ///< created, not seen terminal, not in flight
+  std::deque<created_job> jobs_;                                       ///< created, not seen terminal, not in flight
   std::vector<std::string> outputs_;                           ///< paths of output URLs
   std::size_t next_key_ = 0, next_output_ = 0, next_kept_output_ = 0;
 };

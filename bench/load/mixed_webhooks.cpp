@@ -9,7 +9,7 @@ namespace {
 
 // The receiver keeps every request it answers; it is emptied this often so a
 // long run's memory stays flat (the checker keeps what counts).
-constexpr uint64_t trim_every = 1024;
+constexpr uint64_t receiver_trim_count = 1024;
 
 receiver::receiver_options receiver_for(const std::string& ca_dir) {
   receiver::receiver_options o;
@@ -24,7 +24,7 @@ mixed_webhooks::mixed_webhooks(const std::string& ca_dir, std::size_t endpoints)
   // The handler runs outside the receiver's lock, so it may empty the log.
   receiver_.set_handler([this](const receiver::received_request& req) {
     auto reply = checker_.check(req);
-    if (handled_.fetch_add(1, std::memory_order_relaxed) % trim_every == trim_every - 1)
+    if (handled_.fetch_add(1, std::memory_order_relaxed) % receiver_trim_count == receiver_trim_count - 1)
       receiver_.clear();
     return reply;
   });

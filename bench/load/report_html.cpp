@@ -15,7 +15,6 @@ namespace {
 // Histogram bars: this many to a decade of latency (about 12% wide each).
 constexpr double bars_per_decade = 20;
 
-std::string esc(const std::string& s) { return schema::escape_html(s); }
 
 std::string ms_cell(double v) { return v >= 1000 ? format("%.2f s", v / 1000) : format("%.3f ms", v); }
 
@@ -25,9 +24,9 @@ std::string operation_row(const std::string& name, const status_counts& counts, 
   const auto requests = counts.total();
   return format("<tr><td>%s</td><td>%llu</td><td>%.1f</td><td>%llu</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
                 "<td>%s</td><td>%s</td></tr>\n",
-                esc(name).c_str(), static_cast<unsigned long long>(requests),
+                schema::escape_html(name).c_str(), static_cast<unsigned long long>(requests),
                 seconds > 0 ? static_cast<double>(ok) / seconds : 0, static_cast<unsigned long long>(requests - ok),
-                esc(counts.to_text()).c_str(), ms_cell(s.p50_ms).c_str(), ms_cell(s.p90_ms).c_str(),
+                schema::escape_html(counts.to_text()).c_str(), ms_cell(s.p50_ms).c_str(), ms_cell(s.p90_ms).c_str(),
                 ms_cell(s.p99_ms).c_str(), ms_cell(s.p999_ms).c_str(), ms_cell(s.max_ms).c_str());
 }
 
@@ -131,22 +130,22 @@ std::string notes(const run_record& r) {
 
 std::string report_html(const run_record& r) {
   const auto mode = r.rate > 0 ? format("open loop at %g requests/s", r.rate) : std::string{"closed loop"};
-  auto out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>svc-bench " + esc(r.scenario)
+  auto out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>svc-bench " + schema::escape_html(r.scenario)
              + "</title>\n<style>body{font-family:sans-serif;margin:24px;max-width:1100px;color:#222}"
                "table{border-collapse:collapse;margin:12px 0}th,td{padding:3px 8px;border-bottom:1px solid #ddd;"
                "text-align:right;font-size:13px;white-space:nowrap}th:first-child,td:first-child{text-align:left}"
                "code{background:#f3f3f3;padding:1px 4px;word-break:break-all}svg{display:block;margin:16px 0}"
                "</style></head><body>\n";
-  out += "<h1>svc-bench " + esc(r.scenario) + ": " + esc(mode) + "</h1>\n";
+  out += "<h1>svc-bench " + schema::escape_html(r.scenario) + ": " + schema::escape_html(mode) + "</h1>\n";
   out += format("<p>Target %s, %zu connections over %zu keys, %zu io thread%s, a %.1f s window from %s",
-                esc(r.target).c_str(), r.connections, r.keys, r.threads, r.threads == 1 ? "" : "s", r.result.seconds,
-                esc(r.started_at).c_str());
-  out += (r.mix.empty() ? std::string{} : ", mix <code>" + esc(r.mix) + "</code>") + ". "
+                schema::escape_html(r.target).c_str(), r.connections, r.keys, r.threads, r.threads == 1 ? "" : "s", r.result.seconds,
+                schema::escape_html(r.started_at).c_str());
+  out += (r.mix.empty() ? std::string{} : ", mix <code>" + schema::escape_html(r.mix) + "</code>") + ". "
          + (r.clean() ? "Every answer was the one wanted." : "<strong>Some answers were not the ones wanted.</strong>")
          + "</p>\n";
   out += operations_table(r) + notes(r);
   out += throughput_chart(r) + latency_chart(r) + histogram_svg(r);
-  out += "<p>Reproduce: <code>" + esc(r.command) + "</code></p>\n</body></html>\n";
+  out += "<p>Reproduce: <code>" + schema::escape_html(r.command) + "</code></p>\n</body></html>\n";
   return out;
 }
 

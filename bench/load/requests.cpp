@@ -2,7 +2,14 @@
 
 #include <boost/json.hpp>
 
+#include "schema/job_record.hpp"
+
 namespace svc::bench {
+
+bool is_terminal_status(const std::string& status) {
+  auto s = schema::job_status_from_name(status);
+  return s && schema::is_terminal(*s);
+}
 
 std::string request_head(const char* method, const std::string& path, const target& t, const std::string& key) {
   return std::string{method} + " " + path + " HTTP/1.1\r\nHost: " + t.host_header

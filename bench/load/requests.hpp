@@ -10,6 +10,9 @@
 
 namespace svc::bench {
 
+/// Whether `status`, a job's `status` member, is one a job never leaves.
+bool is_terminal_status(const std::string& status);
+
 /// What each create asks for.
 struct image_spec {
   std::string prompt = "a lighthouse at dusk";

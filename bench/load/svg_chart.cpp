@@ -12,7 +12,6 @@ namespace {
 // Room around the plot for tick labels, the axis labels and the title.
 constexpr double pad_left = 72, pad_right = 24, pad_top = 40, pad_bottom = 48;
 
-std::string esc(const std::string& s) { return schema::escape_html(s); }
 
 // Maps values of [lo, hi] (their logarithms on a log axis) to pixels [from, to].
 struct scale {
@@ -73,10 +72,10 @@ std::string frame(const std::string& title, int width, int height, const scale& 
                   const chart_axis& xa, const chart_axis& ya) {
   auto out = format("<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\" "
                     "font-family=\"sans-serif\" font-size=\"12\">\n",
-                    width, height, width, height, esc(title).c_str());
+                    width, height, width, height, schema::escape_html(title).c_str());
   out += format("<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
   out += format("<text x=\"%g\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", pad_left,
-                esc(title).c_str());
+                schema::escape_html(title).c_str());
   for (auto v : ticks(x.lo, x.hi, x.log)) {
     const auto px = x.at(v);
     out += format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n", px, y.to, px, y.from);
@@ -92,9 +91,9 @@ std::string frame(const std::string& title, int width, int height, const scale& 
   out += format("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888888\"/>\n",
                 x.from, y.to, x.to - x.from, y.from - y.to);
   out += format("<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", (x.from + x.to) / 2, height - 8,
-                esc(xa.label).c_str());
+                schema::escape_html(xa.label).c_str());
   out += format("<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.1f)\">%s</text>\n",
-                (y.from + y.to) / 2, (y.from + y.to) / 2, esc(ya.label).c_str());
+                (y.from + y.to) / 2, (y.from + y.to) / 2, schema::escape_html(ya.label).c_str());
   return out;
 }
 
@@ -104,8 +103,8 @@ std::string legend(const std::vector<std::pair<std::string, std::string>>& entri
   auto x = static_cast<double>(width) - pad_right;
   for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
     x -= 14 + 7.0 * static_cast<double>(it->first.size());
-    out += format("<rect x=\"%.1f\" y=\"12\" width=\"10\" height=\"10\" fill=\"%s\"/>", x, esc(it->second).c_str());
-    out += format("<text x=\"%.1f\" y=\"21\">%s</text>\n", x + 13, esc(it->first).c_str());
+    out += format("<rect x=\"%.1f\" y=\"12\" width=\"10\" height=\"10\" fill=\"%s\"/>", x, schema::escape_html(it->second).c_str());
+    out += format("<text x=\"%.1f\" y=\"21\">%s</text>\n", x + 13, schema::escape_html(it->first).c_str());
     x -= 10;
   }
   return out;
@@ -142,7 +141,7 @@ std::string line_chart(const std::string& title, const chart_axis& x, const char
     const auto from = xs.at(shade_from);
     out += format("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#000000\" "
                   "fill-opacity=\"0.06\"/>\n<text x=\"%.1f\" y=\"%.1f\" fill=\"#666666\">%s</text>\n",
-                  from, ys.to, xs.to - from, ys.from - ys.to, from + 4, ys.to + 14, esc(shade_label).c_str());
+                  from, ys.to, xs.to - from, ys.from - ys.to, from + 4, ys.to + 14, schema::escape_html(shade_label).c_str());
   }
   std::vector<std::pair<std::string, std::string>> names;
   for (auto& s : series) {
@@ -152,7 +151,7 @@ std::string line_chart(const std::string& title, const chart_axis& x, const char
     const auto flush = [&] {
       if (!points.empty())
         out += format("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"%s\"/>\n",
-                      esc(s.color).c_str(), points.c_str());
+                      schema::escape_html(s.color).c_str(), points.c_str());
       points.clear();
     };
     for (auto& [px, py] : s.points) {
@@ -198,7 +197,7 @@ std::string histogram_chart(const std::string& title, const chart_axis& x, const
       continue;
     const auto px = xs.at(m.value);
     out += format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n",
-                  px, ys.to, px, ys.from, esc(m.color).c_str());
+                  px, ys.to, px, ys.from, schema::escape_html(m.color).c_str());
     names.emplace_back(m.name, m.color);
   }
   return out + legend(names, width) + "</svg>\n";

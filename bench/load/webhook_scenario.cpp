@@ -33,9 +33,9 @@ using wall = std::chrono::system_clock;
 
 constexpr auto exchange_timeout = std::chrono::seconds{30};
 // After a transport error a connection pauses this long (no connect storm on a dead server).
-constexpr auto error_pause = std::chrono::milliseconds{100};
+constexpr auto connection_error_pause = std::chrono::milliseconds{100};
 // The receiver keeps every request; it is emptied this often so a run's memory stays flat.
-constexpr auto trim_every = std::chrono::milliseconds{200};
+constexpr auto receiver_trim_period = std::chrono::milliseconds{200};
 // Prefill gives up after this many refused creates (limits not raised, credits out).
 constexpr uint64_t prefill_failure_limit = 20;
 
@@ -238,7 +238,7 @@ private:
       return pump();
     }
     const auto retry_after = refused ? std::atoi(std::string(x.response[http::field::retry_after]).c_str()) : 0;
-    slots_[s].pause->expires_after(refused ? std::chrono::milliseconds{1000 * std::max(1, retry_after)} : error_pause);
+    slots_[s].pause->expires_after(refused ? std::chrono::milliseconds{1000 * std::max(1, retry_after)} : connection_error_pause);
     slots_[s].pause->async_wait([this, s](beast::error_code) {
       slots_[s].busy = false;
       pump();
@@ -246,7 +246,7 @@ private:
   }
 
   void trim_loop() {
-    trim_.expires_after(trim_every);
+    trim_.expires_after(receiver_trim_period);
     trim_.async_wait([this](beast::error_code ec) {
       if (ec || stopping_)
         return;

@@ -26,7 +26,7 @@ using svc::test::server_error;
 
 namespace svc::test {
 
-struct directory_fixture : webhook_fixture {
+struct endpoint_directory_fixture : webhook_fixture {
   /// Creates `e` through the directory; requires it created (not replayed).
   void create(const endpoint_directory_actor& dir, const schema::webhook_endpoint_record& e) {
     auto r = ask<endpoint_created>(dir, create_atom::value, endpoint_creation{e, std::nullopt});
@@ -72,7 +72,7 @@ struct directory_fixture : webhook_fixture {
 
 BOOST_AUTO_TEST_SUITE(actors_endpoint_directory)
 
-BOOST_FIXTURE_TEST_SUITE(endpoint_directory_suite, svc::test::directory_fixture)
+BOOST_FIXTURE_TEST_SUITE(endpoint_directory_suite, svc::test::endpoint_directory_fixture)
 
 BOOST_AUTO_TEST_CASE(a_published_event_becomes_one_task_per_active_subscribed_endpoint) {
   auto dir = spawn_directory();

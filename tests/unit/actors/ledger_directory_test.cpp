@@ -17,7 +17,7 @@ using svc::test::same;
 
 namespace svc::test {
 
-struct directory_fixture : ledger_fixture {
+struct ledger_directory_fixture : ledger_fixture {
   /// A directory and the team's ledger, holding 30 of 100 credits for img_1.
   std::pair<actors::ledger_directory_actor, ledger_actor> directory_with_a_hold() {
     open_team(100);
@@ -48,7 +48,7 @@ struct directory_fixture : ledger_fixture {
 
 BOOST_AUTO_TEST_SUITE(actors_ledger_directory)
 
-BOOST_FIXTURE_TEST_SUITE(ledger_directory_suite, svc::test::directory_fixture)
+BOOST_FIXTURE_TEST_SUITE(ledger_directory_suite, svc::test::ledger_directory_fixture)
 
 BOOST_AUTO_TEST_CASE(directory_checks_the_team_and_delegates) {
   open_team(100);

@@ -8,7 +8,25 @@
 #include "http/stages/stages.hpp"
 
 namespace svc::cluster {
-using namespace svc::http; // the fronts and the node actor speak http's request vocabulary
+// The fronts and the node actor speak http's request vocabulary.
+using http::admin_token_error;
+using http::assign_request_id;
+using http::body_source;
+using http::context_ptr;
+using http::exchange_handler;
+using http::http_request;
+using http::listener_kind;
+using http::outgoing_response;
+using http::peer_info;
+using http::reply_body;
+using http::reply_error;
+using http::request_context;
+using http::request_route;
+using http::responder;
+using http::route_admin_request;
+using http::route_api_request;
+using http::services;
+using http::take_rate_token;
 namespace {
 
 // A random shard for a new team: teams spread over the nodes in proportion

@@ -10,7 +10,10 @@
 #include "cluster/node_actor.hpp"
 
 namespace svc::cluster {
-using namespace svc::http; // the fronts and the node actor speak http's request vocabulary
+// The fronts and the node actor speak http's request vocabulary.
+using http::exchange_handler;
+using http::listener_kind;
+using http::services;
 namespace {
 
 // The CAF application id of this wire format: nodes of releases whose

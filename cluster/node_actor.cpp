@@ -11,7 +11,12 @@
 #include "core/log.hpp"
 
 namespace svc::cluster {
-using namespace svc::http; // the fronts and the node actor speak http's request vocabulary
+// The fronts and the node actor speak http's request vocabulary.
+namespace beast = boost::beast;
+namespace net = boost::asio;
+using http::http_request;
+using http::outgoing_response;
+using http::peer_info;
 namespace {
 
 // Field pairs a forwarded request may carry: the transport's header limit

@@ -9,9 +9,8 @@
 #include "core/build_info.hpp"
 #include "core/option_error.hpp"
 
+namespace svc::ctl {
 namespace {
-
-using namespace svc::ctl;
 
 const char* exit_codes_text = R"(exit codes:
   0  done; the answer is JSON on stdout
@@ -118,8 +117,6 @@ int run(int argc, char** argv) {
 
 } // namespace
 
-namespace svc::ctl {
-
 std::string text_of(const po::variables_map& vm, const std::string& name) {
   return vm.count(name) ? vm[name].as<std::string>() : std::string{};
 }
@@ -127,6 +124,7 @@ std::string text_of(const po::variables_map& vm, const std::string& name) {
 } // namespace svc::ctl
 
 int main(int argc, char** argv) {
+  using namespace svc::ctl;
   try {
     return run(argc, argv);
   } catch (const po::error& e) {

@@ -22,9 +22,24 @@
 namespace svc::svcd {
 // The assembly wires every layer: http's listener, pipeline and stages, the
 // outbound clients and the cluster node.
-using namespace svc::http;
-using namespace svc::clients;
-using namespace svc::cluster;
+namespace beast = boost::beast;
+namespace net = boost::asio;
+using clients::make_mail_fallback;
+using clients::make_mail_sender;
+using clients::webhook_client;
+using clients::webhook_client_options;
+using cluster::cluster_config_error;
+using cluster::cluster_node;
+using cluster::cluster_table;
+using cluster::configure_cluster_transport;
+using http::admin_pipeline;
+using http::api_pipeline;
+using http::exchange_handler;
+using http::listener;
+using http::response_budget;
+using http::services;
+using http::tcp;
+using http::transport_limits;
 namespace {
 
 transport_limits limits_of(const core::config& cfg) {

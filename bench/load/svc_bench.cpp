@@ -33,9 +33,8 @@
 #include "bench/load/webhook_scenario.hpp"
 #include "core/duration.hpp"
 
+namespace svc::bench {
 namespace {
-
-using namespace svc::bench;
 
 constexpr const char* usage =
   "usage: svc-bench create|read|mixed|create-poll|webhook --url http://127.0.0.1:PORT --keys FILE [options]\n"
@@ -151,8 +150,10 @@ int print_help(const char* argv0) {
 }
 
 } // namespace
+} // namespace svc::bench
 
 int main(int argc, char** argv) {
+  using namespace svc::bench;
   const std::string word = argc > 1 ? argv[1] : "";
   for (auto& s : scenarios)
     if (word == s.name)

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -140,6 +141,19 @@ struct actor_fixture {
     while (sched.take_incoming() > 0)
       n += sched.run();
     return n;
+  }
+
+  /// Waits, without running any actor, until `done` holds or `limit` (real
+  /// time) passes; returns whether `done` holds. For what only another
+  /// thread changes, such as a pool's worker taking the task it was given.
+  bool holds_within(const std::function<bool()>& done, std::chrono::milliseconds limit = std::chrono::seconds{20}) {
+    auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() >= deadline)
+        return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds{1});
+    }
+    return true;
   }
 
   /// Runs the actors, including what other threads sent them, until `done`

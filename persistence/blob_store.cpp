@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "core/ids.hpp"
-
 #include "persistence/os_error.hpp"
 
 namespace svc::persistence {

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "core/crypto.hpp"
-
 #include "persistence/os_error.hpp"
 
 namespace svc::persistence {

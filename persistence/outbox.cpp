@@ -10,8 +10,8 @@
 #include "core/crypto.hpp"
 #include "core/ids.hpp"
 #include "persistence/data_dir.hpp"
-
 #include "persistence/os_error.hpp"
+
 namespace svc::persistence {
 namespace {
 

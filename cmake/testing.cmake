@@ -5,11 +5,13 @@
 # ctest entry (`<folder>_<file>_test`, run as `--run_test=<folder>_<file>`),
 # so ctest still names each failing suite.
 #
-# Test code is compiled at -O1 whatever the build type: it is half of the
-# build's files, and its speed is not what the suites measure. The product
-# libraries it links keep the build type's optimisation, so the code under
-# test is the code that ships.
-set(svc_test_optimisation -O1)
+# Test code is compiled at -O0 whatever the build type: it is half of the
+# build's files, and its speed is not what the suites measure (-O1 cost 90 s
+# more compiler time, docs/build.md). The product libraries it links keep the
+# build type's optimisation, so the code under test is the code that ships.
+# A folder's suites are compiled in batches of 32: they share more templates
+# (Boost.Test's, the fixtures') than product files do.
+set(svc_test_optimisation -O0)
 
 set(svc_test_main ${PROJECT_SOURCE_DIR}/tests/support/test_main.cpp)
 
@@ -26,6 +28,7 @@ function(svc_suite_executable target)
     add_executable(${target} ${svc_test_main})
     target_compile_definitions(${target} PRIVATE BOOST_TEST_DYN_LINK)
     target_compile_options(${target} PRIVATE ${svc_test_optimisation})
+    set_target_properties(${target} PROPERTIES UNITY_BUILD_BATCH_SIZE 32)
     target_link_libraries(${target} PRIVATE Boost::unit_test_framework)
     svc_precompile(${target} TEST)
     svc_test_main_without_pch(${target})

@@ -29,8 +29,16 @@
 
 namespace svc::schema {
 
-/// The context of a view whose members the record alone gives.
-struct no_view_context {};
+/// The context of a view whose members the record alone gives. Its `write`
+/// is declared so that the call in `write_members` names a member of every
+/// context (Clang looks it up before the `if constexpr` is decided); a view
+/// with `SVC_VIEW_OWN` members that reaches it does not compile.
+struct no_view_context {
+  template <class Sink, class T, class Tag>
+  void write(Sink&, const T&, Tag) const {
+    static_assert(!std::is_same_v<Tag, Tag>, "a view with SVC_VIEW_OWN members needs a context that writes them");
+  }
+};
 
 namespace view_detail {
 

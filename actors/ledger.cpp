@@ -26,17 +26,39 @@ using schema::hold_record;
 using schema::hold_status;
 using schema::job_status;
 
+persistence::status load(ledger_self self, const context& ctx, const std::string& team_id);
+
+// After a failed commit memory is ahead of LMDB, and the batches sent after
+// the failed one (computed from it) are refused by the store: the books are
+// read again from LMDB, which now holds exactly what was answered as done.
+// Whatever was committing is answered as failed, so its keys and refunds are
+// free again. A ledger that cannot read its books ends (the directory
+// respawns it on next use).
+void reload_after_failed_commit(ledger_self self, const context& ctx) {
+  auto& st = self->state;
+  ++st.generation;
+  st.holds.clear();
+  st.admitting.clear();
+  st.refunding.clear();
+  st.usage.clear();
+  self->send(ctx.store, chain_resume_atom::value);
+  auto team_id = st.balance.team_id;
+  if (auto loaded = load(self, ctx, team_id); !loaded.ok())
+    self->quit(storage_failure("ledger", "team " + team_id + ": " + loaded.message));
+}
+
 // Commits `batch` and answers `answer` once it is durable. The change is
 // already applied in memory, so creates arriving meanwhile see it and several
-// share one group commit. If the commit fails, memory no longer matches LMDB:
-// the ledger quits normally and the directory respawns it from LMDB on next use.
+// share one group commit. If the commit fails, the ledger reloads its books
+// (above) and answers the error; the batches sent after it fail with it.
 template <class T>
 caf::result<T> commit_then(ledger_self self, const context& ctx, persistence::write_batch batch, T answer,
                            std::function<void()> after = {}) {
   auto promise = self->make_response_promise<T>();
+  auto generation = self->state.generation;
   // No timeout of its own: the local store always answers (or is gone, which
   // CAF reports as an error); the caller's request carries the deadline.
-  self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
+  self->request(ctx.store, caf::infinite, chained_commit_atom::value, std::move(batch))
     .then(
       [=](bool) mutable {
         ++self->state.changes;
@@ -45,10 +67,14 @@ caf::result<T> commit_then(ledger_self self, const context& ctx, persistence::wr
         promise.deliver(std::move(answer));
       },
       [=](caf::error& err) mutable {
-        core::log_error("ledger", "commit for team " + self->state.balance.team_id
-                                    + " failed: " + caf::to_string(err) + "; reloading");
-        promise.deliver(std::move(err));
-        self->quit();
+        promise.deliver(err);
+        if (generation != self->state.generation)
+          return; // a batch computed from a failed one: reloaded already
+        // A full store says so itself, once a minute.
+        if (to_api_error(err).code != error_code::insufficient_storage)
+          core::log_warn("ledger", "commit for team " + self->state.balance.team_id
+                                   + " failed: " + caf::to_string(err) + "; reloading the books from LMDB");
+        reload_after_failed_commit(self, ctx);
       });
   return promise;
 }

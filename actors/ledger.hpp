@@ -6,6 +6,10 @@
 // after the change (balance, hold and the job's rows in one batch) is durable,
 // so no hold is lost or settled twice, also across a crash. Every change
 // carries its credit history entry in the same batch (credit_history.hpp).
+// Its batches are chained commits: when one fails (a full store), the store
+// refuses the ones sent after it, which were computed from it, and the ledger
+// reloads its books from LMDB and goes on, so the balance row and the hold
+// rows always change together.
 
 #include <map>
 #include <set>
@@ -25,6 +29,9 @@ struct ledger_state {
   std::set<std::string> refunding;                  ///< jobs whose refund is committing
   std::map<std::string, schema::usage_record> usage; ///< days touched since spawn, by date
   uint64_t changes = 0;                              ///< changes committed since spawn
+  /// Counts the failed commits the ledger reloaded after: an answer to a
+  /// batch of an earlier generation finds memory reloaded already.
+  uint64_t generation = 0;
   static inline const char* name = "ledger";
 };
 

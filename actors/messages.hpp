@@ -26,6 +26,8 @@ namespace svc::actors {
 // is "start a successor for the actor that died".
 using commit_atom = caf::atom_constant<caf::atom("commit")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
+using chained_commit_atom = caf::atom_constant<caf::atom("chcommit")>;
+using chain_resume_atom = caf::atom_constant<caf::atom("chresume")>;
 using queued_atom = caf::atom_constant<caf::atom("queued")>;
 using take_atom = caf::atom_constant<caf::atom("take")>;
 using describe_atom = caf::atom_constant<caf::atom("describe")>;
@@ -100,6 +102,14 @@ using introspectable_actor = caf::typed_actor<
 using store_actor = introspectable_actor::extend<
   /// Commits the batch (with whatever else is pending) and answers after fsync.
   caf::replies_to<commit_atom, persistence::write_batch>::with<bool>,
+  /// Commits a batch that builds on the sender's earlier chained batches (a
+  /// ledger writes whole balance rows computed from changes still committing):
+  /// once one of them failed, every later one fails with the same error,
+  /// until the sender says with `chain_resume` that it reloaded from LMDB.
+  caf::replies_to<chained_commit_atom, persistence::write_batch>::with<bool>,
+  /// The sender dropped what it built on its failed batch: its chained
+  /// batches sent from now on commit again.
+  caf::reacts_to<chain_resume_atom>,
   /// Internal: commits everything queued so far.
   caf::reacts_to<flush_atom>>;
 

@@ -75,10 +75,24 @@ caf::error commit_error(store_self self, const persistence::status& result, std:
   return make_domain_error(schema::error_code::insufficient_storage);
 }
 
+// Remembers that `writer`'s chained batch failed with `err`, so that its
+// later chained batches, which build on it, fail the same way.
+void break_chain(store_self self, const caf::actor_addr& writer, const caf::error& err) {
+  if (self->state.broken_chains.emplace(writer, err).second)
+    self->monitor(writer);
+}
+
+// The error a chained batch of `writer` gets because an earlier one failed; none if its chain holds.
+const caf::error* broken_chain_of(store_self self, const caf::actor_addr& writer) {
+  auto it = self->state.broken_chains.find(writer);
+  return it == self->state.broken_chains.end() ? nullptr : &it->second;
+}
+
 // Commits each batch in its own transaction, in order, after their group
 // failed: one writer's bad or too large batch must not fail the others. A
 // writer's later batch may build on its earlier one (a ledger writes whole
-// balance rows), so once one of its batches failed, its later ones fail too.
+// balance rows), so once one of its batches failed, its later ones fail too;
+// for a chained writer also those of later flushes, until it resumes.
 void commit_each(store_self self, persistence::environment* env, waiting_list waiting) {
   auto& st = self->state;
   std::vector<std::pair<caf::actor_addr, caf::error>> failed;
@@ -86,6 +100,10 @@ void commit_each(store_self self, persistence::environment* env, waiting_list wa
     auto earlier = std::find_if(failed.begin(), failed.end(), [&](auto& f) { return f.first == w.writer; });
     if (earlier != failed.end()) {
       w.promise.deliver(earlier->second);
+      continue;
+    }
+    if (auto broken = w.chained ? broken_chain_of(self, w.writer) : nullptr) {
+      w.promise.deliver(*broken);
       continue;
     }
     auto result = timed_commit(env, w.batch, 1);
@@ -97,6 +115,8 @@ void commit_each(store_self self, persistence::environment* env, waiting_list wa
     }
     auto err = commit_error(self, result, 1);
     failed.emplace_back(w.writer, err);
+    if (w.chained)
+      break_chain(self, w.writer, err);
     w.promise.deliver(std::move(err));
   }
   watch_use(self, env);
@@ -143,6 +163,21 @@ void flush(store_self self, persistence::environment* env, bool group_commit) {
   }
 }
 
+// Queues `batch` for the next flush and answers once it committed or failed.
+caf::result<bool> enqueue(store_self self, persistence::write_batch batch, bool chained) {
+  // Read before the promise takes the sender over.
+  auto writer = caf::actor_cast<caf::actor_addr>(self->current_sender());
+  auto promise = self->make_response_promise<bool>();
+  self->state.pending.push_back({std::move(batch), promise, std::move(writer), chained});
+  // Every commit already in the mailbox is handled before this flush, so
+  // they all join one transaction.
+  if (!self->state.flush_scheduled) {
+    self->state.flush_scheduled = true;
+    self->send(self, flush_atom::value);
+  }
+  return promise;
+}
+
 } // namespace
 
 store_actor::behavior_type store(store_self self, persistence::environment* env, bool group_commit) {
@@ -154,20 +189,22 @@ store_actor::behavior_type store(store_self self, persistence::environment* env,
     flush(self, env, group_commit);
     self->quit(msg.reason);
   });
+  // A writer that ended with its chain broken sends no resume.
+  self->set_down_handler([self](caf::down_msg& msg) { self->state.broken_chains.erase(msg.source); });
   watch_use(self, env); // a store already nearly full says so at start
   return {
     [=](commit_atom, persistence::write_batch& batch) -> caf::result<bool> {
-      // Read before the promise takes the sender over.
+      return enqueue(self, std::move(batch), false);
+    },
+    [=](chained_commit_atom, persistence::write_batch& batch) -> caf::result<bool> {
+      if (auto broken = broken_chain_of(self, caf::actor_cast<caf::actor_addr>(self->current_sender())))
+        return *broken;
+      return enqueue(self, std::move(batch), true);
+    },
+    [=](chain_resume_atom) {
       auto writer = caf::actor_cast<caf::actor_addr>(self->current_sender());
-      auto promise = self->make_response_promise<bool>();
-      self->state.pending.push_back({std::move(batch), promise, std::move(writer)});
-      // Every commit already in the mailbox is handled before this flush, so
-      // they all join one transaction.
-      if (!self->state.flush_scheduled) {
-        self->state.flush_scheduled = true;
-        self->send(self, flush_atom::value);
-      }
-      return promise;
+      if (self->state.broken_chains.erase(writer) != 0)
+        self->demonitor(writer);
     },
     [=](flush_atom) { flush(self, env, group_commit); },
     crash_on_fault(),
@@ -175,7 +212,8 @@ store_actor::behavior_type store(store_self self, persistence::environment* env,
       auto& st = self->state;
       return {"commits=" + std::to_string(st.commits) + " batches=" + std::to_string(st.batches)
                 + " pending=" + std::to_string(st.pending.size())
-                + (st.refused ? " refused=" + std::to_string(st.refused) : ""),
+                + (st.refused ? " refused=" + std::to_string(st.refused) : "")
+                + (st.broken_chains.empty() ? "" : " broken_chains=" + std::to_string(st.broken_chains.size())),
               mailbox_depth(self)};
     },
   };

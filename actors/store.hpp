@@ -8,6 +8,7 @@
 #include "actors/messages.hpp"
 #include "persistence/environment.hpp"
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -18,8 +19,12 @@ struct store_state {
     persistence::write_batch batch;
     caf::typed_response_promise<bool> promise;
     caf::actor_addr writer; ///< who sent it: its later batches may build on this one
+    bool chained = false;   ///< sent as `chained_commit`: its failure breaks the writer's chain
   };
   std::vector<waiting> pending;
+  /// Writers whose chained batch failed, with the error their later chained
+  /// batches get until they resume (or end: the store monitors them).
+  std::map<caf::actor_addr, caf::error> broken_chains;
   bool flush_scheduled = false;
   uint64_t commits = 0;     ///< transactions committed or tried
   uint64_t batches = 0;     ///< writer batches committed

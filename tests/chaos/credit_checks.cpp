@@ -117,6 +117,9 @@ void check_credits(check_context& cx, const std::vector<team_view>& teams) {
       }
     }
     auto cycle_subject = team + " cycle " + std::to_string(cx.cycle);
+    if (v.held < 0 || v.available < 0)
+      cx.report("balance-not-negative", cycle_subject,
+                "available " + std::to_string(v.available) + ", held " + std::to_string(v.held));
     if (v.held != held)
       cx.report("held-matches-jobs", cycle_subject,
                 "balance held " + std::to_string(v.held) + ", jobs holding " + std::to_string(held));

@@ -23,6 +23,13 @@ inline actors::store_actor::behavior_type refusing_store(actors::store_actor::po
         return refusal;
       return self->delegate(real, actors::commit_atom::value, std::move(batch));
     },
+    [=](actors::chained_commit_atom, persistence::write_batch& batch) -> caf::result<bool> {
+      if (*failing)
+        return refusal;
+      return self->delegate(real, actors::chained_commit_atom::value, std::move(batch));
+    },
+    // Delegated, so the real store sees the writer whose chain resumes.
+    [=](actors::chain_resume_atom) { self->delegate(real, actors::chain_resume_atom::value); },
     [](actors::flush_atom) {},
     actors::crash_on_fault(),
     [](actors::describe_atom) -> actors::actor_status { return {"faulty store", 0}; },

@@ -116,8 +116,21 @@ struct ledger_fixture : actor_fixture {
 
   /// Runs every actor but the store, so commits wait there.
   void run_all_but_store() {
-    auto* held_back = dynamic_cast<caf::resumable*>(caf::actor_cast<caf::abstract_actor*>(store));
+    auto* held_back = as_job(store);
     sched.run_jobs_filtered([=](caf::resumable* job) { return job != held_back; });
+  }
+
+  /// Runs `actor` alone, until its mailbox is empty.
+  template <class Handle>
+  void run_only(const Handle& actor) {
+    auto* only = as_job(actor);
+    sched.run_jobs_filtered([=](caf::resumable* job) { return job == only; });
+  }
+
+  /// The scheduler's job of an actor.
+  template <class Handle>
+  static caf::resumable* as_job(const Handle& actor) {
+    return dynamic_cast<caf::resumable*>(caf::actor_cast<caf::abstract_actor*>(actor));
   }
 
   /// The catalogue code of an error answer.

@@ -116,6 +116,56 @@ BOOST_AUTO_TEST_CASE(a_failing_batch_fails_only_its_writer_and_its_later_batches
   BOOST_TEST((r.value == std::optional<bool>{true}));
 }
 
+BOOST_AUTO_TEST_CASE(a_failed_chained_batch_fails_the_writers_later_chained_batches_until_it_resumes) {
+  caf::scoped_actor other{sys};
+  // Two flushes: the failure is known before the later batches arrive.
+  self->send(store, chained_commit_atom::value, text_batch(table::meta, std::string(600, 'k'), "too long"));
+  run_pending();
+  auto failed = receive<bool>();
+  BOOST_TEST((svc::actors::to_api_error(failed.error).code == svc::schema::error_code::internal_error));
+  self->send(store, chained_commit_atom::value, text_batch(table::meta, "built_on_it", "1"));
+  self->send(store, commit_atom::value, text_batch(table::meta, "plain", "1")); // not part of the chain
+  other->send(store, chained_commit_atom::value, text_batch(table::meta, "other_chain", "1"));
+  run_pending();
+  auto refused = receive<bool>();
+  BOOST_TEST(refused.answered);
+  BOOST_TEST(!refused.value);
+  BOOST_TEST((svc::actors::to_api_error(refused.error).code == svc::schema::error_code::internal_error));
+  BOOST_TEST((receive<bool>().value == std::optional<bool>{true}));
+  BOOST_TEST((receive_on<bool>(other).value == std::optional<bool>{true}));
+  BOOST_TEST(!svc::test::found(env->get(table::meta, "built_on_it")));
+  BOOST_TEST(svc::test::found(env->get(table::meta, "plain")).has_value());
+  BOOST_TEST(svc::test::found(env->get(table::meta, "other_chain")).has_value());
+  BOOST_TEST(state_of<store_state>(store).broken_chains.size() == 1u);
+
+  self->send(store, chain_resume_atom::value);
+  auto resumed = ask<bool>(store, chained_commit_atom::value, text_batch(table::meta, "after_resume", "1"));
+  BOOST_TEST((resumed.value == std::optional<bool>{true}));
+  BOOST_TEST(svc::test::found(env->get(table::meta, "after_resume")).has_value());
+  BOOST_TEST(state_of<store_state>(store).broken_chains.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_chained_batch_in_the_same_group_as_the_failed_one_fails_with_it) {
+  self->send(store, chained_commit_atom::value, text_batch(table::meta, std::string(600, 'k'), "too long"));
+  self->send(store, chained_commit_atom::value, text_batch(table::meta, "same_group", "1"));
+  run_pending();
+  BOOST_TEST(!receive<bool>().value);
+  BOOST_TEST(!receive<bool>().value);
+  BOOST_TEST(!svc::test::found(env->get(table::meta, "same_group")));
+}
+
+BOOST_AUTO_TEST_CASE(a_writer_that_ends_with_its_chain_broken_is_forgotten) {
+  {
+    caf::scoped_actor writer{sys};
+    writer->send(store, chained_commit_atom::value, text_batch(table::meta, std::string(600, 'k'), "too long"));
+    run_pending();
+    BOOST_TEST(!receive_on<bool>(writer).value);
+    BOOST_TEST(state_of<store_state>(store).broken_chains.size() == 1u);
+  }
+  run_pending();
+  BOOST_TEST(state_of<store_state>(store).broken_chains.empty());
+}
+
 // A store on a 2 MiB map: its writes grow it until it refuses them.
 struct small_store {
   svc::test::temp_dir dir;

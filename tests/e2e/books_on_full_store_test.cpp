@@ -53,29 +53,54 @@ struct team_run {
   std::map<std::string, int> refusals;          ///< "status code" of every other answer to a write
 };
 
+/// The code of an error body, or what the body was instead.
+std::string error_code_of(const response& r) {
+  try {
+    return json_str(r.json(), "error.code");
+  } catch (const std::exception&) {
+    return "(no JSON error body: " + r.body.substr(0, 80) + ")";
+  }
+}
+
 /// Creates 256x256 images with 400-character prompts and new keys, and
-/// cancels every third one, until `refused` creates in a row were refused.
-void create_until_refused(http_client c, team_run& run, int creator, std::atomic<bool>& stop) {
+/// cancels every third one, until 5 creates in a row were refused.
+void create_or_cancel(http_client& c, team_run& run, int creator, std::atomic<bool>& stop) {
+  auto refused = [&](const std::string& what, const response& r) {
+    std::lock_guard lock{run.m};
+    ++run.refusals[what + " " + std::to_string(r.status) + " " + error_code_of(r)];
+  };
   int refused_in_a_row = 0;
   for (int i = 0; !stop && refused_in_a_row < 5 && i < 5000; ++i) {
     auto body = image_body(std::string(400, static_cast<char>('a' + (i + creator) % 26)));
     auto key = "fill-" + std::to_string(creator) + "-" + std::to_string(i);
     auto r = create_image(c, run.team.write.key, body, {{"Idempotency-Key", key}});
-    std::lock_guard lock{run.m};
-    if (r.status == 201) {
-      refused_in_a_row = 0;
-      auto id = json_str(r.json(), "id");
-      run.jobs.insert(id);
-      if (i % 3 == 0) {
-        auto cancel = c.request("POST", "/v1/images/" + id + "/cancel", with_key(run.team.write.key));
-        // 409: it ended first.
-        if (cancel.status != 200 && cancel.status != 409)
-          ++run.refusals["cancel " + std::to_string(cancel.status) + " " + json_str(cancel.json(), "error.code")];
-      }
+    if (r.status != 201) {
+      ++refused_in_a_row;
+      refused("create", r);
       continue;
     }
-    ++refused_in_a_row;
-    ++run.refusals["create " + std::to_string(r.status) + " " + json_str(r.json(), "error.code")];
+    refused_in_a_row = 0;
+    auto id = json_str(r.json(), "id");
+    {
+      std::lock_guard lock{run.m};
+      run.jobs.insert(id);
+    }
+    if (i % 3 == 0) {
+      auto cancel = c.request("POST", "/v1/images/" + id + "/cancel", with_key(run.team.write.key));
+      if (cancel.status != 200 && cancel.status != 409) // 409: it ended first
+        refused("cancel", cancel);
+    }
+  }
+}
+
+/// One creator's thread: a client error (svcd gone, a dropped connection)
+/// ends it and is recorded with the refusals.
+void create_until_refused(http_client c, team_run& run, int creator, std::atomic<bool>& stop) {
+  try {
+    create_or_cancel(c, run, creator, stop);
+  } catch (const std::exception& e) {
+    std::lock_guard lock{run.m};
+    ++run.refusals[std::string{"client error: "} + e.what()];
   }
 }
 

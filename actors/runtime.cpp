@@ -53,7 +53,7 @@ void remove_orphan_blobs(const persistence::tables& tables, persistence::file_bl
 } // namespace
 
 runtime::runtime(caf::actor_system& sys, persistence::environment& env)
-  : sys_{sys}, env_{env}, tables_{std::make_unique<persistence::tables>(env)} {}
+  : sys_{sys}, tables_{std::make_unique<persistence::tables>(env)} {}
 
 std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::config& cfg,
                                         std::shared_ptr<const core::clock> clock, persistence::environment& env,

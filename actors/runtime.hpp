@@ -74,7 +74,6 @@ private:
   runtime(caf::actor_system& sys, persistence::environment& env);
 
   caf::actor_system& sys_;
-  persistence::environment& env_;
   std::unique_ptr<persistence::tables> tables_;
   std::unique_ptr<providers::generation_backend> backend_;
   std::unique_ptr<providers::worker_pool> pool_;

@@ -55,7 +55,16 @@ extern "C" CURLcode(curl_easy_setopt)(CURL* c, CURLoption option, ...) {
   using setopt = CURLcode (*)(CURL*, CURLoption, ...);
   static auto* const real = reinterpret_cast<setopt>(svc::clients::libcurl.symbol("curl_easy_setopt"));
   va_list arg;
+  // curl.h fixes this signature; its enum parameter is promoted to int like
+  // the int libcurl's own va_start sees, which clang flags all the same.
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wvarargs"
+#endif
   va_start(arg, option);
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
   CURLcode rc;
   if (option < CURLOPTTYPE_OBJECTPOINT)
     rc = real(c, option, va_arg(arg, long));

@@ -56,8 +56,8 @@ void commit_then_remove(shard_intake_self self, const shard_intake_links& links,
     .then(
       [=](bool ok) mutable {
         if (ok)
-          for (auto& b : blobs)
-            links.blobs->remove(b);
+          if (auto failed = persistence::remove_all(*links.blobs, blobs); !failed.empty())
+            core::log_warn("cluster", "a shard's rows are erased here but not all its blobs: " + failed);
         promise.deliver(ok);
       },
       [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
@@ -95,7 +95,10 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
           return refuse(page.shard, why);
         auto& move = self->state.moves[page.shard];
         if (page.first) { // shown at once, so an earlier move of the shard here is not taken for this one
-          move = {page.shard, links.table->self(), "moving"};
+          move = {};
+          move.shard = page.shard;
+          move.to = links.table->self();
+          move.state = "moving";
           self->send(links.router, actors::progress_atom::value, move);
         }
         move.rows += rows.size();

@@ -244,8 +244,8 @@ void shard_mover::erase_later(actors::shard_move_status status) {
               && ask_bool(self, caf::actor_cast<caf::actor>(links_.store), 30s, why, actors::commit_atom::value,
                           std::move(batch));
     if (ok) {
-      for (auto& b : old_blobs)
-        links_.blobs->remove(b);
+      if (auto failed = persistence::remove_all(*links_.blobs, old_blobs); !failed.empty())
+        core::log_warn("cluster", log_prefix + "not every blob was removed: " + failed);
       status.state = "done";
       core::log_info("cluster", log_prefix + "erased " + std::to_string(*erased) + " rows and "
                                   + std::to_string(old_blobs.size()) + " blobs here");

@@ -162,6 +162,14 @@ private:
 
 } // namespace
 
+std::string remove_all(blob_store& blobs, const std::vector<std::string>& keys) {
+  std::string first_failure;
+  for (auto& k : keys)
+    if (auto st = blobs.remove(k); !st.ok() && first_failure.empty())
+      first_failure = k + ": " + st.message;
+  return first_failure;
+}
+
 bool valid_blob_key(std::string_view key) {
   std::size_t segments = 0;
   while (true) {

@@ -68,6 +68,11 @@ public:
   virtual status remove(std::string_view key) = 0;
 };
 
+/// Deletes every blob of `keys`, going on past a failure; empty when all
+/// went, else the first failure's message (the rest are orphans for the
+/// start-up sweep).
+std::string remove_all(blob_store& blobs, const std::vector<std::string>& keys);
+
 /// Blob keys are paths of `[A-Za-z0-9_-]` segments separated by '/', each
 /// segment 1..128 characters, at most 4 segments (`img_01.../0.png` style,
 /// '.' allowed inside a segment but never a whole `.`/`..` segment).

@@ -126,7 +126,8 @@ BOOST_AUTO_TEST_CASE(a_killed_owner_fails_only_its_teams_at_once_and_they_come_b
   auto killed = std::chrono::steady_clock::now();
   auto c = api(0);
   response r;
-  BOOST_TEST_REQUIRE(wait_until([&] { return is_error(r = c.get("/v1/team", with_key(lost_key)), 503, "owner_unavailable"); }, 5s),
+  // Structured bindings are captured as named copies: C++17 cannot capture them (clang refuses).
+  BOOST_TEST_REQUIRE(wait_until([&, lost_key = lost_key] { return is_error(r = c.get("/v1/team", with_key(lost_key)), 503, "owner_unavailable"); }, 5s),
                      r.summary());
   BOOST_TEST_MESSAGE("first 503 owner_unavailable " << elapsed_since(killed).count() << " ms after the kill");
   BOOST_TEST(header_int(r, "Retry-After").has_value());
@@ -139,7 +140,7 @@ BOOST_AUTO_TEST_CASE(a_killed_owner_fails_only_its_teams_at_once_and_they_come_b
 
   nodes[2]->start();
   auto restarted = std::chrono::steady_clock::now();
-  BOOST_TEST_REQUIRE(wait_until([&] { return c.get("/v1/team", with_key(lost_key)).status == 200; }, 5s),
+  BOOST_TEST_REQUIRE(wait_until([&, lost_key = lost_key] { return c.get("/v1/team", with_key(lost_key)).status == 200; }, 5s),
                      "the team answers again within 5 s of the restart");
   BOOST_TEST_MESSAGE("served again " << elapsed_since(restarted).count() << " ms after the restarted node wrote svcd.json");
 }
@@ -154,7 +155,7 @@ BOOST_AUTO_TEST_CASE(a_hung_node_is_declared_down_within_the_heartbeat_timeout) 
   BOOST_TEST_REQUIRE(down, "n1 still links to a stopped n3");
   BOOST_TEST_MESSAGE("declared down " << took.count() << " ms after SIGSTOP (--cluster-timeout 1s)");
   BOOST_TEST(took.count() < 3000);
-  BOOST_TEST(wait_until([&] { return api(0).get("/v1/team", with_key(key)).status == 200; }, 10s),
+  BOOST_TEST(wait_until([&, key = key] { return api(0).get("/v1/team", with_key(key)).status == 200; }, 10s),
              "served again after SIGCONT");
 }
 

@@ -112,7 +112,8 @@ BOOST_AUTO_TEST_CASE(an_endpoint_made_through_a_non_owner_gets_the_owners_signed
   // receiver's answer; once n1 shows both, every node must show the same.
   auto rows = wait_deliveries(n1, key, id, [&](auto& r) { return has_row(r, rc->event_id, "succeeded"); }, 10s);
   BOOST_TEST_REQUIRE(has_row(rows, rc->event_id, "succeeded"), "no succeeded delivery row for " << rc->event_id);
-  BOOST_TEST_REQUIRE(wait_until([&] { return !json_is_null(get_endpoint(n1, key, id), "last_success_at"); }, 10s));
+  // Structured bindings are captured as named copies: C++17 cannot capture them (clang refuses).
+  BOOST_TEST_REQUIRE(wait_until([&, key = key, id = id] { return !json_is_null(get_endpoint(n1, key, id), "last_success_at"); }, 10s));
   same_everywhere(key, "/v1/webhook_endpoints/" + id + "/deliveries");
   record = same_everywhere(key, "/v1/webhook_endpoints/" + id);
   BOOST_TEST(json_int(record, "consecutive_failures") == 0);
@@ -148,7 +149,7 @@ BOOST_AUTO_TEST_CASE(a_secret_rotated_through_a_non_owner_signs_the_next_deliver
     }
   }
   // The owner's grace timer (--secret-grace 3s) ends the previous secret; every node shows it gone.
-  BOOST_TEST(wait_until([&] { return json_is_null(get_endpoint(n1, key, id), "previous_secret_expires_at"); }, 10s),
+  BOOST_TEST(wait_until([&, key = key, id = id] { return json_is_null(get_endpoint(n1, key, id), "previous_secret_expires_at"); }, 10s),
              "the previous secret outlived its 3 s grace");
   record = same_everywhere(key, "/v1/webhook_endpoints/" + id);
   BOOST_TEST(json_is_null(record, "previous_secret_expires_at"));
@@ -177,7 +178,7 @@ BOOST_AUTO_TEST_CASE(a_failing_receiver_is_retried_by_the_owner_on_the_short_sch
 
   auto rows = wait_deliveries(n1, key, id, [&](auto& r) { return has_row(r, fired, "succeeded"); }, 10s);
   BOOST_TEST_REQUIRE(rows.size() == 3u, "delivery rows: " << rows.size());
-  BOOST_TEST_REQUIRE(wait_until([&] { return !json_is_null(get_endpoint(n1, key, id), "last_success_at"); }, 10s));
+  BOOST_TEST_REQUIRE(wait_until([&, key = key, id = id] { return !json_is_null(get_endpoint(n1, key, id), "last_success_at"); }, 10s));
   auto page = same_everywhere(key, "/v1/webhook_endpoints/" + id + "/deliveries");
   // Newest first: attempts 3, 2, 1; the two 500s are failed http_5xx rows.
   for (int i = 0; i < 3; ++i) {

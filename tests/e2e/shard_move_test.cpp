@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(a_shard_move_under_load_loses_no_acknowledged_create_and_no
   std::string unexpected; // an answer neither acknowledged nor 503 (Boost.Test checks stay on the test's thread)
   // Creates through n3 with an Idempotency-Key each, retrying a 503 (the
   // frozen shard) with the same key until acknowledged.
-  std::thread load{[&] {
+  std::thread load{[&, key = key] { // a copy: a structured binding is not capturable before C++20
     auto via = api(2);
     for (int n = 0; !stop; ++n) {
       auto idem = "load-" + std::to_string(n);

@@ -187,7 +187,7 @@ BOOST_FIXTURE_TEST_CASE(each_way_of_failing_has_its_error_class, short_retries) 
     BOOST_TEST_CONTEXT(cases[i].error_class << " (" << cases[i].url << ")") {
       auto rows = wait_deliveries(
         c, t.read.key, endpoint,
-        [&](auto& rows) {
+        [&event = event](auto& rows) { // named: a structured binding is not capturable before C++20
           return !rows_of_event(rows, event).empty();
         },
         15s);

@@ -17,7 +17,7 @@ namespace svc::actors {
 /// never do (the accepting node redirects those).
 struct forwarded_request {
   std::string request_id;          ///< `req_...`, assigned by the accepting node
-  bool admin = false;              ///< from the admin listener, whose token the accepting node checked
+  bool admin = false;              ///< from the admin listener: the owner runs it through its own, token check included
   std::string method;              ///< e.g. "GET"
   std::string target;              ///< path and query
   std::vector<std::string> fields; ///< header names and values, alternating, in arrival order

@@ -3,6 +3,7 @@
 #include "core/crypto.hpp"
 #include "core/metric_catalogue.hpp"
 #include "cluster/node_actor.hpp"
+#include "http/client_address.hpp"
 #include "http/request_route.hpp"
 #include "http/respond.hpp"
 #include "http/stages/stages.hpp"
@@ -12,6 +13,7 @@ namespace svc::cluster {
 using http::admin_token_error;
 using http::assign_request_id;
 using http::body_source;
+using http::client_key_behind;
 using http::context_ptr;
 using http::exchange_handler;
 using http::http_request;
@@ -61,10 +63,16 @@ cluster_front::cluster_front(exchange_handler& local, listener_kind kind, servic
                              peer_router& peers)
   : local_{local}, kind_{kind}, svc_{svc}, table_{table}, peers_{peers} {}
 
-void cluster_front::on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
+void cluster_front::on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& tcp_peer,
                                responder done) {
   auto route = kind_ == listener_kind::api ? route_api_request(req) : route_admin_request(req);
-  bool from_peer = !peer.forwarded_request_id.empty();
+  bool from_peer = !tcp_peer.forwarded_request_id.empty();
+  // The client behind a trusted proxy is resolved once, where it arrived: the
+  // answers given here draw from its anonymous bucket, not the proxy's, and
+  // the owner takes the address a peer forwards as it is.
+  auto peer = tcp_peer;
+  if (kind_ == listener_kind::api && !from_peer && !svc_.cfg.trusted_proxies.empty())
+    peer.address = client_key_behind(svc_.cfg, peer.ip, req);
   // A new team a peer sent here is made here, in one of this node's shards.
   if (route.at == request_route::where::here || (route.at == request_route::where::new_team && from_peer))
     return local_.on_request(std::move(req), std::move(body), peer, std::move(done));
@@ -79,7 +87,8 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
                                done(std::move(out));
                              });
   }
-  // Admin requests were authorised here: the owner trusts its peers (mutual TLS), not this node's token.
+  // An admin request is authorised here and again by the owner, with the
+  // token the client sent (every member holds the cluster's one token).
   auto ctx = std::make_shared<request_context>(svc_, kind_, std::move(req), peer, std::move(done));
   assign_request_id(*ctx);
   // A frozen shard (moving) answers 503 until it thaws or its new owner

@@ -8,7 +8,9 @@
 #include <caf/io/middleman.hpp>
 #include <caf/io/typed_broker.hpp>
 
+#include "core/ids.hpp"
 #include "core/log.hpp"
+#include "http/client_address.hpp"
 
 namespace svc::cluster {
 // The fronts and the node actor speak http's request vocabulary.
@@ -84,27 +86,18 @@ private:
   actors::forwarded_answers ready_;
 };
 
-peer_info peer_of(const actors::forwarded_request& r) {
-  peer_info p;
-  boost::system::error_code ec;
-  p.ip = net::ip::make_address(r.client_ip, ec);
-  p.address = r.client_address;
-  p.forwarded_request_id = r.request_id;
-  p.forwarded_admin = r.admin;
-  return p;
-}
-
 // Runs one forwarded request through this node's pipeline (on an asio thread).
 void run_forwarded(const node_actor_links& links, const std::shared_ptr<peer_answers>& answers,
                    actors::forwarded_call& call) {
   auto& r = call.request;
   auto req = to_http_request(r);
-  if (!req || r.body.size() > links.body_limit || r.request_id.empty()) {
+  auto peer = to_peer_info(r);
+  if (!req || !peer || r.body.size() > links.body_limit) {
     core::log_error("cluster", "a peer forwarded a request that is not one; refused");
     return answers->add(call.ticket, internal_error("This is not a forwardable request.\n"));
   }
   auto* app = r.admin ? links.admin : links.api;
-  app->on_request(std::move(*req), nullptr, peer_of(r), [answers, ticket = call.ticket](outgoing_response out) {
+  app->on_request(std::move(*req), nullptr, *peer, [answers, ticket = call.ticket](outgoing_response out) {
     answers->add(ticket, to_forwarded_response(std::move(out)));
   });
 }
@@ -184,6 +177,27 @@ std::optional<http_request> to_http_request(const actors::forwarded_request& r) 
   }
   req.body() = r.body;
   return req;
+}
+
+std::optional<peer_info> to_peer_info(const actors::forwarded_request& r) {
+  if (!core::has_id_shape(r.request_id, "req"))
+    return std::nullopt;
+  boost::system::error_code ec;
+  auto ip = net::ip::make_address(r.client_ip, ec);
+  if (ec)
+    return std::nullopt;
+  // The key must be one the accepting node derives from an address (an IPv6
+  // one by its /64): it names a rate bucket and appears in log lines.
+  std::string_view key = r.client_address;
+  bool slash_64 = key.size() > 3 && key.substr(key.size() - 3) == "/64";
+  auto keyed = net::ip::make_address(std::string{slash_64 ? key.substr(0, key.size() - 3) : key}, ec);
+  if (ec || http::client_key(keyed) != key)
+    return std::nullopt;
+  peer_info p;
+  p.ip = ip;
+  p.address = r.client_address;
+  p.forwarded_request_id = r.request_id;
+  return p;
 }
 
 actors::forwarded_request to_forwarded_request(const http_request& req, const peer_info& peer,

@@ -36,6 +36,11 @@ actors::node_actor spawn_node_actor(caf::actor_system& sys, node_actor_links lin
 /// (an unknown method, a target that is not a path, odd fields).
 std::optional<http::http_request> to_http_request(const actors::forwarded_request& r);
 
+/// The client a forwarded request names, as the pipeline takes it; nullopt
+/// unless its request id is a `req_` id (it goes into answers, logs and
+/// stored records) and its client is an address and that address's key.
+std::optional<http::peer_info> to_peer_info(const actors::forwarded_request& r);
+
 /// What a node forwards for a request it accepted.
 actors::forwarded_request to_forwarded_request(const http::http_request& req, const http::peer_info& peer,
                                                std::string request_id, bool admin);

@@ -168,8 +168,9 @@ std::vector<config_option> make_options() {
   o.push_back(int_option("max-connections", "open client connections; further ones wait in the backlog", &config::max_connections, 1, 1 << 20));
   o.push_back(int_option("max-connections-per-address", "open connections of one client address (IPv6: one /64; trusted proxies exempt); more are closed at once", &config::max_connections_per_address, 1, 1 << 20));
   o.push_back(duration_option("busy-idle-timeout", "while over 75% of max-connections are open, connections waiting this long for a request close", &config::busy_idle_timeout));
-  o.push_back(parsed_option("trusted-proxy", "CIDR of a reverse proxy whose Forwarded / X-Forwarded-For names the client (repeatable; a comma list in a file or SVC_TRUSTED_PROXY)", "", &config::trusted_proxies,
+  o.push_back(parsed_option("trusted-proxy", "CIDR of a reverse proxy whose --trusted-proxy-header names the client (repeatable; a comma list in a file or SVC_TRUSTED_PROXY)", "", &config::trusted_proxies,
                             [](const std::string& v) { return parse_cidr_list(v); }, true));
+  o.push_back(choice_option("trusted-proxy-header", "the header the trusted proxies record the client in: x-forwarded-for or forwarded (only that one is read; proxies pass the other through as the client wrote it)", &config::trusted_proxy_header, {"x-forwarded-for", "forwarded"}));
   o.push_back(int_option("max-uploads", "POST /v1/files bodies held in memory at once (each up to 20 MiB); more answer 503; one team may hold half (429 past it)", &config::max_uploads, 1, 1024));
   o.push_back(int_option("upload-min-bytes", "an upload body must bring at least this many bytes per --upload-rate-window (after the first), else 408", &config::upload_min_bytes, 1, 1 << 30));
   o.push_back(duration_option("upload-rate-window", "the window of --upload-min-bytes; the first window of an upload is free", &config::upload_rate_window));

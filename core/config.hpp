@@ -77,7 +77,8 @@ struct config {
   std::size_t max_connections = 4096;     ///< open client connections; more wait in the backlog
   std::size_t max_connections_per_address = 256; ///< open connections of one client address (IPv6: one /64); more are closed at once
   duration busy_idle_timeout = std::chrono::seconds{5}; ///< idle wait for a request while over 75% of max_connections are open
-  std::vector<cidr> trusted_proxies;      ///< peers whose Forwarded / X-Forwarded-For name the client
+  std::vector<cidr> trusted_proxies;      ///< peers whose forwarding header names the client
+  std::string trusted_proxy_header = "x-forwarded-for"; ///< the header they write: x-forwarded-for or forwarded
   std::size_t max_uploads = 8;            ///< `POST /v1/files` bodies in memory at once (each up to 20 MiB); more: 503; one team: half
   std::size_t upload_min_bytes = 64 * 1024; ///< an upload body must bring this many bytes per window...
   duration upload_rate_window = std::chrono::seconds{10}; ///< ...after the first window of this (else 408)

@@ -82,11 +82,15 @@ std::string client_key(const net::ip::address& a) {
   return net::ip::address_v6{bytes}.to_string() + "/64";
 }
 
+forwarding_header forwarding_header_named(std::string_view name) {
+  return name == "forwarded" ? forwarding_header::forwarded : forwarding_header::x_forwarded_for;
+}
+
 net::ip::address client_address(const net::ip::address& peer, const http_request& req,
-                                const std::vector<core::cidr>& trusted) {
+                                const std::vector<core::cidr>& trusted, forwarding_header header) {
   if (trusted.empty() || !in_ranges(peer, trusted))
     return peer;
-  bool forwarded = req.find(beast::http::field::forwarded) != req.end();
+  bool forwarded = header == forwarding_header::forwarded;
   auto hops = joined(req, forwarded ? "Forwarded" : "X-Forwarded-For");
   std::string_view rest = hops;
   auto client = peer;
@@ -102,6 +106,11 @@ net::ip::address client_address(const net::ip::address& peer, const http_request
       return client;
   }
   return client;
+}
+
+std::string client_key_behind(const core::config& cfg, const net::ip::address& peer, const http_request& req) {
+  return client_key(
+    client_address(peer, req, cfg.trusted_proxies, forwarding_header_named(cfg.trusted_proxy_header)));
 }
 
 } // namespace svc::http

@@ -24,8 +24,10 @@ void finish(const context_ptr& ctx) {
     ctx->matched().handler(ctx);
 }
 
+// Checked by the node that acts, also on a request another node forwarded:
+// a cluster certificate proves membership, never admin authority.
 bool check_admin_token(request_context& ctx) {
-  if (ctx.matched().needs == schema::scope::none || ctx.peer.forwarded_admin)
+  if (ctx.matched().needs == schema::scope::none)
     return true;
   if (auto code = admin_token_error(ctx.req, ctx.svc.admin_token)) {
     ctx.error = schema::make_api_error(*code);
@@ -46,9 +48,10 @@ bool api_pipeline::streams_body(const http_request& head) const {
 void api_pipeline::on_request(http_request req, std::shared_ptr<body_source> body, const peer_info& peer,
                               responder done) {
   auto ctx = std::make_shared<request_context>(svc_, listener_kind::api, std::move(req), peer, std::move(done));
-  // Behind a trusted reverse proxy the client is the one its headers name.
-  if (!svc_.cfg.trusted_proxies.empty())
-    ctx->peer.address = client_key(client_address(peer.ip, ctx->req, svc_.cfg.trusted_proxies));
+  // Behind a trusted reverse proxy the client is the one its headers name
+  // (a cluster peer forwards the client it resolved).
+  if (!svc_.cfg.trusted_proxies.empty() && peer.forwarded_request_id.empty())
+    ctx->peer.address = client_key_behind(svc_.cfg, peer.ip, ctx->req);
   ctx->body = std::move(body);
   assign_request_id(*ctx);
   // Stages stop at the first failure; the rate limit runs regardless, so every

@@ -61,8 +61,6 @@ struct peer_info {
   /// Set when another node of the cluster accepted the request and forwarded
   /// it here: the request id it assigned, so one request has one id everywhere.
   std::string forwarded_request_id;
-  /// A forwarded admin request: the accepting node checked its admin token.
-  bool forwarded_admin = false;
 };
 
 /// Delivers the response of one request. Call exactly once, from any thread.

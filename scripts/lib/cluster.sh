@@ -21,7 +21,9 @@ print(d)' "$1"
 }
 
 # Writes ca.pem, node.pem and node.key into DIR: a throwaway CA and one node
-# certificate for 127.0.0.1 that serves as both TLS server and client.
+# certificate for 127.0.0.1 that serves as both TLS server and client; and
+# admin.token, the cluster's one admin token, which every node is given
+# (the owner of a team checks the token of an admin request forwarded to it).
 make_cluster_pki() { # DIR
   local pki=$1
   mkdir -p "$pki"
@@ -32,6 +34,7 @@ make_cluster_pki() { # DIR
   printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n' >"$pki/node.ext"
   openssl x509 -req -in "$pki/node.csr" -CA "$pki/ca.pem" -CAkey "$pki/ca.key" -CAcreateserial -days 2 \
     -extfile "$pki/node.ext" -out "$pki/node.pem" 2>/dev/null
+  (umask 077 && openssl rand -hex 32 >"$pki/admin.token")
   chmod 600 "$pki"/*.key
 }
 
@@ -60,6 +63,7 @@ start_node() { # DIR ID PKI BOOTSTRAP [options...]
   shift 4
   mkdir -p "$dir/$id"
   rm -f "$dir/$id/svcd.json"
+  install -m 600 "$pki/admin.token" "$dir/$id/admin.token"
   "$svcd" --data-dir "$dir/$id" --listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 \
     --etcd "$etcd_endpoint" --node-id "$id" --cluster-listen 127.0.0.1:0 \
     --cluster-ca "$pki/ca.pem" --cluster-cert "$pki/node.pem" --cluster-key "$pki/node.key" \

@@ -2,12 +2,14 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include "core/crypto.hpp"
 #include "core/shard.hpp"
 #include "support/json_util.hpp"
 #include "support/process.hpp"
@@ -19,13 +21,13 @@ namespace json = boost::json;
 using namespace std::chrono_literals;
 
 cluster_fixture::cluster_fixture(int count, std::vector<std::string> extra)
-  : pki_dir{make_temp_dir("svc-e2e-cluster-pki-")}, extra_args{std::move(extra)} {
+  : pki_dir{make_temp_dir("svc-e2e-cluster-pki-")}, admin_token{core::random_hex(32)}, extra_args{std::move(extra)} {
   std::signal(SIGPIPE, SIG_IGN); // a node killed mid-answer must not kill the test
   receiver::write_test_pki(receiver::make_test_pki(), pki_dir);
   for (int i = 1; i <= count; ++i)
     ids.push_back("n" + std::to_string(i));
   for (auto& id : ids)
-    nodes.push_back(std::make_unique<svcd_process>(node_args(id, pki_dir)));
+    nodes.push_back(start_member(node_args(id, pki_dir)));
   wait_formed();
 }
 
@@ -49,6 +51,19 @@ std::vector<std::string> cluster_fixture::node_args(const std::string& id, const
     "--cluster-lease", "2s", "--request-deadline", "3s"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   return args;
+}
+
+std::unique_ptr<svcd_process> cluster_fixture::start_member(std::vector<std::string> args) const {
+  auto dir = make_temp_dir("svc-e2e-");
+  auto path = dir + "/admin.token";
+  {
+    std::ofstream out{path};
+    out << admin_token << "\n";
+    if (!out.flush())
+      throw std::runtime_error("cannot write " + path);
+  }
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  return std::make_unique<svcd_process>(existing_data_dir{dir}, std::move(args));
 }
 
 json::value cluster_fixture::status(std::size_t i) const {

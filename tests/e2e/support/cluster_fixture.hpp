@@ -1,8 +1,9 @@
 #pragma once
 // A cluster under test: one etcd and N svcd nodes on loopback (ephemeral
-// ports, fresh data directories), all with certificates of one test CA, the
-// shards dealt round-robin over them at first start. Heartbeats and leases
-// are short so failures show within a second or two.
+// ports, fresh data directories holding the cluster's one admin token), all
+// with certificates of one test CA, the shards dealt round-robin over them at
+// first start. Heartbeats and leases are short so failures show within a
+// second or two.
 
 #include <memory>
 #include <string>
@@ -28,6 +29,9 @@ public:
 
   /// The arguments that make node `id` a member, with certificates from `pki_dir`, then `extra_args`.
   std::vector<std::string> node_args(const std::string& id, const std::string& pki_dir) const;
+  /// Starts svcd with `args` on a fresh data directory that holds the cluster's admin token, as an
+  /// operator sets up each node (the owner of a team checks the token of an admin request forwarded to it).
+  std::unique_ptr<svcd_process> start_member(std::vector<std::string> args) const;
   /// Waits until every running node has the map and every other running node's link up.
   void wait_formed() const;
   /// GET /admin/cluster of node `i`.
@@ -51,6 +55,7 @@ public:
 
   test::etcd_server etcd;
   std::string pki_dir; ///< ca.pem, server.pem, server.key
+  std::string admin_token; ///< every member's DIR/admin.token
   std::vector<std::string> ids;
   std::vector<std::string> extra_args; ///< what every node gets after its membership arguments
   std::vector<std::unique_ptr<svcd_process>> nodes;

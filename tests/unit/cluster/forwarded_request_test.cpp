@@ -2,7 +2,9 @@
 // conversions), and what a node keeps in etcd (etcd_values).
 #include <boost/test/unit_test.hpp>
 
+#include "core/ids.hpp"
 #include "core/shard.hpp"
+#include "http/client_address.hpp"
 #include "cluster/etcd_values.hpp"
 #include "cluster/node_actor.hpp"
 #include "tests/support/routed_requests.hpp"
@@ -57,6 +59,37 @@ BOOST_AUTO_TEST_CASE(a_forwarded_request_that_is_no_request_is_refused) {
   f.fields = {};
   f.http_version = 20;
   BOOST_TEST(!cluster::to_http_request(f));
+}
+
+// A request id and a client key reach answers, logs, rate buckets and stored
+// records on the owner: a peer's must have the shapes this node would make.
+BOOST_AUTO_TEST_CASE(a_forwarded_client_is_taken_only_in_the_shapes_a_node_makes) {
+  auto r = make(bhttp::verb::get, "/v1/team");
+  http::peer_info peer;
+  peer.ip = boost::asio::ip::make_address("2001:db8:1:2::9");
+  peer.address = http::client_key(peer.ip);
+  auto id = core::make_id("req");
+  auto f = cluster::to_forwarded_request(r, peer, id, false);
+  auto taken = cluster::to_peer_info(f);
+  BOOST_TEST_REQUIRE(taken.has_value());
+  BOOST_TEST(taken->address == "2001:db8:1:2::/64");
+  BOOST_TEST(taken->forwarded_request_id == id);
+  BOOST_TEST(taken->ip == peer.ip);
+
+  auto with = [&](auto change) {
+    auto g = f;
+    change(g);
+    return cluster::to_peer_info(g).has_value();
+  };
+  BOOST_TEST(!with([](auto& g) { g.request_id = ""; }));
+  BOOST_TEST(!with([](auto& g) { g.request_id = "req_1"; }), "not a ULID");
+  BOOST_TEST(!with([&](auto& g) { g.request_id = id + "\r\nX-Injected: 1"; }));
+  BOOST_TEST(!with([&](auto& g) { g.request_id = core::make_id("job"); }), "another kind of id");
+  BOOST_TEST(!with([](auto& g) { g.client_ip = "not an address"; }));
+  BOOST_TEST(!with([](auto& g) { g.client_address = "anyone's bucket"; }));
+  BOOST_TEST(!with([](auto& g) { g.client_address = "2001:db8:1:2::9"; }), "an IPv6 client is keyed by its /64");
+  BOOST_TEST(!with([](auto& g) { g.client_address = ""; }));
+  BOOST_TEST(with([](auto& g) { g.client_address = "203.0.113.7"; }), "the client behind a trusted proxy");
 }
 
 BOOST_AUTO_TEST_CASE(members_and_the_map_round_trip_through_etcd_values) {

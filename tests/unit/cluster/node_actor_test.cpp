@@ -16,6 +16,8 @@
 #include <caf/actor_system_config.hpp>
 #include <caf/io/middleman.hpp>
 
+#include "core/ids.hpp"
+
 BOOST_AUTO_TEST_SUITE(cluster_node_actor)
 
 // The owner's node actor gathers the answers to one peer's forwarded
@@ -55,10 +57,11 @@ actors::forwarded_calls calls_of(std::initializer_list<std::pair<uint64_t, std::
   for (auto& [ticket, target] : tickets_and_targets) {
     actors::forwarded_call call;
     call.ticket = ticket;
-    call.request.request_id = "req_" + std::to_string(ticket);
+    call.request.request_id = core::make_id("req");
     call.request.method = "GET";
     call.request.target = target;
     call.request.client_ip = "127.0.0.1";
+    call.request.client_address = "127.0.0.1";
     out.calls.push_back(std::move(call));
   }
   return out;

@@ -102,6 +102,7 @@ std::string dump(const config& c) {
     << "\nqueued_response_bytes=" << c.queued_response_bytes << "\nqueued_response_total=" << c.queued_response_total
     << "\nmax_connections=" << c.max_connections << "\nmax_connections_per_address=" << c.max_connections_per_address
     << "\nbusy_idle_timeout=" << c.busy_idle_timeout.count() << "\ntrusted_proxies=" << ranges(c.trusted_proxies)
+    << "\ntrusted_proxy_header=" << c.trusted_proxy_header
     << "\nmax_uploads=" << c.max_uploads << "\nmax_upload_pixels=" << c.max_upload_pixels << "\nupload_min_bytes=" << c.upload_min_bytes
     << "\nupload_rate_window=" << c.upload_rate_window.count() << "\nupload_deadline=" << c.upload_deadline.count() << "\nlist_scan_limit=" << c.list_scan_limit << "\nrequest_deadline=" << c.request_deadline.count() << "\ndrain_timeout=" << c.drain_timeout.count()
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
@@ -166,6 +167,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"max-connections-per-address", "10"},
     {"busy-idle-timeout", "2s"},
     {"trusted-proxy", "10.0.0.0/8,fd00::/8"},
+    {"trusted-proxy-header", "forwarded"},
     {"max-uploads", "3"},
     {"upload-min-bytes", "1024"},
     {"upload-rate-window", "500ms"},

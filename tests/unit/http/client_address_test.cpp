@@ -26,16 +26,24 @@ http_request with(std::vector<std::pair<std::string, std::string>> fields) {
 
 const auto trusted = *svc::core::parse_cidr_list("10.0.0.0/8, fd00::/8");
 
-std::string client_of(const std::string& peer, std::vector<std::pair<std::string, std::string>> fields) {
-  return client_address(ip(peer), with(std::move(fields)), trusted).to_string();
+using svc::http::forwarding_header;
+
+std::string client_of(const std::string& peer, std::vector<std::pair<std::string, std::string>> fields,
+                      forwarding_header header = forwarding_header::x_forwarded_for) {
+  return client_address(ip(peer), with(std::move(fields)), trusted, header).to_string();
+}
+
+std::string client_by_forwarded(const std::string& peer, std::vector<std::pair<std::string, std::string>> fields) {
+  return client_of(peer, std::move(fields), forwarding_header::forwarded);
 }
 
 } // namespace
 
 BOOST_AUTO_TEST_CASE(headers_of_an_untrusted_peer_are_ignored) {
   BOOST_TEST(client_of("203.0.113.9", {{"X-Forwarded-For", "198.51.100.1"}}) == "203.0.113.9");
-  BOOST_TEST(client_of("203.0.113.9", {{"Forwarded", "for=198.51.100.1"}}) == "203.0.113.9");
-  BOOST_TEST(client_address(ip("10.0.0.1"), with({{"X-Forwarded-For", "198.51.100.1"}}), {}).to_string()
+  BOOST_TEST(client_by_forwarded("203.0.113.9", {{"Forwarded", "for=198.51.100.1"}}) == "203.0.113.9");
+  BOOST_TEST(client_address(ip("10.0.0.1"), with({{"X-Forwarded-For", "198.51.100.1"}}), {},
+                            forwarding_header::x_forwarded_for).to_string()
              == "10.0.0.1", "no trusted proxies configured");
 }
 
@@ -55,24 +63,35 @@ BOOST_AUTO_TEST_CASE(hops_may_carry_ports_brackets_and_quotes) {
   BOOST_TEST(client_of("10.0.0.1", {{"X-Forwarded-For", "198.51.100.1:4711"}}) == "198.51.100.1");
   BOOST_TEST(client_of("10.0.0.1", {{"X-Forwarded-For", "2001:db8::17"}}) == "2001:db8::17");
   BOOST_TEST(client_of("10.0.0.1", {{"X-Forwarded-For", "[2001:db8::17]:4711"}}) == "2001:db8::17");
-  BOOST_TEST(client_of("fd00::1", {{"Forwarded", "for=\"[2001:db8:cafe::17]:4711\";proto=https"}}) == "2001:db8:cafe::17");
-  BOOST_TEST(client_of("10.0.0.1", {{"Forwarded", "for=1.1.1.1, FOR=198.51.100.1;by=10.0.0.1"}}) == "198.51.100.1");
-  BOOST_TEST(client_of("10.0.0.1", {{"Forwarded", "proto=https;for=198.51.100.1"}}) == "198.51.100.1");
+  BOOST_TEST(client_by_forwarded("fd00::1", {{"Forwarded", "for=\"[2001:db8:cafe::17]:4711\";proto=https"}})
+             == "2001:db8:cafe::17");
+  BOOST_TEST(client_by_forwarded("10.0.0.1", {{"Forwarded", "for=1.1.1.1, FOR=198.51.100.1;by=10.0.0.1"}})
+             == "198.51.100.1");
+  BOOST_TEST(client_by_forwarded("10.0.0.1", {{"Forwarded", "proto=https;for=198.51.100.1"}}) == "198.51.100.1");
 }
 
-BOOST_AUTO_TEST_CASE(forwarded_wins_over_x_forwarded_for) {
-  BOOST_TEST(client_of("10.0.0.1", {{"X-Forwarded-For", "1.1.1.1"}, {"Forwarded", "for=198.51.100.1"}})
-             == "198.51.100.1");
+// nginx and ALB append to X-Forwarded-For and pass a client's own Forwarded
+// through untouched: reading it would let the client name its address.
+BOOST_AUTO_TEST_CASE(only_the_configured_header_names_the_client) {
+  std::vector<std::pair<std::string, std::string>> both{{"X-Forwarded-For", "198.51.100.1"},
+                                                        {"Forwarded", "for=1.1.1.1"}};
+  BOOST_TEST(client_of("10.0.0.1", both) == "198.51.100.1", "the default: X-Forwarded-For");
+  BOOST_TEST(client_of("10.0.0.1", {{"Forwarded", "for=1.1.1.1"}}) == "10.0.0.1",
+             "a Forwarded header alone names no one by default");
+  BOOST_TEST(client_by_forwarded("10.0.0.1", {{"X-Forwarded-For", "198.51.100.1"}, {"Forwarded", "for=1.1.1.2"}})
+             == "1.1.1.2");
+  BOOST_TEST(client_by_forwarded("10.0.0.1", {{"X-Forwarded-For", "198.51.100.1"}}) == "10.0.0.1",
+             "behind a proxy that writes Forwarded, X-Forwarded-For is the client's own");
 }
 
 BOOST_AUTO_TEST_CASE(a_hop_that_is_no_address_stops_at_the_proxy_that_reported_it) {
-  BOOST_TEST(client_of("10.0.0.1", {{"Forwarded", "for=unknown"}}) == "10.0.0.1");
-  BOOST_TEST(client_of("10.0.0.1", {{"Forwarded", "for=_hidden, for=10.0.0.5"}}) == "10.0.0.5");
+  BOOST_TEST(client_by_forwarded("10.0.0.1", {{"Forwarded", "for=unknown"}}) == "10.0.0.1");
+  BOOST_TEST(client_by_forwarded("10.0.0.1", {{"Forwarded", "for=_hidden, for=10.0.0.5"}}) == "10.0.0.5");
   BOOST_TEST(client_of("10.0.0.1", {{"X-Forwarded-For", "1.1.1.1, garbage"}}) == "10.0.0.1");
   BOOST_TEST(client_of("10.0.0.1", {{"X-Forwarded-For", "1.1.1.1,,"}}) == "10.0.0.1");
   BOOST_TEST(client_of("10.0.0.1", {{"X-Forwarded-For", "fe80::1%eth0"}}) == "10.0.0.1");
   BOOST_TEST(client_of("10.0.0.1", {{"X-Forwarded-For", "[2001:db8::1"}}) == "10.0.0.1");
-  BOOST_TEST(client_of("10.0.0.1", {{"Forwarded", "by=10.0.0.1"}}) == "10.0.0.1");
+  BOOST_TEST(client_by_forwarded("10.0.0.1", {{"Forwarded", "by=10.0.0.1"}}) == "10.0.0.1");
 }
 
 BOOST_AUTO_TEST_CASE(ipv6_clients_are_keyed_by_their_slash_64) {

@@ -411,15 +411,16 @@ using shard_handover_actor = caf::typed_actor<
 /// (cluster/shard_intake.hpp): commits the pages and blob pieces the shard's
 /// owner sends, resumes the shard's actors once it is handed over, and drops
 /// what was imported when the move fails. Detached: blob writes block it.
+/// Each message names the node that sent it, as the cluster gate proved it.
 using shard_intake_actor = caf::typed_actor<
-  /// A page of a shard moving here, committed before the answer; false when malformed.
-  caf::replies_to<import_atom, shard_rows_v1>::with<bool>,
-  /// A piece of a moving shard's blob, written before the answer; false when malformed.
-  caf::replies_to<import_atom, blob_piece_v1>::with<bool>,
+  /// A page of a shard moving here, committed before the answer; false when refused.
+  caf::replies_to<import_atom, shard_rows_v1, std::string>::with<bool>,
+  /// A piece of a moving shard's blob, written before the answer; false when refused.
+  caf::replies_to<import_atom, blob_piece_v1, std::string>::with<bool>,
   /// The map names this node for the shard now: resume its jobs and deliveries.
-  caf::replies_to<adopt_atom, uint16_t>::with<bool>,
+  caf::replies_to<adopt_atom, uint16_t, std::string>::with<bool>,
   /// The move failed before the map changed: drop what was imported of the shard.
-  caf::replies_to<delete_atom, uint16_t>::with<bool>>;
+  caf::replies_to<delete_atom, uint16_t, std::string>::with<bool>>;
 
 /// A cluster node's entry point, published on the cluster's mutual-TLS
 /// listener: the only actor other nodes address. It runs requests routed to

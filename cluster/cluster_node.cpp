@@ -2,12 +2,14 @@
 
 #include <fstream>
 
+#include <caf/binary_serializer.hpp>
 #include <caf/io/middleman.hpp>
-#include <caf/openssl/manager.hpp>
-#include <caf/openssl/publish.hpp>
+#include <caf/scoped_actor.hpp>
 
 #include "core/log.hpp"
+#include "cluster/gated_middleman.hpp"
 #include "cluster/node_actor.hpp"
+#include "cluster/node_certificate.hpp"
 
 namespace svc::cluster {
 // The fronts and the node actor speak http's request vocabulary.
@@ -20,11 +22,24 @@ namespace {
 // messages differ refuse each other at connect instead of misreading.
 constexpr const char* wire_identifier = "svc-cluster-v1";
 
+// Connections the gate accepts at once: a link per member, and room for
+// those a restarting member leaves behind until they time out.
+constexpr std::size_t max_peer_connections = 256;
+
 // The longest `Prefer: wait` a forwarded read may hold (job_reads.cpp caps it at 60 s).
 constexpr auto longest_wait = std::chrono::seconds{60};
 // How long a moved shard's rows stay on its old owner: the requests that
 // were on their way here when the map changed are forwarded meanwhile.
 constexpr auto shard_move_grace = std::chrono::seconds{10};
+
+// Bytes of a serialized CAF node id, which begins the payloads the gate binds nodes by.
+std::size_t serialized_node_id_size(caf::actor_system& sys) {
+  std::vector<char> bytes;
+  caf::binary_serializer sink{sys, bytes};
+  if (auto err = sink(sys.node()))
+    return 0;
+  return bytes.size();
+}
 
 std::pair<std::string, uint16_t> split_host_port(const std::string& host_port) {
   auto colon = host_port.rfind(':');
@@ -44,6 +59,12 @@ std::string cluster_config_error(const core::config& cfg) {
     if (!std::ifstream{*path})
       return std::string{"cannot read "} + option + " " + *path;
   }
+  std::string error;
+  auto named = node_named_by_file(cfg.cluster_cert, error);
+  if (!named)
+    return "--cluster-cert: " + error;
+  if (*named != cfg.node_id)
+    return "--cluster-cert names node " + *named + ", not --node-id " + cfg.node_id;
   if (cfg.cluster_heartbeat < std::chrono::milliseconds{10} || cfg.cluster_timeout < std::chrono::milliseconds{10})
     return "--cluster-heartbeat and --cluster-timeout must be at least 10ms";
   auto colon = cfg.cluster_listen.rfind(':');
@@ -58,12 +79,8 @@ std::string cluster_config_error(const core::config& cfg) {
   return {};
 }
 
-void configure_cluster_transport(caf::actor_system_config& caf_cfg, const core::config& cfg) {
+void configure_cluster_transport(caf::actor_system_config& caf_cfg) {
   caf_cfg.load<caf::io::middleman>();
-  caf_cfg.load<caf::openssl::manager>();
-  caf_cfg.openssl_certificate = cfg.cluster_cert;
-  caf_cfg.openssl_key = cfg.cluster_key;
-  caf_cfg.openssl_cafile = cfg.cluster_ca;
   caf_cfg.set("middleman.app-identifiers", std::vector<std::string>{wire_identifier});
   // CAF's heartbeats stay off (peer_router.cpp pings the peers instead).
   // Messages from peers are read on CAF's network thread, not handed to a
@@ -76,8 +93,15 @@ void configure_cluster_transport(caf::actor_system_config& caf_cfg, const core::
 cluster_node::cluster_node(const core::config& cfg, services& svc, actors::runtime& rt, exchange_handler& api,
                            exchange_handler& admin, cluster_table& table)
   : svc_{svc},
+    identities_{std::make_shared<node_identities>()},
+    gate_{std::make_shared<cluster_gate>(
+      svc.io,
+      cluster_gate_options{cfg.node_id, cfg.cluster_ca, cfg.cluster_cert, cfg.cluster_key, max_peer_connections,
+                           std::chrono::duration_cast<std::chrono::milliseconds>(cfg.cluster_timeout)},
+      identities_)},
+    transport_{spawn_gated_middleman(svc.system, gate_)},
     router_{svc.system, svc.io,
-            peer_router_options{cfg.node_id, caf::duration{cfg.cluster_timeout},
+            peer_router_options{cfg.node_id, transport_, gate_, caf::duration{cfg.cluster_timeout},
                                 cfg.request_deadline + longest_wait,
                                 std::chrono::duration_cast<std::chrono::milliseconds>(cfg.cluster_heartbeat),
                                 caf::duration{cfg.cluster_timeout}}},
@@ -87,7 +111,7 @@ cluster_node::cluster_node(const core::config& cfg, services& svc, actors::runti
                                             rt.handles().handover, router_.actor()})},
     entry_{spawn_node_actor(svc.system,
                             {&api_front_, &admin_front_, &svc.io, cfg.body_limit, router_.actor(), intake_,
-                             &router_.table()})},
+                             &router_.table(), identities_.get()})},
     mover_{{&svc.system, &table, &rt.tables(), &rt.blobs(), rt.handles().store, rt.handles().handover,
             router_.actor(), cfg.etcd, cfg.request_deadline + longest_wait, shard_move_grace}} {
   router_.introduce(entry_);
@@ -103,15 +127,23 @@ std::unique_ptr<cluster_node> cluster_node::start(const core::config& cfg, servi
                                                   std::string& error) {
   std::unique_ptr<cluster_node> node{new cluster_node{cfg, svc, rt, api, admin, table}};
   auto [host, port] = split_host_port(cfg.cluster_listen);
-  auto bound = caf::openssl::publish(node->entry_, port, host.c_str(), true);
-  if (!bound) {
-    error = "cannot publish the node actor on " + cfg.cluster_listen + ": " + svc.system.render(bound.error());
+  node->gate_->set_node_actor(node->entry_->id(), serialized_node_id_size(svc.system));
+  if (!node->gate_->open(host, port, error))
     return nullptr;
-  }
+  // Published on the gate's local socket (the port number is CAF's key only).
+  caf::scoped_actor self{svc.system};
+  self->request(node->transport_, std::chrono::seconds{10}, caf::publish_atom::value, uint16_t{0},
+                caf::actor_cast<caf::strong_actor_ptr>(node->entry_), svc.system.message_types<actors::node_actor>(),
+                std::string{}, true)
+    .receive([](uint16_t) {},
+             [&](caf::error& err) { error = "cannot publish the node actor: " + svc.system.render(err); });
+  if (!error.empty())
+    return nullptr;
+  auto bound = node->gate_->port();
   svc.cluster = node->router_.actor();
   membership_options options;
   options.etcd = cfg.etcd;
-  options.self = {cfg.node_id, host + ":" + std::to_string(*bound), api_url, admin_url};
+  options.self = {cfg.node_id, host + ":" + std::to_string(bound), api_url, admin_url};
   options.bootstrap = cfg.cluster_bootstrap;
   options.lease_ttl = std::max(std::chrono::seconds{1}, std::chrono::duration_cast<std::chrono::seconds>(cfg.cluster_lease));
   core::log_info("cluster", "node " + cfg.node_id + " listens for its peers on " + options.self.cluster_address);
@@ -128,6 +160,7 @@ cluster_node::~cluster_node() {
   caf::anon_send_exit(entry_, caf::exit_reason::user_shutdown);
   // Detached: the actor system's end waits for it, so it must be told.
   caf::anon_send_exit(intake_, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(transport_, caf::exit_reason::user_shutdown); // so is the middleman actor
 }
 
 } // namespace svc::cluster

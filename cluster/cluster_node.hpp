@@ -1,15 +1,17 @@
 #pragma once
 // Everything that makes svcd a cluster node, started after its runtime and
-// pipelines: the node actor published on `--cluster-listen` over mutual
-// TLS, the router to the other nodes, the membership in etcd, and the
-// fronts the listeners serve through. Without `--etcd` none of it exists
-// and svcd runs as a single node.
+// pipelines: the cluster gate on `--cluster-listen` (mutual TLS, each
+// peer proven by its certificate), the node actor published behind it, the
+// router to the other nodes, the membership in etcd, and the fronts the
+// listeners serve through. Without `--etcd` none of it exists and svcd runs
+// as a single node.
 
 #include <memory>
 #include <string>
 
 #include "core/config.hpp"
 #include "cluster/cluster_front.hpp"
+#include "cluster/cluster_gate.hpp"
 #include "cluster/cluster_table.hpp"
 #include "cluster/membership.hpp"
 #include "cluster/peer_router.hpp"
@@ -21,10 +23,10 @@ namespace svc::cluster {
 /// Why the cluster options cannot work (a missing one, an unreadable file); empty when they can.
 std::string cluster_config_error(const core::config& cfg);
 
-/// Loads CAF's network layer with OpenSSL into `caf_cfg`: mutual TLS with
-/// the cluster CA, heartbeats, and an application id that other releases'
-/// wire formats do not share. Call before the actor system exists.
-void configure_cluster_transport(caf::actor_system_config& caf_cfg, const core::config& cfg);
+/// Loads CAF's network layer into `caf_cfg` (the cluster gate speaks TLS
+/// for it), with an application id that other releases' wire formats do not
+/// share. Call before the actor system exists.
+void configure_cluster_transport(caf::actor_system_config& caf_cfg);
 
 class cluster_node {
 public:
@@ -46,6 +48,11 @@ private:
                http::exchange_handler& admin, cluster_table& table);
 
   http::services& svc_;
+  std::shared_ptr<node_identities> identities_;
+  /// Ends with the node, before the io_context its sockets use; the actors
+  /// that dial through it (which end later, asynchronously) hold it weakly.
+  std::shared_ptr<cluster_gate> gate_;
+  caf::io::middleman_actor transport_; ///< CAF's connections, through the gate
   peer_router router_;
   cluster_front api_front_;
   cluster_front admin_front_;

@@ -10,6 +10,7 @@
 
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/shard.hpp"
 #include "http/client_address.hpp"
 
 namespace svc::cluster {
@@ -123,6 +124,19 @@ std::shared_ptr<peer_answers> answers_to(node_actor_self self, const node_actor_
   return fresh;
 }
 
+// The node the current message's sender is, as the cluster gate proved it; nullopt for anyone else.
+std::optional<std::string> proven_sender(node_actor_self self, const node_actor_links& links) {
+  auto& sender = self->current_sender();
+  if (!sender || !links.identities)
+    return std::nullopt;
+  return links.identities->node_of(sender->node());
+}
+
+bool refuse_unproven(const char* what) {
+  core::log_warn("cluster", std::string{"refused "} + what + " from a sender no cluster connection proved");
+  return false;
+}
+
 actors::node_actor::behavior_type node_actor(node_actor_self self, node_actor_links links) {
   return {
     // A peer's requests: run on an asio thread, and answered from there
@@ -131,6 +145,8 @@ actors::node_actor::behavior_type node_actor(node_actor_self self, node_actor_li
       auto reply_to = caf::actor_cast<actors::node_actor>(self->current_sender());
       if (!reply_to || calls.calls.empty())
         return; // anonymous: there is no one to answer
+      if (!proven_sender(self, links))
+        return (void)refuse_unproven("forwarded requests");
       auto answers = answers_to(self, links, std::move(reply_to));
       boost::asio::post(*links.io, [links, answers, calls = std::move(calls)]() mutable {
         for (auto& call : calls.calls)
@@ -138,19 +154,46 @@ actors::node_actor::behavior_type node_actor(node_actor_self self, node_actor_li
       });
     },
     [=](actors::answered_atom, actors::forwarded_answers& answers) {
+      if (!proven_sender(self, links))
+        return (void)refuse_unproven("answers");
       links.forwards->answer(caf::actor_cast<caf::actor_addr>(self->current_sender()), std::move(answers));
     },
-    [=](actors::ping_atom) { return true; },
-    // A shard moving here: the intake does the work on its own thread.
+    [=](actors::ping_atom) { return proven_sender(self, links) ? true : refuse_unproven("a ping"); },
+    // A shard moving here: the intake does the work on its own thread, and
+    // takes it only from the node that holds the shard.
     [=](actors::import_atom a, actors::shard_rows_v1& page) -> caf::result<bool> {
-      return self->delegate(links.intake, a, std::move(page));
+      auto from = proven_sender(self, links);
+      if (!from)
+        return refuse_unproven("a shard page");
+      return self->delegate(links.intake, a, std::move(page), std::move(*from));
     },
     [=](actors::import_atom a, actors::blob_piece_v1& piece) -> caf::result<bool> {
-      return self->delegate(links.intake, a, std::move(piece));
+      auto from = proven_sender(self, links);
+      if (!from)
+        return refuse_unproven("a blob piece");
+      return self->delegate(links.intake, a, std::move(piece), std::move(*from));
     },
-    [=](actors::adopt_atom a, uint16_t shard) -> caf::result<bool> { return self->delegate(links.intake, a, shard); },
-    [=](actors::delete_atom a, uint16_t shard) -> caf::result<bool> { return self->delegate(links.intake, a, shard); },
+    [=](actors::adopt_atom a, uint16_t shard) -> caf::result<bool> {
+      auto from = proven_sender(self, links);
+      if (!from)
+        return refuse_unproven("a shard hand-over");
+      return self->delegate(links.intake, a, shard, std::move(*from));
+    },
+    [=](actors::delete_atom a, uint16_t shard) -> caf::result<bool> {
+      auto from = proven_sender(self, links);
+      if (!from)
+        return refuse_unproven("a shard erasure");
+      return self->delegate(links.intake, a, shard, std::move(*from));
+    },
+    // A node that dialed this one: only under the node id its connection
+    // proved, and introducing an actor of its own.
     [=](actors::hello_atom, std::string& node_id, caf::strong_actor_ptr& entry) {
+      auto from = proven_sender(self, links);
+      if (!from || *from != node_id || !entry || entry->node() != self->current_sender()->node()) {
+        core::log_warn("cluster", "refused a hello as node " + (core::is_node_id(node_id) ? node_id : "(no node id)")
+                                    + (from ? " from node " + *from : std::string{" from an unproven sender"}));
+        return;
+      }
       self->send(links.router, actors::hello_atom::value, std::move(node_id), std::move(entry));
     },
   };

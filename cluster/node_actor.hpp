@@ -3,7 +3,10 @@
 // turns a forwarded request back into an HTTP request and runs it through
 // this node's own pipeline on an asio thread, so a routed request is
 // answered exactly as one a client sent here (auth, rate limit,
-// idempotency, ledger and persistence all run on the owner).
+// idempotency, ledger and persistence all run on the owner). It serves
+// only nodes the cluster gate proved, each as the node it proved: a hello
+// names the sender itself, and shard messages go to the intake with their
+// sender, which takes them only from the shard's owner.
 
 #include <optional>
 
@@ -11,6 +14,7 @@
 
 #include "actors/messages.hpp"
 #include "cluster/forwarding_table.hpp"
+#include "cluster/node_identities.hpp"
 #include "cluster/shard_intake.hpp"
 #include "http/transport.hpp"
 
@@ -27,6 +31,7 @@ struct node_actor_links {
   actors::peer_router_actor router; ///< learns of the peers that dial this node
   shard_intake_actor intake;        ///< takes the shards that move here
   forwarding_table* forwards = nullptr; ///< settles the answers to the requests this node forwarded
+  const node_identities* identities = nullptr; ///< who sent a message: only proven nodes are served
 };
 
 /// Spawns the node actor.

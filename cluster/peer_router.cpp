@@ -5,7 +5,6 @@
 #include <map>
 
 #include <caf/io/middleman_actor.hpp>
-#include <caf/openssl/manager.hpp>
 
 #include "core/log.hpp"
 
@@ -76,8 +75,9 @@ void connect(peer_router_self self, const table_ptr& table, const std::string& n
     return;
   }
   auto host = address.substr(0, colon);
-  auto mm = self->system().openssl_manager().actor_handle();
-  self->request(mm, options.connect_timeout, caf::connect_atom::value, host, port)
+  if (auto gate = options.gate.lock())
+    gate->expect(host, port, node_id); // the certificate there must name it
+  self->request(options.transport, options.connect_timeout, caf::connect_atom::value, host, port)
     .then(
       [=](const caf::node_id&, caf::strong_actor_ptr& ptr, const std::set<std::string>& interface) {
         auto it = self->state.peers.find(node_id);

@@ -1,6 +1,6 @@
 #pragma once
 // The links to the other nodes: one router actor keeps a link to each
-// member's node actor (mutual TLS, reconnecting with backoff, pinged every
+// member's node actor (through the cluster gate, reconnecting with backoff, pinged every
 // heartbeat) and tells the forwarding table which peers are reachable, so
 // that when a link goes down every request waiting on it fails at once (503
 // `owner_unavailable`) instead of waiting for its deadline. Requests
@@ -12,12 +12,17 @@
 #include <boost/asio/io_context.hpp>
 
 #include "actors/messages.hpp"
+#include <caf/io/middleman_actor.hpp>
+
+#include "cluster/cluster_gate.hpp"
 #include "cluster/forwarding_table.hpp"
 
 namespace svc::cluster {
 
 struct peer_router_options {
   std::string self_id;            ///< this node: never a peer
+  caf::io::middleman_actor transport; ///< connects to the peers, through the cluster gate
+  std::weak_ptr<cluster_gate> gate; ///< told which node listens where before each connect
   caf::duration connect_timeout;  ///< one connection attempt
   std::chrono::steady_clock::duration forward_timeout; ///< one forwarded request (covers the longest `Prefer: wait`)
   std::chrono::milliseconds heartbeat{1000}; ///< how often each linked peer is pinged

@@ -16,6 +16,8 @@ struct open_blob {
 struct shard_intake_state {
   std::map<std::string, open_blob> blobs; ///< blobs being received, by name
   std::map<uint16_t, actors::shard_move_status> moves; ///< what arrived of each shard moving here
+  std::map<uint16_t, std::string> senders; ///< the node each shard moving here comes from (its owner)
+  std::map<std::string, uint16_t> expected_blobs; ///< blobs the rows moved here own, and their shard: the only pieces taken
   static inline const char* name = "shard_intake";
 };
 
@@ -68,16 +70,43 @@ bool refuse(uint16_t shard, const std::string& why) {
   return false;
 }
 
+// Whether `from` holds `shard`: only its owner may move it, here or anywhere.
+bool owns(const shard_intake_links& links, uint16_t shard, const std::string& from) {
+  return shard < core::shard_count && links.table->owner_of(static_cast<core::shard_id>(shard)) == from;
+}
+
+// Whether a row of `shard` moved here owns blob `name`.
+bool expects_blob(shard_intake_self self, const std::string& name, uint16_t shard) {
+  auto it = self->state.expected_blobs.find(name);
+  return it != self->state.expected_blobs.end() && it->second == shard;
+}
+
+// The move of `shard` here ended (handed over or dropped): nothing more of it is taken.
+void end_move(shard_intake_self self, uint16_t shard) {
+  self->state.senders.erase(shard);
+  auto& blobs = self->state.expected_blobs;
+  for (auto it = blobs.begin(); it != blobs.end();)
+    it = it->second == shard ? blobs.erase(it) : std::next(it);
+}
+
+// Whether the move of `shard` here began with a first page from `from`.
+bool moving_from(shard_intake_self self, uint16_t shard, const std::string& from) {
+  auto it = self->state.senders.find(shard);
+  return it != self->state.senders.end() && it->second == from;
+}
+
 } // namespace
 
 shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links links) {
   return sys.spawn<caf::detached>([](shard_intake_self self, shard_intake_links links) -> shard_intake_actor::behavior_type {
     return {
-      [=](actors::import_atom, actors::shard_rows_v1& page) -> caf::result<bool> {
+      [=](actors::import_atom, actors::shard_rows_v1& page, const std::string& from) -> caf::result<bool> {
         auto shard = static_cast<core::shard_id>(page.shard);
         // Never over a shard this node answers for: its live rows would be overwritten.
         if (page.shard >= core::shard_count || links.table->owner_of(shard) == links.table->self())
           return refuse(page.shard, "this node holds the shard");
+        if (!owns(links, page.shard, from) || (!page.first && !moving_from(self, page.shard, from)))
+          return refuse(page.shard, "node " + from + " does not hold the shard, or began no move of it here");
         if (links.table->erasing(shard)) // it left lately: its old copy goes first (the grace period)
           return refuse(page.shard, "this node is still erasing its previous copy of the shard");
         std::vector<persistence::shard_row> rows;
@@ -95,6 +124,8 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
           return refuse(page.shard, why);
         auto& move = self->state.moves[page.shard];
         if (page.first) { // shown at once, so an earlier move of the shard here is not taken for this one
+          end_move(self, page.shard); // what an earlier move of it here left
+          self->state.senders[page.shard] = from;
           move = {};
           move.shard = page.shard;
           move.to = links.table->self();
@@ -102,17 +133,24 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
           self->send(links.router, actors::progress_atom::value, move);
         }
         move.rows += rows.size();
-        for (auto& r : rows)
+        std::vector<std::string> owned;
+        for (auto& r : rows) {
           move.bytes += r.key.size() + r.value.size();
+          persistence::add_blobs_of(r, owned);
+        }
+        for (auto& b : owned)
+          self->state.expected_blobs[b] = page.shard;
         auto promise = self->make_response_promise<bool>();
         commit_then_remove(self, links, std::move(batch), std::move(stale_blobs), promise);
         return promise;
       },
-      [=](actors::import_atom, actors::blob_piece_v1& piece) -> bool {
+      [=](actors::import_atom, actors::blob_piece_v1& piece, const std::string& from) -> bool {
         auto shard = static_cast<core::shard_id>(piece.shard);
         if (piece.shard >= core::shard_count || links.table->owner_of(shard) == links.table->self()
-            || !persistence::valid_blob_key(piece.name))
-          return refuse(piece.shard, "a blob piece with a bad name, or for a shard held here");
+            || !persistence::valid_blob_key(piece.name) || !expects_blob(self, piece.name, piece.shard))
+          return refuse(piece.shard, "a blob piece no row moved here owns, or for a shard held here");
+        if (!owns(links, piece.shard, from) || !moving_from(self, piece.shard, from))
+          return refuse(piece.shard, "a blob piece from node " + from + ", which moves no such shard here");
         auto& open = self->state.blobs[piece.name];
         if (piece.offset == 0) {
           open = {};
@@ -138,9 +176,11 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
         ++self->state.moves[piece.shard].blobs;
         return true;
       },
-      [=](actors::adopt_atom, uint16_t shard) -> caf::result<bool> {
-        if (shard >= core::shard_count)
-          return false;
+      [=](actors::adopt_atom, uint16_t shard, const std::string& from) -> caf::result<bool> {
+        // The map may name this node already: the mover changed it before asking.
+        if (shard >= core::shard_count || !moving_from(self, shard, from))
+          return refuse(shard, "node " + from + " hands over a shard it moved no rows of here");
+        end_move(self, shard);
         links.table->hand_over(static_cast<core::shard_id>(shard), links.table->self());
         auto promise = self->make_response_promise<bool>();
         self->request(links.handover, caf::infinite, actors::adopt_atom::value, static_cast<core::shard_id>(shard))
@@ -158,9 +198,12 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
             [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
         return promise;
       },
-      [=](actors::delete_atom, uint16_t shard) -> caf::result<bool> {
+      [=](actors::delete_atom, uint16_t shard, const std::string& from) -> caf::result<bool> {
         if (shard >= core::shard_count || links.table->owner_of(static_cast<core::shard_id>(shard)) == links.table->self())
           return false;
+        if (!owns(links, shard, from))
+          return refuse(shard, "node " + from + ", which does not hold the shard, asks to drop its copy here");
+        end_move(self, shard);
         self->state.blobs.clear();
         persistence::write_batch batch;
         std::vector<std::string> blobs;

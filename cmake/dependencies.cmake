@@ -15,12 +15,12 @@ find_library(CAF_CORE_LIB caf_core REQUIRED)
 add_library(caf::core INTERFACE IMPORTED)
 target_include_directories(caf::core SYSTEM INTERFACE ${CAF_INCLUDE_DIR})
 target_link_libraries(caf::core INTERFACE ${CAF_CORE_LIB} Threads::Threads)
-# CAF's network layer (the middleman, BASP) and its OpenSSL transport carry
-# typed messages between the nodes of a cluster over mutual TLS.
+# CAF's network layer (the middleman, BASP) carries typed messages between
+# the nodes of a cluster, through the TLS of svcd's own cluster gate
+# (cluster/cluster_gate.hpp; OpenSSL through Asio).
 find_library(CAF_IO_LIB caf_io REQUIRED)
-find_library(CAF_OPENSSL_LIB caf_openssl REQUIRED)
 add_library(caf::io INTERFACE IMPORTED)
-target_link_libraries(caf::io INTERFACE ${CAF_OPENSSL_LIB} ${CAF_IO_LIB} caf::core OpenSSL::SSL OpenSSL::Crypto)
+target_link_libraries(caf::io INTERFACE ${CAF_IO_LIB} caf::core OpenSSL::SSL OpenSSL::Crypto)
 
 find_path(LMDB_INCLUDE_DIR lmdb.h REQUIRED)
 find_library(LMDB_LIB lmdb REQUIRED)

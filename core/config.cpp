@@ -7,17 +7,14 @@
 #include "core/byte_size.hpp"
 #include "core/comma_list.hpp"
 #include "core/smtp_url.hpp"
+#include "core/shard.hpp"
 #include "core/time_format.hpp"
 
 namespace svc::core {
 namespace {
 
-// A node id: 1-32 of a-z, 0-9 and '-'.
 std::optional<std::string> checked_node_id(std::string_view v) {
-  bool valid = !v.empty() && v.size() <= 32 && std::all_of(v.begin(), v.end(), [](char ch) {
-    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
-  });
-  return valid ? std::optional<std::string>{std::string{v}} : std::nullopt;
+  return is_node_id(v) ? std::optional<std::string>{std::string{v}} : std::nullopt;
 }
 
 // `HOST:PORT` with a port 1-65535.

@@ -1,5 +1,7 @@
 #include "core/shard.hpp"
 
+#include <algorithm>
+
 #include "core/ids.hpp"
 
 namespace svc::core {
@@ -49,6 +51,12 @@ std::optional<shard_id> shard_of_id(std::string_view prefixed_id) {
   if (!has_id_shape(prefixed_id, prefix))
     return std::nullopt;
   return ulid_random_head(prefixed_id.substr(prefix.size() + 1));
+}
+
+bool is_node_id(std::string_view id) {
+  return !id.empty() && id.size() <= 32 && std::all_of(id.begin(), id.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
+  });
 }
 
 } // namespace svc::core

@@ -33,4 +33,8 @@ std::optional<shard_id> shard_of_key_secret(std::string_view hex_secret);
 /// sharding name a random shard.
 std::optional<shard_id> shard_of_id(std::string_view prefixed_id);
 
+/// Whether `id` is a node's name in a cluster: 1-32 of a-z, 0-9 and '-'
+/// (`--node-id`, the node's certificate, etcd keys and values).
+bool is_node_id(std::string_view id);
+
 } // namespace svc::core

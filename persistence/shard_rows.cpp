@@ -176,4 +176,8 @@ read_result<std::size_t> erase_shard_rows(const tables& t, core::shard_id shard,
   return erased;
 }
 
+void add_blobs_of(const shard_row& row, std::vector<std::string>& blobs) {
+  add_blobs({row.from, row.key, row.value}, blobs);
+}
+
 } // namespace svc::persistence

@@ -50,6 +50,10 @@ read_result<shard_rows_page> read_shard_rows(const tables& t, core::shard_id sha
 /// shard byte, or a value without the format byte.
 bool put_shard_rows(write_batch& batch, core::shard_id shard, const std::vector<shard_row>& rows, std::string& why);
 
+/// Adds to `blobs` the names of the blobs `row` owns (a succeeded job's
+/// outputs, an upload's bytes): the only blobs a move may bring along with it.
+void add_blobs_of(const shard_row& row, std::vector<std::string>& blobs);
+
 /// Adds to `batch` the erasure of every row of `shard` (the old owner's
 /// cleanup after a move) and returns how many rows; an error (and nothing
 /// added) when the store fails. Also lists the shard's blobs in `blobs`. One

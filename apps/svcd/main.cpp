@@ -1,4 +1,5 @@
 // svcd: the Svc server. Options: `svcd --help`; operating it is docs/operating.md.
+#include <csignal>
 #include <iostream>
 
 #include "core/build_info.hpp"
@@ -7,6 +8,9 @@
 #include "apps/svcd/server.hpp"
 
 int main(int argc, char** argv) {
+  // A write to a peer, client or pipe that went away fails with EPIPE
+  // where it is made, instead of ending the process.
+  std::signal(SIGPIPE, SIG_IGN);
   auto parsed = svc::core::parse_config(argc, argv);
   if (parsed.help) {
     std::cout << parsed.help_text;

@@ -139,7 +139,7 @@ int run_server(const core::config& cfg) {
   caf::actor_system_config caf_cfg;
   actors::configure_actor_system(caf_cfg, cfg);
   if (clustered)
-    configure_cluster_transport(caf_cfg, cfg);
+    configure_cluster_transport(caf_cfg);
   // The teams this node holds: all of them, unless it is one node of a cluster.
   auto table = clustered ? std::make_unique<cluster_table>(cfg.node_id) : nullptr;
   caf::actor_system sys{caf_cfg};

@@ -80,12 +80,13 @@ x509_ptr new_cert(EVP_PKEY* key, const char* cn, int days) {
 // Makes `cert` a server certificate for 127.0.0.1 and localhost issued by
 // `issuer` and signed with `signer` (`cert` and its own key when self-signed);
 // `signing` names the step in the error.
-void issue_server_cert(X509* cert, X509* issuer, EVP_PKEY* signer, const char* signing) {
+void issue_server_cert(X509* cert, X509* issuer, EVP_PKEY* signer, const char* signing,
+                       const std::string& alt_names = "IP:127.0.0.1,DNS:localhost") {
   check(X509_set_issuer_name(cert, X509_get_subject_name(issuer)), "issuer");
   add_ext(cert, issuer, NID_basic_constraints, "critical,CA:FALSE");
   add_ext(cert, issuer, NID_key_usage, "critical,digitalSignature,keyEncipherment");
   add_ext(cert, issuer, NID_ext_key_usage, "serverAuth,clientAuth"); // clientAuth: cluster nodes present it as TLS clients too
-  add_ext(cert, issuer, NID_subject_alt_name, "IP:127.0.0.1,DNS:localhost");
+  add_ext(cert, issuer, NID_subject_alt_name, alt_names.c_str());
   add_ext(cert, issuer, NID_subject_key_identifier, "hash");
   add_ext(cert, issuer, NID_authority_key_identifier, "keyid:always");
   if (!X509_sign(cert, signer, EVP_sha256()))
@@ -148,6 +149,20 @@ test_pki make_test_pki(int days) {
   issue_server_cert(server.get(), ca.get(), ca_key.get(), "signing the server certificate");
 
   return {{to_pem(ca.get()), to_pem(ca_key.get())}, {to_pem(server.get()), to_pem(server_key.get())}};
+}
+
+pem_identity make_node_identity(const pem_identity& ca, const std::string& node_id, int days) {
+  std::unique_ptr<BIO, free_bio> cert_bio{BIO_new_mem_buf(ca.cert.data(), static_cast<int>(ca.cert.size()))};
+  std::unique_ptr<BIO, free_bio> key_bio{BIO_new_mem_buf(ca.key.data(), static_cast<int>(ca.key.size()))};
+  x509_ptr issuer{PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr)};
+  pkey_ptr issuer_key{PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr)};
+  if (!issuer || !issuer_key)
+    fail("reading the CA (its key is not kept when loaded from files)");
+  auto key = new_key();
+  auto cert = new_cert(key.get(), node_id.c_str(), days);
+  issue_server_cert(cert.get(), issuer.get(), issuer_key.get(), "signing a node certificate",
+                    "IP:127.0.0.1,DNS:localhost,URI:urn:svc:node:" + node_id);
+  return {to_pem(cert.get()), to_pem(key.get())};
 }
 
 pem_identity make_untrusted_server(int days) {

@@ -24,6 +24,11 @@ struct test_pki {
 /// Throws std::runtime_error if OpenSSL fails.
 test_pki make_test_pki(int days = 30);
 
+/// A cluster node's certificate signed by `ca` (whose key it needs): the
+/// server names plus the SAN URI `urn:svc:node:<node_id>` that proves the
+/// node id to the other members.
+pem_identity make_node_identity(const pem_identity& ca, const std::string& node_id, int days = 30);
+
 /// A self-signed server certificate for the same names, signed by no CA.
 pem_identity make_untrusted_server(int days = 30);
 

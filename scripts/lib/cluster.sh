@@ -20,20 +20,25 @@ for k in sys.argv[1].split("."): d=d[int(k)] if k.isdigit() else d[k]
 print(d)' "$1"
 }
 
-# Writes ca.pem, node.pem and node.key into DIR: a throwaway CA and one node
-# certificate for 127.0.0.1 that serves as both TLS server and client; and
-# admin.token, the cluster's one admin token, which every node is given
-# (the owner of a team checks the token of an admin request forwarded to it).
-make_cluster_pki() { # DIR
-  local pki=$1
+# Writes into DIR a throwaway CA (ca.pem) and, for each node ID, ID.pem and
+# ID.key: a certificate for 127.0.0.1 that serves as both TLS server and
+# client and names the node (the SAN URI urn:svc:node:ID, which the other
+# nodes take it for); and admin.token, the cluster's one admin token, which
+# every node is given (the owner of a team checks the token of an admin
+# request forwarded to it).
+make_cluster_pki() { # DIR ID...
+  local pki=$1 id
+  shift
   mkdir -p "$pki"
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=svc cluster CA" \
     -keyout "$pki/ca.key" -out "$pki/ca.pem" 2>/dev/null
-  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=svc node" \
-    -keyout "$pki/node.key" -out "$pki/node.csr" 2>/dev/null
-  printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n' >"$pki/node.ext"
-  openssl x509 -req -in "$pki/node.csr" -CA "$pki/ca.pem" -CAkey "$pki/ca.key" -CAcreateserial -days 2 \
-    -extfile "$pki/node.ext" -out "$pki/node.pem" 2>/dev/null
+  for id in "$@"; do
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=svc node $id" \
+      -keyout "$pki/$id.key" -out "$pki/$id.csr" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,URI:urn:svc:node:%s\nextendedKeyUsage=serverAuth,clientAuth\n' "$id" >"$pki/$id.ext"
+    openssl x509 -req -in "$pki/$id.csr" -CA "$pki/ca.pem" -CAkey "$pki/ca.key" -CAcreateserial -days 2 \
+      -extfile "$pki/$id.ext" -out "$pki/$id.pem" 2>/dev/null
+  done
   (umask 077 && openssl rand -hex 32 >"$pki/admin.token")
   chmod 600 "$pki"/*.key
 }
@@ -66,7 +71,7 @@ start_node() { # DIR ID PKI BOOTSTRAP [options...]
   install -m 600 "$pki/admin.token" "$dir/$id/admin.token"
   "$svcd" --data-dir "$dir/$id" --listen 127.0.0.1:0 --admin-listen 127.0.0.1:0 \
     --etcd "$etcd_endpoint" --node-id "$id" --cluster-listen 127.0.0.1:0 \
-    --cluster-ca "$pki/ca.pem" --cluster-cert "$pki/node.pem" --cluster-key "$pki/node.key" \
+    --cluster-ca "$pki/ca.pem" --cluster-cert "$pki/$id.pem" --cluster-key "$pki/$id.key" \
     --cluster-bootstrap "$bootstrap" "$@" >"$dir/$id/svcd.log" 2>&1 </dev/null &
   cluster_pids+=($!)
 }

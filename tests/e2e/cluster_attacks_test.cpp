@@ -1,7 +1,12 @@
 // Attacks on a cluster:
-// - a real svcd that holds a copy of a member's certificate and key (and so a
-//   link to every member), with an empty data directory and an admin token of
-//   its own: the owner of a team checks admin authority itself, so the
+// - a node whose certificate names another node: svcd refuses to start on it,
+//   and a peer that says hello as another node, or hands over or erases a
+//   shard it does not hold (this test process, linked through a gate of its
+//   own with a certificate of the cluster's CA), is refused, and the cluster
+//   serves on as before;
+// - a real svcd that holds a member's certificate and key (and so a link to
+//   every member), with an empty data directory and an admin token of its
+//   own: the owner of a team checks admin authority itself, so the
 //   intruder's token buys nothing there;
 // - clients behind a trusted proxy: the answers a node gives itself (a 307 to
 //   the owner) draw from each client's anonymous bucket, so one client cannot
@@ -15,6 +20,7 @@
 #include "core/ids.hpp"
 #include "core/shard.hpp"
 #include "support/cluster_fixture.hpp"
+#include "support/rogue_peer.hpp"
 #include "support/json_util.hpp"
 #include "support/wait.hpp"
 
@@ -49,6 +55,24 @@ struct two_nodes_behind_a_proxy : cluster_fixture {
   two_nodes_behind_a_proxy() : cluster_fixture(2, {"--trusted-proxy", "127.0.0.0/8"}) {}
 };
 
+// Where node `i` listens for its peers, as the members' view says.
+std::string cluster_address_of(const cluster_fixture& c, std::size_t i) {
+  auto status = c.status(0); // kept: the loop walks into it
+  for (auto& n : status.at("nodes").as_array())
+    if (n.at("id").as_string() == c.ids[i])
+      return std::string{n.at("cluster_address").as_string()};
+  throw std::runtime_error(c.ids[i] + " is not in the view");
+}
+
+// A shard node `owner` holds.
+uint16_t shard_held_by(const cluster_fixture& c, std::size_t owner) {
+  auto owners = c.status(0).at("owners").as_array();
+  for (std::size_t shard = 0; shard < owners.size(); ++shard)
+    if (owners[shard].as_string() == c.ids[owner])
+      return static_cast<uint16_t>(shard);
+  throw std::runtime_error(c.ids[owner] + " holds no shard");
+}
+
 // A job id of a shard node `owner` holds: its output URL is redirected there.
 std::string job_id_held_by(const cluster_fixture& c, std::size_t owner) {
   auto owners = c.status(0).at("owners").as_array();
@@ -68,11 +92,50 @@ std::int64_t used_after_redirect(http_client& c, const std::string& target, cons
 
 } // namespace
 
+BOOST_FIXTURE_TEST_CASE(a_certificate_that_names_another_node_starts_no_node, two_nodes) {
+  auto args = node_args("n3", pki_dir);
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "--cluster-cert")
+      args[i + 1] = pki_dir + "/n2.pem";
+    if (args[i] == "--cluster-key")
+      args[i + 1] = pki_dir + "/n2.key";
+  }
+  try {
+    svcd_process impostor{std::move(args)};
+    BOOST_ERROR("svcd started as n3 with n2's certificate");
+  } catch (const std::runtime_error& e) {
+    std::string why = e.what();
+    BOOST_TEST(why.find("names node n2, not --node-id n3") != std::string::npos, why);
+  }
+}
+
+BOOST_FIXTURE_TEST_CASE(a_peer_is_served_only_as_the_node_its_certificate_names, two_nodes) {
+  auto [team, key] = team_on(1);
+  issue_identity("n3");
+  rogue_peer rogue{pki_dir, "n3"};
+  auto n1 = rogue.link(cluster_address_of(*this, 0), "n1");
+  BOOST_TEST_REQUIRE(n1.has_value(), "a certificate of the CA links");
+  BOOST_TEST(!rogue.link(cluster_address_of(*this, 1), "n1").has_value(),
+             "n2's address is not taken for n1's: the certificate there names n2");
+
+  // As n2, the rogue would take over n1's link to n2: its requests for n2's teams.
+  rogue.hello(*n1, "n2");
+  auto shard = shard_held_by(*this, 1);
+  BOOST_TEST(rogue.adopt(*n1, shard) == std::optional<bool>{false}, "n1 serving n2's shard on n3's word");
+  BOOST_TEST(rogue.erase(*n1, shard_held_by(*this, 0)) == std::optional<bool>{false});
+  BOOST_TEST(rogue.erase(*n1, shard) == std::optional<bool>{false}, "n3 does not hold the shard either");
+
+  auto r = api(0).get("/v1/team", with_key(key));
+  BOOST_TEST(r.status == 200, "n2's team through n1, after the rogue's attempts: " << r.summary());
+  BOOST_TEST(peer_state(*this, 0, "n2") == "up");
+}
+
 BOOST_FIXTURE_TEST_CASE(a_copied_certificate_is_no_admin_token_on_another_node, two_nodes) {
   auto [team, key] = team_on(1);
   auto before = available_credits(*this, 0, team);
-  // n3 joins with the members' certificate, on a data directory of its own:
-  // its own fresh admin token, which no member holds.
+  // n3 joins with a certificate of the cluster's CA, on a data directory of
+  // its own: its own fresh admin token, which no member holds.
+  issue_identity("n3");
   svcd_process intruder{node_args("n3", pki_dir)};
   BOOST_TEST_REQUIRE(wait_until([&] { return peer_state(*this, 1, "n3") == "up"; }, 10s, 50ms),
                      "the owner links to the intruder: the certificate is a member's");

@@ -8,6 +8,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 
 #include <boost/json.hpp>
 
@@ -161,8 +162,11 @@ BOOST_AUTO_TEST_CASE(a_hung_node_is_declared_down_within_the_heartbeat_timeout) 
 
 BOOST_AUTO_TEST_CASE(a_node_with_a_foreign_certificate_cannot_link) {
   auto foreign_dir = make_temp_dir("svc-e2e-foreign-pki-");
-  auto pki = svc::receiver::make_test_pki(); // another CA
-  svc::receiver::write_test_pki(pki, foreign_dir);
+  auto foreign = svc::receiver::make_test_pki(); // another CA
+  svc::receiver::write_test_pki(foreign, foreign_dir);
+  auto n4 = svc::receiver::make_node_identity(foreign.ca, "n4");
+  std::ofstream{foreign_dir + "/n4.pem"} << n4.cert;
+  std::ofstream{foreign_dir + "/n4.key"} << n4.key;
   // The node trusts the cluster's CA but presents a certificate of another one.
   auto args = node_args("n4", foreign_dir);
   for (std::size_t i = 0; i + 1 < args.size(); ++i)

@@ -21,11 +21,16 @@ namespace json = boost::json;
 using namespace std::chrono_literals;
 
 cluster_fixture::cluster_fixture(int count, std::vector<std::string> extra)
-  : pki_dir{make_temp_dir("svc-e2e-cluster-pki-")}, admin_token{core::random_hex(32)}, extra_args{std::move(extra)} {
+  : pki{receiver::make_test_pki()},
+    pki_dir{make_temp_dir("svc-e2e-cluster-pki-")},
+    admin_token{core::random_hex(32)},
+    extra_args{std::move(extra)} {
   std::signal(SIGPIPE, SIG_IGN); // a node killed mid-answer must not kill the test
-  receiver::write_test_pki(receiver::make_test_pki(), pki_dir);
+  receiver::write_test_pki(pki, pki_dir);
   for (int i = 1; i <= count; ++i)
     ids.push_back("n" + std::to_string(i));
+  for (auto& id : ids)
+    issue_identity(id);
   for (auto& id : ids)
     nodes.push_back(start_member(node_args(id, pki_dir)));
   wait_formed();
@@ -46,11 +51,25 @@ std::vector<std::string> cluster_fixture::node_args(const std::string& id, const
     bootstrap += (bootstrap.empty() ? "" : ",") + n;
   std::vector<std::string> args{
     "--etcd", etcd.endpoint(), "--node-id", id, "--cluster-listen", "127.0.0.1:0",
-    "--cluster-ca", dir + "/ca.pem", "--cluster-cert", dir + "/server.pem", "--cluster-key", dir + "/server.key",
+    "--cluster-ca", dir + "/ca.pem", "--cluster-cert", dir + "/" + id + ".pem", "--cluster-key", dir + "/" + id + ".key",
     "--cluster-bootstrap", bootstrap, "--cluster-heartbeat", "200ms", "--cluster-timeout", "1s",
     "--cluster-lease", "2s", "--request-deadline", "3s"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   return args;
+}
+
+void cluster_fixture::issue_identity(const std::string& id) const {
+  auto identity = receiver::make_node_identity(pki.ca, id);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream out{pki_dir + "/" + name};
+    out << text;
+    if (!out.flush())
+      throw std::runtime_error("cannot write " + pki_dir + "/" + name);
+  };
+  write(id + ".pem", identity.cert);
+  write(id + ".key", identity.key);
+  std::filesystem::permissions(pki_dir + "/" + id + ".key",
+                               std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
 }
 
 std::unique_ptr<svcd_process> cluster_fixture::start_member(std::vector<std::string> args) const {

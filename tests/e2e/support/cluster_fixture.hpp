@@ -1,8 +1,8 @@
 #pragma once
 // A cluster under test: one etcd and N svcd nodes on loopback (ephemeral
-// ports, fresh data directories holding the cluster's one admin token), all
-// with certificates of one test CA, the shards dealt round-robin over them at
-// first start. Heartbeats and leases are short so failures show within a
+// ports, fresh data directories holding the cluster's one admin token), each
+// with a certificate of one test CA that names it, the shards dealt
+// round-robin over them at first start. Heartbeats and leases are short so failures show within a
 // second or two.
 
 #include <memory>
@@ -12,6 +12,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include "bench/receiver/test_ca.hpp"
 #include "etcd_server.hpp"
 #include "support/http_client.hpp"
 #include "support/server_fixture.hpp"
@@ -27,8 +28,10 @@ public:
   /// Prints every node's log tail if the current test case has failed.
   ~cluster_fixture();
 
-  /// The arguments that make node `id` a member, with certificates from `pki_dir`, then `extra_args`.
+  /// The arguments that make node `id` a member, with `pki_dir`'s ca.pem and ID.pem, ID.key, then `extra_args`.
   std::vector<std::string> node_args(const std::string& id, const std::string& pki_dir) const;
+  /// Writes ID.pem and ID.key into `pki_dir`: a certificate of the cluster's CA that names node `id`.
+  void issue_identity(const std::string& id) const;
   /// Starts svcd with `args` on a fresh data directory that holds the cluster's admin token, as an
   /// operator sets up each node (the owner of a team checks the token of an admin request forwarded to it).
   std::unique_ptr<svcd_process> start_member(std::vector<std::string> args) const;
@@ -54,7 +57,8 @@ public:
   boost::json::value admin_create(std::size_t via, const std::string& path, const boost::json::object& body) const;
 
   test::etcd_server etcd;
-  std::string pki_dir; ///< ca.pem, server.pem, server.key
+  receiver::test_pki pki; ///< the cluster's CA, which signs each node's certificate
+  std::string pki_dir;    ///< ca.pem, and ID.pem, ID.key for each node
   std::string admin_token; ///< every member's DIR/admin.token
   std::vector<std::string> ids;
   std::vector<std::string> extra_args; ///< what every node gets after its membership arguments

@@ -15,6 +15,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/io/middleman.hpp>
+#include <caf/scoped_actor.hpp>
 
 #include "core/ids.hpp"
 
@@ -72,15 +73,19 @@ struct entry_fixture {
   std::unique_ptr<caf::actor_system> sys;
   boost::asio::io_context io;
   held_requests pipeline;
+  cluster::node_identities identities;
   actors::node_actor entry{caf::actor_cast<actors::node_actor>(caf::actor{})};
 
   entry_fixture() {
     cfg.load<caf::io::middleman>();
     sys = std::make_unique<caf::actor_system>(cfg);
+    // The peers here are actors of this process: as if a gate connection proved them.
+    identities.bind(sys->node(), "n2", 1);
     cluster::node_actor_links links;
     links.api = links.admin = &pipeline;
     links.io = &io;
     links.body_limit = 1 << 20;
+    links.identities = &identities;
     entry = cluster::spawn_node_actor(*sys, links);
   }
   ~entry_fixture() {
@@ -187,6 +192,25 @@ BOOST_FIXTURE_TEST_CASE(each_peer_gets_its_own_answers, entry_fixture) {
   BOOST_TEST(got_b->messages[0].answers.size() == 1u);
   caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(b, caf::exit_reason::user_shutdown);
+}
+
+// A sender no gate connection proved (another actor of the process, a
+// connection that ended) is served nothing.
+BOOST_FIXTURE_TEST_CASE(a_sender_no_connection_proved_is_served_nothing, entry_fixture) {
+  identities.release(1);
+  auto got = std::make_shared<received>();
+  auto a = peer(got);
+  caf::send_as(a, entry, actors::forward_atom::value, calls_of({{1, "/v1/a"}}));
+  caf::scoped_actor self{*sys};
+  bool pinged = true;
+  self->request(entry, std::chrono::seconds{5}, actors::ping_atom::value).receive([&](bool ok) { pinged = ok; },
+                                                                                  [&](caf::error&) {});
+  BOOST_TEST(!pinged, "a ping is answered false");
+  // The forward came first into the mailbox: had it been taken, its run would be queued on io by now.
+  io.restart();
+  io.poll();
+  BOOST_TEST(pipeline.held.empty(), "the forwarded request never ran");
+  caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

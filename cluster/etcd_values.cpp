@@ -1,8 +1,12 @@
 #include "cluster/etcd_values.hpp"
 
+#include <algorithm>
+
+#include <boost/asio/ip/address.hpp>
 #include <boost/json.hpp>
 
 #include "core/shard.hpp"
+#include "core/uri.hpp"
 
 namespace svc::cluster {
 namespace json = boost::json;
@@ -15,6 +19,26 @@ std::optional<std::string> text_member(const json::object& o, std::string_view n
   if (!v || !v->is_string() || v->as_string().size() > limit)
     return std::nullopt;
   return std::string{v->as_string()};
+}
+
+// An absolute http(s) URL with a host and no user, query or fragment, in
+// visible ASCII: a member's URLs become the Location of this node's 307s.
+bool is_member_url(std::string_view text) {
+  bool visible = std::all_of(text.begin(), text.end(), [](char c) { return c > ' ' && c < 0x7f; });
+  auto url = visible ? core::parse_uri(text) : std::nullopt;
+  return url && (url->scheme() == "http" || url->scheme() == "https") && url->has_authority()
+         && !url->host().empty() && !url->has_userinfo() && !url->has_query() && !url->has_fragment()
+         && (!url->has_port() || core::parse_port(url->port()));
+}
+
+// `IP:PORT` (IPv6 in brackets is not what this node advertises): where the cluster gate dials.
+bool is_cluster_address(std::string_view text) {
+  auto colon = text.rfind(':');
+  if (colon == std::string_view::npos || !core::parse_port(text.substr(colon + 1)))
+    return false;
+  boost::system::error_code ec;
+  boost::asio::ip::make_address(std::string{text.substr(0, colon)}, ec);
+  return !ec;
 }
 
 std::optional<json::object> parse_object(std::string_view text) {
@@ -40,7 +64,8 @@ std::optional<actors::node_info> parse_node_value(std::string_view text) {
   auto cluster = text_member(*o, "cluster_address");
   auto api = text_member(*o, "api_url");
   auto admin = text_member(*o, "admin_url");
-  if (!id || id->empty() || !cluster || !api || !admin)
+  if (!id || !core::is_node_id(*id) || !cluster || !is_cluster_address(*cluster) || !api || !is_member_url(*api)
+      || !admin || !is_member_url(*admin))
     return std::nullopt;
   return actors::node_info{*id, *cluster, *api, *admin};
 }
@@ -60,7 +85,7 @@ std::optional<actors::shard_map> parse_map_value(std::string_view text, int64_t 
   actors::shard_map m;
   m.revision = revision;
   for (auto& v : owners->as_array()) {
-    if (!v.is_string() || v.as_string().empty() || v.as_string().size() > 32)
+    if (!v.is_string() || !core::is_node_id(v.as_string()))
       return std::nullopt;
     m.owners.emplace_back(v.as_string());
   }

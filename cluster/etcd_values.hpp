@@ -20,12 +20,16 @@ inline constexpr std::string_view etcd_map_key = "/svc/shards";
 
 /// The value of a member's key.
 std::string node_value(const actors::node_info& n);
-/// A member from its key's value; nullopt if malformed.
+/// A member from its key's value; nullopt if malformed: an id that breaks
+/// the node id rule, a cluster address that is not `IP:PORT`, or URLs that
+/// are not absolute http(s) with a host and no user, query, fragment,
+/// space or control character (they become the Location of redirects).
 std::optional<actors::node_info> parse_node_value(std::string_view text);
 
 /// The value of the map's key.
 std::string map_value(const actors::shard_map& m);
-/// The map from its key's value and mod revision; nullopt unless it names a node for every shard.
+/// The map from its key's value and mod revision; nullopt unless it names a
+/// valid node id for every shard.
 std::optional<actors::shard_map> parse_map_value(std::string_view text, int64_t revision);
 
 /// The first map of a cluster: the shards dealt round-robin over `nodes`.

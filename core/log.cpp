@@ -104,7 +104,11 @@ std::string format_log_line(log_format format, std::string_view time, log_level 
   }
   std::string line;
   line.reserve(256);
-  line.append(time).append(" ").append(level_name(level)).append(" ").append(component).append(": ").append(message);
+  line.append(time).append(" ").append(level_name(level)).append(" ").append(component).append(": ");
+  // A message may quote what others sent (an etcd value, a peer's error):
+  // a control character in it must not end the line and forge the next.
+  for (unsigned char c : message)
+    line.push_back(c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c));
   for (auto& [name, value] : fields) {
     line.append(" ").append(name).append("=");
     append_text_value(line, value);

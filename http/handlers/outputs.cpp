@@ -90,7 +90,10 @@ void get_output(const context_ptr& ctx) {
   auto& output = job->outputs[index];
   auto max_age = std::max<int64_t>(0, std::stoll(exp) - now);
   output_meta meta{id, "\"" + output.sha256 + "\"", output.content_type, {}};
+  // nosniff: a browser renders the bytes only as their Content-Type, never
+  // as a page it guessed (an engine's output is not trusted to be an image).
   meta.headers = {{"ETag", meta.etag},
+                  {"X-Content-Type-Options", "nosniff"},
                   {"Accept-Ranges", "bytes"},
                   {"Cache-Control", "private, max-age=" + std::to_string(max_age)},
                   {"Content-Disposition", "inline; filename=\"" + id + "." + std::to_string(index)

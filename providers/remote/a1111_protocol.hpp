@@ -63,8 +63,8 @@ render_outcome a1111_parse_images(std::string_view body, const render_request& r
 /// The server's fraction done (0..1) from a progress answer; nullopt when malformed.
 std::optional<double> a1111_parse_progress(std::string_view body);
 
-/// At most 200 characters of an error answer's body for `failure.message`
-/// and logs: control characters as spaces, runs of whitespace collapsed,
+/// At most 200 characters of an error answer's body for the log (never for
+/// `failure.message`: API clients see only the status): control characters as spaces, runs of whitespace collapsed,
 /// non-ASCII bytes as `?`.
 std::string a1111_error_snippet(std::string_view body);
 

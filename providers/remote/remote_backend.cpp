@@ -172,10 +172,14 @@ std::string describe(const exchange_answer& a) {
   }
 }
 
-// Why a render that is not tried again failed.
-std::string not_retried(const exchange_answer& a) {
+// Why a render that is not tried again failed. The back end's own words
+// (which may quote its paths, hosts and stack) go to the log only.
+std::string not_retried(const exchange_answer& a, const remote_url& url) {
   switch (a.fault) {
-  case exchange_fault::none: return "the back end answered HTTP " + std::to_string(a.status) + ": " + a1111_error_snippet(a.body);
+  case exchange_fault::none:
+    core::log_warn("remote", "the back end at " + url.text() + " answered HTTP " + std::to_string(a.status) + ": "
+                               + a1111_error_snippet(a.body));
+    return "the back end answered HTTP " + std::to_string(a.status) + " (its answer is in the server's log)";
   case exchange_fault::too_large: return "the back end's answer is larger than the asked images can be: " + a.detail;
   default: return "the back end's answer is unreadable: " + a.detail;
   }
@@ -230,7 +234,7 @@ render_outcome remote_backend::render(const render_request& req, const progress_
     }
     // A failed generation already cost GPU time: it is not tried again.
     if (!retryable(*end))
-      return logged(provider_error::failed(not_retried(*end)), url);
+      return logged(provider_error::failed(not_retried(*end, url)), url);
     // Messages reach API clients: they name no host of the operator's network.
     if (attempt == attempts)
       return logged(provider_error::unavailable("the back end could not be reached in " + std::to_string(attempts) +

@@ -135,6 +135,9 @@ BOOST_FIXTURE_TEST_CASE(a_500_fails_the_job_with_provider_error, failing_server)
   auto job = run_job();
   check_failed_and_refunded(job, "provider_error");
   BOOST_TEST(json_str(job, "failure.message").find("HTTP 500") != std::string::npos, job);
+  BOOST_TEST(json_str(job, "failure.message").find("CUDA") == std::string::npos,
+             "the engine's own answer stays with the operator: " << job);
+  BOOST_TEST(svcd.log_tail(200).find("CUDA out of memory") != std::string::npos, "it is in the log");
   BOOST_TEST(fake.count("/sdapi/v1/txt2img") == 1u, "a failed generation is not retried");
 }
 

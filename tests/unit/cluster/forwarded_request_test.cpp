@@ -116,6 +116,32 @@ BOOST_AUTO_TEST_CASE(malformed_values_in_etcd_are_refused_whole) {
   map.owners[17] = "";
   BOOST_TEST(!cluster::parse_map_value(cluster::map_value(map), 1));
   BOOST_TEST(!cluster::parse_map_value("[]", 1));
+  map.owners[17] = "N1\r\n";
+  BOOST_TEST(!cluster::parse_map_value(cluster::map_value(map), 1), "an owner no node may be named");
+}
+
+// Whoever can write etcd must not be able to point this node's redirects
+// elsewhere in a way a client cannot see, split its answers, or name nodes
+// that break the rule the gate and the logs rely on.
+BOOST_AUTO_TEST_CASE(a_member_value_is_taken_only_in_the_shape_a_node_writes) {
+  actors::node_info good{"n2", "127.0.0.1:9002", "https://api.example.com", "http://10.0.0.2:8081"};
+  BOOST_TEST(cluster::parse_node_value(cluster::node_value(good)).has_value());
+  auto with = [&](auto change) {
+    auto n = good;
+    change(n);
+    return cluster::parse_node_value(cluster::node_value(n)).has_value();
+  };
+  BOOST_TEST(!with([](auto& n) { n.id = "N2"; }));
+  BOOST_TEST(!with([](auto& n) { n.id = "n2\nforged log line"; }));
+  BOOST_TEST(!with([](auto& n) { n.cluster_address = "evil.example:9002"; }), "the gate dials addresses only");
+  BOOST_TEST(!with([](auto& n) { n.cluster_address = "127.0.0.1:99999"; }));
+  BOOST_TEST(!with([](auto& n) { n.api_url = "https://api.example.com\r\nSet-Cookie: x=1"; }), "a split answer");
+  BOOST_TEST(!with([](auto& n) { n.api_url = "ftp://api.example.com"; }));
+  BOOST_TEST(!with([](auto& n) { n.api_url = "/relative"; }));
+  BOOST_TEST(!with([](auto& n) { n.api_url = "https://user:pw@api.example.com"; }));
+  BOOST_TEST(!with([](auto& n) { n.api_url = "https://api.example.com/?a=1"; }));
+  BOOST_TEST(!with([](auto& n) { n.admin_url = "http://10.0.0.2:0"; }));
+  BOOST_TEST(with([](auto& n) { n.api_url = "https://api.example.com/svc"; }), "a path prefix is a base URL too");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -32,6 +32,14 @@ BOOST_AUTO_TEST_CASE(a_text_field_cannot_forge_a_line_or_a_field) {
   BOOST_TEST(line.find("id=\"a b=\\\"c\\\"\"") != std::string::npos, line);
 }
 
+BOOST_AUTO_TEST_CASE(a_text_message_cannot_forge_a_line) {
+  auto line = format_log_line(log_format::text, now, log_level::warn, "cluster",
+                              "node n2\r\n2026-11-25T09:00:00.000Z error ledger: forged", {});
+  BOOST_TEST(line.find('\n') == std::string::npos);
+  BOOST_TEST(line.find('\r') == std::string::npos);
+  BOOST_TEST(line == "2026-11-25T09:00:00.000Z warn cluster: node n2??2026-11-25T09:00:00.000Z error ledger: forged");
+}
+
 BOOST_AUTO_TEST_CASE(a_json_line_is_one_object_with_every_field) {
   log_fields f{{"status", "201"}, {"peer", "x\ny\"z"}};
   auto line = format_log_line(log_format::json, now, log_level::error, "access", "quote \" newline \n", f);

@@ -187,7 +187,7 @@ std::vector<config_option> make_options() {
                             [](const std::string& v) { return checked_node_id(v); }));
   o.push_back(text_option("cluster-listen", "HOST:PORT where the other nodes reach this one over mutual TLS (port 0: ephemeral, advertised as bound)", &config::cluster_listen));
   o.push_back(text_option("cluster-ca", "PEM file of the CA that signs every node's certificate; required with --etcd", &config::cluster_ca));
-  o.push_back(text_option("cluster-cert", "PEM file of this node's certificate, signed by --cluster-ca; required with --etcd", &config::cluster_cert));
+  o.push_back(text_option("cluster-cert", "PEM file of this node's certificate, signed by --cluster-ca and naming this node in a subjectAltName URI urn:svc:node:<node id>; required with --etcd", &config::cluster_cert));
   o.push_back(text_option("cluster-key", "PEM file of this node's private key; required with --etcd", &config::cluster_key));
   o.push_back(parsed_option("cluster-bootstrap", "node ids that share the 256 shards round-robin when etcd holds no shard map yet (the first start of a cluster)", "", &config::cluster_bootstrap,
                             [](const std::string& v) { return parse_comma_list(v, checked_node_id); }));

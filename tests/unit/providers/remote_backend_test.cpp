@@ -176,14 +176,16 @@ BOOST_AUTO_TEST_CASE(localhost_is_resolved) {
   BOOST_TEST(out.ok(), message_of(out));
 }
 
-BOOST_AUTO_TEST_CASE(a_500_is_a_provider_error_with_a_snippet_and_no_retry) {
+// The engine's own words (paths, hosts, stacks of the operator's machine) go
+// to the log; the message, which API clients see, only says what happened.
+BOOST_AUTO_TEST_CASE(a_500_is_a_provider_error_without_the_engines_words_and_no_retry) {
   a1111_server fake(a1111_mode::fail_500);
   remote_backend backend(options_for(fake.url()));
   auto out = backend.render(small_request(), {}, cancel_token{});
   BOOST_REQUIRE(!out.ok());
   BOOST_TEST(out.error().code == "provider_error");
   BOOST_TEST(out.error().message.find("HTTP 500") != std::string::npos, out.error().message);
-  BOOST_TEST(out.error().message.find("CUDA out of memory") != std::string::npos, out.error().message);
+  BOOST_TEST(out.error().message.find("CUDA") == std::string::npos, out.error().message);
   BOOST_TEST(fake.count("/sdapi/v1/txt2img") == 1u);
 }
 

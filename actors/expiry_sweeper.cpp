@@ -74,7 +74,7 @@ persistence::status sweep_expiries(expiry_sweeper_self self, const context& ctx,
     }
     if (e.deadline_ms > now_ms)
       return false;
-    if (due.size() == expiry_sweep_batch) {
+    if (due.size() == self->state.round_rows) {
       more = true;
       return false;
     }
@@ -142,7 +142,8 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(expiry_sweeper_self self, con
       persistence::retention_round retired;
       auto done = sweep_expiries(self, ctx, *blobs, core::to_unix_ms(now), batch, more);
       if (done.ok())
-        done = persistence::retire_jobs(*ctx.tables, now - ctx.cfg->job_retention, batch, retired);
+        done = persistence::retire_jobs(*ctx.tables, now - ctx.cfg->job_retention, batch, retired,
+                                        std::max<std::size_t>(1, self->state.round_rows / 4)); // four rows a job
       // A read the store failed leaves the round's rows in place for the next round.
       if (!done.ok()) {
         core::log_error("expiry_sweeper", "round skipped, the store failed: " + done.message);
@@ -154,18 +155,27 @@ expiry_sweeper_actor::behavior_type expiry_sweeper(expiry_sweeper_self self, con
         self->delayed_send(self, next, sweep_atom::value);
         return;
       }
-      // Only deletes: the store commits them even when it is full, and the
-      // room they free takes writes again.
+      // Only deletes: the store's reserve takes them even when it is full,
+      // and the room they free takes writes again.
       self->request(ctx.store, ctx.cfg->request_deadline, commit_atom::value, std::move(batch))
         .then(
           [=](bool) {
             // A retired job's files go once its rows are gone, so a failed commit loses nothing.
             for (auto& job : retired.jobs)
               persistence::remove_job_outputs(*blobs, job, job.outputs.size(), "expiry_sweeper");
-            self->state.jobs_deleted += retired.jobs.size();
+            auto& st = self->state;
+            st.jobs_deleted += retired.jobs.size();
+            st.round_rows = std::min(expiry_sweep_batch, st.round_rows * 2);
             self->delayed_send(self, next, sweep_atom::value);
           },
           [=](caf::error& err) {
+            auto& st = self->state;
+            if (is_domain_error(err, schema::error_code::insufficient_storage) && st.round_rows > 1) {
+              // Too many pages to copy for the room left: a smaller round at once.
+              st.round_rows /= 2;
+              self->send(self, sweep_atom::value);
+              return;
+            }
             core::log_warn("expiry_sweeper", "commit failed: " + caf::to_string(err));
             self->delayed_send(self, expiry_sweep_interval(*ctx.cfg), sweep_atom::value);
           });

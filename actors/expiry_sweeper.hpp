@@ -15,14 +15,18 @@
 
 namespace svc::actors {
 
+/// Rows handled per sweep at most, so one sweep's commit stays small.
+inline constexpr std::size_t expiry_sweep_batch = 512;
+
 struct expiry_sweeper_state {
   uint64_t outputs_deleted = 0, idempotency_deleted = 0, events_deleted = 0, deliveries_deleted = 0,
            files_deleted = 0, jobs_deleted = 0;
+  /// Rows this round may handle: halved after the store had no room for a
+  /// round's deletes (their copy-on-write pages), doubled back after one that
+  /// committed, so a full store is emptied in rounds it has room for.
+  std::size_t round_rows = expiry_sweep_batch;
   static inline const char* name = "expiry_sweeper";
 };
-
-/// Rows handled per sweep, so one sweep's commit stays small.
-inline constexpr std::size_t expiry_sweep_batch = 512;
 
 /// How often the sweeper looks: a tenth of the shortest TTL, between 10 ms and 1 s.
 std::chrono::milliseconds expiry_sweep_interval(const core::config& cfg);

@@ -30,6 +30,7 @@ double rounded(double p) { return std::round(std::clamp(p, 0.0, 1.0) * 100.0) / 
 // until one lands; the terminal write is the settlement's, retried itself.
 void persist(job_self self, const context& ctx) {
   persistence::write_batch batch;
+  batch.finishes_accepted_work = true;
   persistence::put_job(*ctx.tables, batch, self->state.record);
   self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
     .then([](bool) {},

@@ -208,6 +208,7 @@ caf::result<balance_record> settle(ledger_self self, const context& ctx, settlem
   if (s.to != hold_status::charged && s.to != hold_status::refunded)
     return invalid_parameter("to", "must be charged or refunded");
   persistence::write_batch batch = std::move(s.writes);
+  batch.finishes_accepted_work = true; // the job was admitted: a full store must still let it end
   auto it = st.holds.find(s.job_id);
   if (it == st.holds.end()) {
     // Settled already: by a job actor that died after asking, whose

@@ -128,7 +128,7 @@ void commit_together(store_self self, persistence::environment* env, waiting_lis
   if (waiting.size() > 1) {
     persistence::write_batch all;
     for (auto& w : waiting)
-      all.ops.insert(all.ops.end(), w.batch.ops.begin(), w.batch.ops.end());
+      all.append(w.batch);
     auto result = timed_commit(env, all, waiting.size());
     ++st.commits;
     if (!result.ok()) {

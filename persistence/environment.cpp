@@ -345,16 +345,19 @@ status environment::commit(const write_batch& batch) {
     }
   }
   // Only growth is refused: a batch that deletes or rewrites in place may
-  // use the reserve, so the sweeper and retention can always make room.
+  // use the reserve, so the sweeper and retention can always make room. Work
+  // already accepted may grow into half of it, so it ends where new work is
+  // refused (and retention can then free its rows).
   const auto pages_after = map_room::tree_pages(txn, p.dbis.data(), p.dbis.size());
   if (pages_after > pages_before) {
     const auto growth = pages_after - pages_before;
     const auto used = p.used_pages.load(std::memory_order_relaxed);
-    if (used + growth + p.reserve_pages > p.map_pages) {
+    const auto kept = batch.finishes_accepted_work ? p.reserve_pages / 2 : p.reserve_pages;
+    if (used + growth + kept > p.map_pages) {
       mdb_txn_abort(txn);
       return {"store full: the write needs " + std::to_string(growth) + " more pages, " + std::to_string(used)
-                + " of " + std::to_string(p.map_pages) + " are used and " + std::to_string(p.reserve_pages)
-                + " are kept for deletes",
+                + " of " + std::to_string(p.map_pages) + " are used and " + std::to_string(kept)
+                + (batch.finishes_accepted_work ? " are kept for deletes" : " are kept for deletes and accepted work"),
               true};
     }
     // The disk first: a full disk refuses here, before LMDB writes a page.

@@ -109,7 +109,8 @@ public:
   /// A batch that would grow the store into its reserve is refused, as is one
   /// LMDB or the disk has no room for (MDB_MAP_FULL, ENOSPC): both fail with
   /// `out_of_room` and change nothing. A batch that does not grow the store
-  /// (deletes, rewrites of the same size) may use the reserve.
+  /// (deletes, rewrites of the same size) may use the reserve; one that
+  /// finishes accepted work may grow into half of it.
   status commit(const write_batch& batch);
 
   /// How full the store is, as of the last commit (cheap: no LMDB call).

@@ -11,7 +11,8 @@ constexpr std::size_t visit_limit = 4 * retention_batch;
 
 } // namespace
 
-status retire_jobs(const tables& t, core::time_point cutoff, write_batch& batch, retention_round& round) {
+status retire_jobs(const tables& t, core::time_point cutoff, write_batch& batch, retention_round& round,
+                   std::size_t most) {
   std::size_t visited = 0;
   std::vector<schema::job_record> found;
   for (auto kind : {schema::job_kind::image, schema::job_kind::video}) {
@@ -20,7 +21,7 @@ status retire_jobs(const tables& t, core::time_point cutoff, write_batch& batch,
     auto scanned = t.jobs.for_each(range, [&](const schema::job_record& job) {
       if (job.created_at > cutoff)
         return false;
-      if (found.size() == retention_batch || ++visited > visit_limit) {
+      if (found.size() == most || ++visited > visit_limit) {
         round.more = true;
         return false;
       }

@@ -23,10 +23,11 @@ struct retention_round {
 /// Jobs one round retires at most, so its commit stays small (four rows each).
 inline constexpr std::size_t retention_batch = 128;
 
-/// Adds to `batch` the erasure of up to `retention_batch` terminal jobs that
-/// ended before `cutoff`, oldest first. Their output files are the caller's
+/// Adds to `batch` the erasure of up to `most` terminal jobs that ended
+/// before `cutoff`, oldest first. Their output files are the caller's
 /// to delete once the batch is committed (a failed commit then loses
 /// nothing). A failed store read is returned, with nothing added.
-status retire_jobs(const tables& t, core::time_point cutoff, write_batch& batch, retention_round& round);
+status retire_jobs(const tables& t, core::time_point cutoff, write_batch& batch, retention_round& round,
+                   std::size_t most = retention_batch);
 
 } // namespace svc::persistence

@@ -26,6 +26,10 @@ SVC_DESCRIBE(write_op, (tbl, key, value, shard))
 /// Changes to commit atomically. Cheap to move; copyable for messaging.
 struct write_batch {
   std::vector<write_op> ops;
+  /// The batch finishes work the store already accepted (a job's progress
+  /// and its settlement): it may grow into half of the map's reserve, where
+  /// new work is refused, so a full store still lets every accepted job end.
+  bool finishes_accepted_work = false;
 
   /// Stores `encoded` (see value_codec.hpp) under `key`.
   void put(table t, std::string key, std::string encoded) {
@@ -42,13 +46,15 @@ struct write_batch {
   void erase_in_shard(table t, core::shard_id shard, std::string key) {
     ops.push_back({t, std::move(key), std::nullopt, shard});
   }
-  /// Appends every change of `other`, after this batch's own.
+  /// Appends every change of `other`, after this batch's own. The whole
+  /// finishes accepted work only if every part of it does.
   void append(write_batch other) {
+    finishes_accepted_work = (ops.empty() || finishes_accepted_work) && other.finishes_accepted_work;
     for (auto& op : other.ops)
       ops.push_back(std::move(op));
   }
   bool empty() const { return ops.empty(); }
 };
-SVC_DESCRIBE(write_batch, (ops))
+SVC_DESCRIBE(write_batch, (ops, finishes_accepted_work))
 
 } // namespace svc::persistence

@@ -2,6 +2,7 @@
 // A fresh LMDB environment in a temp dir with the tables open over it, for the
 // tests that write rows through a batch and read them back.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -13,10 +14,11 @@
 
 namespace svc::test {
 
-/// The environment at `path` (default map size); the test stops if it does not open.
-inline std::unique_ptr<persistence::environment> open_environment(const std::string& path) {
+/// The environment at `path` with a map of `map_size` bytes; the test stops if it does not open.
+inline std::unique_ptr<persistence::environment> open_environment(const std::string& path,
+                                                                  uint64_t map_size = core::default_map_size) {
   std::string error;
-  auto e = persistence::environment::open(path, error);
+  auto e = persistence::environment::open(path, error, map_size);
   BOOST_REQUIRE_MESSAGE(e, "environment::open failed: " << error);
   return e;
 }

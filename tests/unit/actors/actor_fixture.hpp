@@ -48,6 +48,9 @@ struct actor_fixture {
   core::config cfg = make_config();
   std::shared_ptr<core::offset_clock> clock = std::make_shared<core::offset_clock>();
 
+  /// Event payloads' URLs; none: no job mints an event.
+  std::shared_ptr<const actors::public_urls> urls;
+
   caf::actor_system_config caf_cfg;
   caf::actor_system sys{init(caf_cfg)};
   thread_safe_coordinator& sched = dynamic_cast<thread_safe_coordinator&>(sys.scheduler());
@@ -56,7 +59,8 @@ struct actor_fixture {
   actors::store_actor store;
   std::vector<caf::actor> tracked;
 
-  actor_fixture() {
+  /// The store's map holds `map_size` bytes: a small one fills up.
+  explicit actor_fixture(uint64_t map_size = core::default_map_size) : env(open_environment(dir.path, map_size)) {
     store = sys.spawn(actors::store, env.get(), true);
     sched.run();
   }
@@ -95,6 +99,7 @@ struct actor_fixture {
     c.clock = clock;
     c.tables = &tables;
     c.store = store;
+    c.urls = urls;
     c.registry = std::move(registry);
     return c;
   }

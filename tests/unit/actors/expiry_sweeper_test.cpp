@@ -2,11 +2,13 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdio>
 #include <string>
 
 #include "actor_fixture.hpp"
 #include "persistence/file_rows.hpp"
 #include "persistence/job_rows.hpp"
+#include "persistence/value_codec.hpp"
 #include "tests/support/file_records.hpp"
 #include "tests/support/read_results.hpp"
 
@@ -22,7 +24,7 @@ using namespace svc::schema;
 struct sweeper_fixture : svc::test::actor_fixture {
   svc::persistence::file_blob_store blobs{dir.path + "/blobs"};
 
-  sweeper_fixture() {
+  explicit sweeper_fixture(uint64_t map_size = svc::core::default_map_size) : actor_fixture(map_size) {
     cfg.output_ttl = std::chrono::hours{1};
     cfg.idempotency_ttl = std::chrono::hours{24};
   }
@@ -105,7 +107,67 @@ struct sweeper_fixture : svc::test::actor_fixture {
   }
 };
 
+// A 2 MiB map holding 400 expired idempotency records of 1.5 KB, filled
+// with other rows until it refuses new work: a round's deletes copy a page
+// for each leaf they touch, more than the reserve has (issue 30: the sweeper
+// retried the same round for ever, and a full store never emptied).
+struct full_store_sweeper : sweeper_fixture {
+  static constexpr int records = 400;
+
+  full_store_sweeper() : sweeper_fixture(uint64_t{2} << 20) {
+    auto expired = clock->now() - 1h;
+    for (int i = 0; i < records; i += 50) {
+      svc::persistence::write_batch b;
+      for (int k = i; k < i + 50; ++k) {
+        idempotency_record r;
+        r.team_id = "team_1";
+        r.route = "images";
+        char key[16];
+        std::snprintf(key, sizeof key, "k%04d", k);
+        r.key = key;
+        r.body = std::string(1500, 'b');
+        r.created_at = expired - 1h;
+        // Deadlines in another order than keys: a round's deletes are spread over every leaf.
+        r.expires_at = expired + std::chrono::milliseconds{k * 7 % records};
+        svc::persistence::put_idempotency(tables, b, r);
+      }
+      commit(std::move(b));
+    }
+    fill_with(3000, fill_with(20000, 0));
+  }
+
+  /// Stores rows of `bytes` from key `first` on until the store refuses one; the key it refused.
+  int fill_with(std::size_t bytes, int first) {
+    for (int i = first; i < first + 10000; ++i) {
+      svc::persistence::write_batch b;
+      b.put(table::meta, "filler/" + std::to_string(i), encode_text(std::string(bytes, 'f')));
+      auto st = env->commit(b);
+      if (!st.ok()) {
+        BOOST_REQUIRE_MESSAGE(st.out_of_room, st.message);
+        return i;
+      }
+    }
+    BOOST_FAIL("a 2 MiB map took 10000 rows of " << bytes << " bytes");
+    return 0;
+  }
+
+  std::size_t idempotency_rows() const { return env->count(table::idempotency); }
+};
+
 } // namespace
+
+BOOST_FIXTURE_TEST_CASE(a_full_store_is_swept_in_rounds_it_has_room_for, full_store_sweeper) {
+  BOOST_REQUIRE(idempotency_rows() == std::size_t{records});
+  spawn_sweeper();
+  for (int round = 0; round < 100 && idempotency_rows() > 0; ++round)
+    advance(svc::actors::expiry_sweep_interval(cfg));
+  BOOST_TEST(idempotency_rows() == 0u);
+  BOOST_TEST(expiry_rows() == 0u);
+  // With room freed, new work commits again.
+  svc::persistence::write_batch b;
+  b.put(table::meta, "after the sweep", encode_text(std::string(20000, 'a')));
+  BOOST_TEST(env->commit(b).ok());
+}
 
 BOOST_AUTO_TEST_CASE(the_interval_is_a_tenth_of_the_shortest_ttl_within_bounds) {
   svc::core::config c;

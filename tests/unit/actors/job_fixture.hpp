@@ -102,7 +102,7 @@ struct job_fixture : actor_fixture {
   actors::job_directory_actor jobs;
   int next_id = 0;
 
-  job_fixture() {
+  explicit job_fixture(uint64_t map_size = core::default_map_size) : actor_fixture(map_size) {
     cfg.queue_ttl = std::chrono::minutes{1};
     cfg.output_ttl = std::chrono::hours{1};
     open_team(team);

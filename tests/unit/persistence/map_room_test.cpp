@@ -121,6 +121,33 @@ BOOST_AUTO_TEST_CASE(deletes_and_same_size_rewrites_commit_when_full_and_room_co
   BOOST_TEST((svc::test::found(s.env->get(table::events, key_of(0))) == std::optional<std::string>{value_of('b')}));
 }
 
+BOOST_AUTO_TEST_CASE(accepted_work_grows_into_half_the_reserve_where_new_work_is_refused) {
+  full_store s;
+  BOOST_REQUIRE(s.refused.out_of_room);
+  const auto reserve = s.env->usage().reserve_bytes;
+  int finished = 0;
+  status st;
+  for (; finished < 100; ++finished) {
+    auto b = put_one(s.stored + finished);
+    b.finishes_accepted_work = true;
+    if (!(st = s.env->commit(b)).ok())
+      break;
+  }
+  // 20 KB rows: about half the reserve's pages went to accepted work, then it too is refused.
+  BOOST_TEST(finished > 0);
+  BOOST_TEST(st.out_of_room);
+  BOOST_TEST(st.message.find("kept for deletes") != std::string::npos, st.message);
+  auto u = s.env->usage();
+  BOOST_TEST(u.used_bytes + reserve / 2 <= u.map_bytes);
+  BOOST_TEST(u.used_bytes + reserve / 2 + 6 * 4096 > u.map_bytes);
+  // New work stays refused, and a batch mixing both is new work.
+  BOOST_TEST(s.env->commit(put_one(1000)).out_of_room);
+  write_batch mixed;
+  mixed.finishes_accepted_work = true;
+  mixed.append(put_one(1001));
+  BOOST_TEST(!mixed.finishes_accepted_work);
+}
+
 // A batch that does not grow the trees but needs more fresh pages than the map
 // has (every value rewritten: copy-on-write frees the old pages only at its
 // commit) meets LMDB's own MDB_MAP_FULL: out of room as well, nothing changed.

@@ -7,8 +7,9 @@
 // so a restart finds every one of them and one overdue during downtime goes
 // at the first sweep. It also retires terminal jobs `--job-retention` after
 // they ended (persistence/job_retention.hpp). It runs detached, since
-// deleting files blocks. Its commits only delete, so they commit even when
-// the store is full, and make the room that lets writes work again.
+// deleting files blocks. Its commits only delete, so the store's reserve
+// takes them even when it is full (a round too large for the room left is
+// halved until one fits), and they make the room that lets writes work again.
 
 #include "actors/context.hpp"
 #include "persistence/blob_store.hpp"

@@ -54,6 +54,7 @@ struct request_context {
   std::optional<actors::rate_decision> rate;    ///< the bucket drawn from
   std::shared_ptr<body_source> body;            ///< the unread body of a route that streams it; else null
   std::string_view error_code;                  ///< the catalogue code of an error answer, once answered
+  bool reports_readiness = false; ///< a probe's "not ready" is a state, not a failure: kept out of recent_5xx
   bool replied = false;
 
   /// A captured path segment (`{id}`), or empty.

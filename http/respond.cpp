@@ -61,7 +61,7 @@ outgoing_response start_response(const context_ptr& ctx, unsigned status, std::s
   field("Content-Length", std::to_string(length));
   res.keep_alive = ctx->req.keep_alive() && !ctx->svc.draining.load(std::memory_order_relaxed);
   record_answer(*ctx, status, length);
-  if (status >= 500) {
+  if (status >= 500 && !ctx->reports_readiness) {
     // The route template, not the path: the list shows what failed, never whose ids.
     ctx->svc.recent_5xx.add({ctx->svc.clock->now(), ctx->request_id, std::string{ctx->req.method_string()},
                              ctx->match.matched ? std::string{ctx->match.matched->path} : std::string{"(no route)"},

@@ -14,8 +14,10 @@ void get_healthz(const context_ptr& ctx) { reply_json(ctx, 200, {{"status", "ok"
 // Ready once the store answers reads and the job and webhook directories
 // have brought back what they found at start (queued jobs, pending
 // deliveries): until then 503 `recovering`, with how far they got. The API
-// answers meanwhile; this is for a load balancer that should wait.
+// answers meanwhile; this is for a load balancer that should wait, and asks
+// every few seconds, so its 503s stay out of the console's recent 5xx.
 void get_readyz(const context_ptr& ctx) {
+  ctx->reports_readiness = true;
   if (ctx->svc.draining)
     return reply_json(ctx, 503, {{"status", "draining"}});
   if (auto probe = ctx->svc.env.probe(); !probe.ok()) {

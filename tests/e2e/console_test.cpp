@@ -153,6 +153,16 @@ BOOST_AUTO_TEST_CASE(the_overview_answers_503_while_the_store_fails_reads) {
   BOOST_TEST(json_str(o, "recent_5xx.0.route") == "/admin/overview", "admin answers are listed too");
 }
 
+// A load balancer asks /readyz every few seconds; its "not ready" answers
+// while svcd recovers or the store fails would push the clients' failures
+// out of the list, so they are not kept there (the log has them).
+BOOST_AUTO_TEST_CASE(readiness_answers_are_not_listed_among_the_5xx) {
+  team_with_work(1);
+  auto not_ready = while_reads_fail([&] { return admin().get("/readyz"); });
+  BOOST_TEST(not_ready.status == 503, not_ready.summary());
+  BOOST_TEST(json_size(overview(), "recent_5xx") == 0);
+}
+
 BOOST_AUTO_TEST_CASE(the_page_carries_no_data_and_pins_its_script) {
   auto t = team_with_work(1);
   auto r = admin().get("/");

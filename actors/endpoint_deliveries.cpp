@@ -269,6 +269,7 @@ void on_attempted(endpoint_self self, const context& ctx, const endpoint_service
   if (event)
     d.event_type = std::move(event->type);
   endpoint_write write;
+  write.rows.finishes_accepted_work = true; // the event is owed: a full store must still let it be delivered
   auto finish = [&] {
     d.is_terminal = true;
     st.tasks.erase(task.id);

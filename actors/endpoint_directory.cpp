@@ -76,6 +76,7 @@ void fan_out(endpoint_directory_self self, const context& ctx, const schema::eve
     return;
   ++st.published;
   persistence::write_batch batch;
+  batch.finishes_accepted_work = true; // the event is committed: a full store must still let it fan out
   std::vector<std::pair<endpoint_actor, schema::delivery_task>> handoffs;
   if (auto team = st.by_team.find(event.team_id); team != st.by_team.end()) {
     auto now = ctx.clock->now();

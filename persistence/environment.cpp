@@ -39,6 +39,18 @@ using lmdb::as_view;
 // A failed write as a status; out of room when the map or the disk is full.
 status failure(const std::string& what, int rc) { return {lmdb::error(what.c_str(), rc), map_room::is_out_of_room(rc)}; }
 
+// Pieces of work accepted and not finished, as `txn` sees them: live jobs,
+// events not yet fanned out, webhook deliveries not yet done.
+uint64_t open_work(MDB_txn* txn, const std::array<MDB_dbi, table_count>& dbis) {
+  uint64_t open = 0;
+  for (auto t : {table::live_jobs, table::pending_events, table::delivery_tasks}) {
+    MDB_stat st{};
+    if (mdb_stat(txn, dbis[static_cast<std::size_t>(t)], &st) == MDB_SUCCESS)
+      open += st.ms_entries;
+  }
+  return open;
+}
+
 constexpr const char* injected_read_failure = "reads failing (fault injection)";
 
 // Reset read transactions kept for reuse: renewing one keeps its reader slot,
@@ -346,13 +358,16 @@ status environment::commit(const write_batch& batch) {
   }
   // Only growth is refused: a batch that deletes or rewrites in place may
   // use the reserve, so the sweeper and retention can always make room. Work
-  // already accepted may grow into half of it, so it ends where new work is
-  // refused (and retention can then free its rows).
+  // already accepted may grow into half of it and into what new work leaves
+  // pledged to it (as this batch leaves it, its own new job included), so it
+  // ends where new work is refused (and retention can then free its rows).
   const auto pages_after = map_room::tree_pages(txn, p.dbis.data(), p.dbis.size());
   if (pages_after > pages_before) {
     const auto growth = pages_after - pages_before;
     const auto used = p.used_pages.load(std::memory_order_relaxed);
-    const auto kept = batch.finishes_accepted_work ? p.reserve_pages / 2 : p.reserve_pages;
+    const auto kept = batch.finishes_accepted_work
+                        ? p.reserve_pages / 2
+                        : p.reserve_pages + map_room::pledged_pages(open_work(txn, p.dbis), p.page_size);
     if (used + growth + kept > p.map_pages) {
       mdb_txn_abort(txn);
       return {"store full: the write needs " + std::to_string(growth) + " more pages, " + std::to_string(used)

@@ -106,11 +106,12 @@ public:
   void delay_commits(std::chrono::milliseconds delay);
 
   /// Applies every change of `batch` in one transaction and syncs it to disk.
-  /// A batch that would grow the store into its reserve is refused, as is one
-  /// LMDB or the disk has no room for (MDB_MAP_FULL, ENOSPC): both fail with
-  /// `out_of_room` and change nothing. A batch that does not grow the store
-  /// (deletes, rewrites of the same size) may use the reserve; one that
-  /// finishes accepted work may grow into half of it.
+  /// A batch that would grow the store into its reserve, or into the room
+  /// pledged to the work it holds open (map_room::pledged_pages), is refused,
+  /// as is one LMDB or the disk has no room for (MDB_MAP_FULL, ENOSPC): both
+  /// fail with `out_of_room` and change nothing. A batch that does not grow
+  /// the store (deletes, rewrites of the same size) may use the reserve; one
+  /// that finishes accepted work may use the pledged room and half the reserve.
   status commit(const write_batch& batch);
 
   /// How full the store is, as of the last commit (cheap: no LMDB call).

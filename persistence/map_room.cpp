@@ -26,6 +26,16 @@ uint64_t reserve_pages(uint64_t map_pages, uint64_t page_size) {
   return std::min(std::max(map_pages / 50, eight_mib / page_size), map_pages / 10);
 }
 
+uint64_t pledged_pages(uint64_t open_work, uint64_t page_size) {
+  // A job's end rewrites its row (prompt, outputs and URLs: up to a few KB),
+  // adds its event (overflow pages of its own when past half a page), its
+  // credit entry, usage and expiry rows; a delivery adds up to one attempt
+  // row per retry, each with 1 KB of the receiver's answer. 16 KiB each
+  // covers that with B-tree splits; the reserve's half absorbs the rest.
+  constexpr uint64_t bytes_per_open_work = 16 * 1024;
+  return open_work * ((bytes_per_open_work + page_size - 1) / page_size);
+}
+
 uint64_t disk_reserve_pages(uint64_t reserve_pages, uint64_t page_size) {
   return std::min(reserve_pages, eight_mib / page_size);
 }

@@ -21,6 +21,13 @@ namespace svc::persistence::map_room {
 /// a small map (under 80 MiB, as tests use), so most of it stays writable.
 uint64_t reserve_pages(uint64_t map_pages, uint64_t page_size);
 
+/// Pages new work leaves free, past the reserve, for each piece of work the
+/// store has accepted and not finished (a live job, an event not yet fanned
+/// out, a webhook delivery not yet done): what finishing it writes (a job's
+/// settlement and event, a delivery's attempts), so a store that refuses new
+/// work still lets every accepted piece end.
+uint64_t pledged_pages(uint64_t open_work, uint64_t page_size);
+
 /// Of the reserve, the part also held as allocated disk blocks past the data
 /// file's last page: what one delete round can need (at most 8 MiB).
 uint64_t disk_reserve_pages(uint64_t reserve_pages, uint64_t page_size);

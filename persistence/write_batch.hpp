@@ -27,8 +27,9 @@ SVC_DESCRIBE(write_op, (tbl, key, value, shard))
 struct write_batch {
   std::vector<write_op> ops;
   /// The batch finishes work the store already accepted (a job's progress
-  /// and its settlement): it may grow into half of the map's reserve, where
-  /// new work is refused, so a full store still lets every accepted job end.
+  /// and its settlement, an event's fan-out, a delivery's attempts): it may
+  /// grow into the room new work leaves pledged to open work and into half
+  /// of the map's reserve, so a full store still lets accepted work end.
   bool finishes_accepted_work = false;
 
   /// Stores `encoded` (see value_codec.hpp) under `key`.

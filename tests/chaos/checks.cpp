@@ -47,6 +47,18 @@ std::vector<team_view> read_settled(check_context& cx) {
   }
 }
 
+// A write the load sent answered 5xx only with 507 `insufficient_storage`
+// (a store refusing growth), never with another error: a failure of the
+// store's room must never look like an outage (issue 30: 503 `unavailable`).
+void check_server_errors(check_context& cx) {
+  auto refusals = cx.book.with([](ledger_state& b) { return b.refusals; });
+  for (auto& [refusal, count] : refusals) {
+    auto status = refusal.find(": 5");
+    if (status != std::string::npos && refusal.compare(status, 6, ": 507 ") != 0)
+      cx.report("server-errors-are-507", refusal, std::to_string(count) + " answers");
+  }
+}
+
 } // namespace
 
 void check_context::report(const std::string& check, const std::string& subject, const std::string& detail) {
@@ -55,6 +67,7 @@ void check_context::report(const std::string& check, const std::string& subject,
 }
 
 std::vector<team_view> check_after_restart(check_context& cx) {
+  check_server_errors(cx);
   resolve_unanswered_creates(cx);
   recheck_keyed_creates(cx);
   check_key_rotations(cx);

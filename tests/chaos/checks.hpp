@@ -1,6 +1,6 @@
 #pragma once
 // The checks after every restart, in the order `check_after_restart` runs
-// them: writes left unanswered by the kill are resolved, acknowledged keyed
+// them: the load's 5xx answers were all 507, writes left unanswered by the kill are resolved, acknowledged keyed
 // creates asked again, then (once every job has ended) acknowledged writes
 // looked up, settlements and credits balanced, owed webhook deliveries
 // awaited, and the blob folders compared with the records.

@@ -7,7 +7,9 @@ namespace svc::chaos {
 outcome outcome_of(int status) {
   if (status >= 200 && status < 300)
     return outcome::acknowledged;
-  if (status >= 400 && status < 500)
+  // 507 `insufficient_storage` promises that nothing was changed; the
+  // checks hold svcd to it (credits, acknowledged writes).
+  if ((status >= 400 && status < 500) || status == 507)
     return outcome::refused;
   if (status >= 500)
     return outcome::server_error;

@@ -23,8 +23,8 @@ namespace svc::chaos {
 /// What a request came to, as its client saw it.
 enum class outcome {
   acknowledged, ///< 2xx: it happened, and must survive any crash
-  refused,      ///< 4xx: it did not happen
-  server_error, ///< 5xx: it may have happened or not
+  refused,      ///< 4xx, or 507 (a full store changes nothing): it did not happen
+  server_error, ///< any other 5xx: it may have happened or not
   unanswered,   ///< no answer (svcd was killed): it may have happened or not
 };
 /// Whether a request that came to `o` may have happened without the client knowing.
@@ -114,6 +114,7 @@ struct ledger_state {
   std::map<std::string, std::uint64_t> refusals; ///< `<operation>: <status> <error.code>` of 4xx and 5xx answers
   std::uint64_t keyed_resolved_replayed = 0; ///< unanswered keyed creates that had happened (a replay answered)
   std::uint64_t keyed_resolved_fresh = 0;    ///< ...that had not (the retry created them)
+  std::uint64_t keyed_resolved_refused = 0;  ///< ...that had not, and a full store refused again (507)
   std::uint64_t grants_resolved_landed = 0;  ///< unanswered grants that had landed
   std::uint64_t grants_resolved_lost = 0;    ///< ...that had not
   std::uint64_t rotations_resolved_lost = 0; ///< unanswered key rotations that had happened (new key unknown)

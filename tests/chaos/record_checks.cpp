@@ -29,6 +29,10 @@ void resolve_unanswered_creates(check_context& cx) {
     });
     for (auto& create : pending) {
       auto r = send_keyed(cx.api, api_key, create);
+      if (r && r->status == 507) { // not made then, and a full store refuses it now
+        cx.book.with([&](ledger_state& b) { ++b.keyed_resolved_refused; });
+        continue;
+      }
       if (!r || r->status != 201) {
         cx.report("unanswered-create-retry", create.idempotency_key,
                   "a keyed create the kill left unanswered, sent again after the restart, answered " + answer_of(r));

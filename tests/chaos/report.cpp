@@ -59,7 +59,8 @@ void print_summary(const report_sources& s, int cycles_done, std::chrono::steady
   for (auto& [refusal, n] : b.refusals)
     std::cout << "    " << refusal << ": " << n << "\n";
   std::cout << "  uncertain keyed creates sent again: " << b.keyed_resolved_replayed << " had happened (replayed), "
-            << b.keyed_resolved_fresh << " had not (created then)\n"
+            << b.keyed_resolved_fresh << " had not (created then), " << b.keyed_resolved_refused
+            << " had not (refused then: 507)\n"
             << "  uncertain grants: " << b.grants_resolved_landed << " landed, " << b.grants_resolved_lost
             << " did not; uncertain key rotations that happened: " << b.rotations_resolved_lost << "\n";
 

@@ -65,6 +65,7 @@ struct services {
   std::string url_secret;  ///< signs output URLs (`DIR/url.secret`)
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::atomic<bool> draining{false};
+  std::atomic<bool> backing_up{false}; ///< a backup is being written: one at a time, each reads the whole store
   long_polls waits;        ///< `Prefer: wait` reads in progress (a drain answers them at once)
   team_bucket_cache buckets;
   rate_allowances allowances;       ///< team bucket takes decided on the asio threads

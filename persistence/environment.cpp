@@ -412,6 +412,9 @@ status environment::backup(const std::string& dir) const {
     return {dir + " is not a directory"};
   } else if ((st.st_mode & 077) != 0) {
     return {dir + " is open to group or others; back up into a new path or a directory of mode 0700"};
+  } else if (st.st_uid != ::geteuid()) {
+    // Its owner could read the copy whatever its mode.
+    return {dir + " belongs to another user; back up into a new path or a directory of your own"};
   }
   const auto path = dir + "/data.mdb";
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -119,7 +119,7 @@ public:
 
   /// Copies the environment, compacted and fsynced, into `dir/data.mdb` (mode
   /// 0600). `dir` is created (mode 0700) when missing; an existing `dir` must
-  /// be closed to group and others, and must not hold a `data.mdb` yet.
+  /// be ours, closed to group and others, and must not hold a `data.mdb` yet.
   status backup(const std::string& dir) const;
 
   /// Number of entries in a table.

@@ -53,17 +53,26 @@ std::vector<command> operator_commands() {
      [](const po::variables_map& vm, const global_options& g) {
        return send_admin_request(g, "POST", "/admin/backup", {{"to", absolute(text_of(vm, "to"))}});
      }},
-    {"restore", "--from DIR2", "offline: make --data-dir (new or empty; svcd not running on it) a copy of a backup",
+    {"restore", "--from DIR2 [--adopt-secrets]",
+     "offline: make --data-dir (new or empty; svcd not running on it) a copy of a backup",
      [](po::options_description& d) {
-       d.add_options()("from", po::value<std::string>()->required(), "a directory `svcctl backup` wrote");
+       d.add_options()("from", po::value<std::string>()->required(), "a directory `svcctl backup` wrote")(
+         "adopt-secrets", po::bool_switch(),
+         "take the backup's admin.token and url.secret (only for a backup of your own: its URLs and token keep "
+         "working); without it svcd makes new ones at its first start");
      },
      [](const po::variables_map& vm, const global_options& g) {
        std::size_t blobs = 0;
-       auto st = persistence::restore_data_dir(text_of(vm, "from"), g.data_dir, blobs);
+       auto secrets = vm["adopt-secrets"].as<bool>() ? persistence::restored_secrets::adopted
+                                                     : persistence::restored_secrets::fresh;
+       auto st = persistence::restore_data_dir(text_of(vm, "from"), g.data_dir, secrets, blobs);
        if (!st.ok())
          return print_error("restore_failed", st.message, exit_code::refused);
        std::cout << boost::json::serialize(boost::json::object{
-                      {"object", "restore"}, {"data_dir", absolute(g.data_dir)}, {"blobs", blobs}})
+                      {"object", "restore"},
+                      {"data_dir", absolute(g.data_dir)},
+                      {"blobs", blobs},
+                      {"secrets", secrets == persistence::restored_secrets::adopted ? "adopted" : "fresh"}})
                  << "\n";
        return exit_code::ok;
      }},

@@ -6,17 +6,21 @@
 #include <boost/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
+#include <thread>
 #include <sys/stat.h>
 
 #include "support/json_util.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
+#include "support/wait.hpp"
 
 BOOST_AUTO_TEST_SUITE(e2e_admin)
 
 using namespace svc::e2e;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -237,6 +241,33 @@ BOOST_AUTO_TEST_CASE(svcctl_backup_is_restorable) {
   BOOST_TEST(r.status == 200, r.summary());
   BOOST_TEST(json_int(r.json(), "available") == 321);
   BOOST_TEST(restored.stop() == 0);
+}
+
+// Each backup reads the whole store and the blobs on a thread of its own:
+// one runs at a time, so repeated requests cannot pile up threads.
+BOOST_AUTO_TEST_CASE(one_backup_runs_at_a_time) {
+  // A 256 MiB blob (sparse, so cheap to make) keeps the first one copying.
+  {
+    std::filesystem::create_directories(svcd.data_dir() + "/blobs/outputs");
+    std::ofstream big{svcd.data_dir() + "/blobs/outputs/img_01M8YDHN51Q86X6EZQBW2B1MTC.0.png", std::ios::binary};
+    big.seekp((std::streamoff{256} << 20) - 1);
+    big.put('x');
+  }
+  auto parent = make_temp_dir("svc-e2e-backups-");
+  auto body = [&](const std::string& name) { return R"({"to": ")" + parent + "/" + name + R"("})"; };
+  response first;
+  std::thread first_backup{[&] { first = admin().request("POST", "/admin/backup", admin_auth(), body("first")); }};
+  bool started = wait_until([&] { return std::filesystem::exists(parent + "/first/data.mdb"); }, 10s, 1ms);
+  auto second = admin().request("POST", "/admin/backup", admin_auth(), body("second"));
+  first_backup.join();
+  BOOST_REQUIRE(started);
+  BOOST_TEST(first.status == 200, first.summary());
+  BOOST_TEST(json_int(first.json(), "blobs") == 1);
+  BOOST_TEST(is_error(second, 409, "invalid_state"), second.summary());
+  BOOST_TEST(!std::filesystem::exists(parent + "/second"));
+  auto third = admin().request("POST", "/admin/backup", admin_auth(), body("third"));
+  BOOST_TEST(third.status == 200, "once the first ended: " << third.summary());
+  std::filesystem::remove_all(parent);
 }
 
 BOOST_AUTO_TEST_CASE(svcctl_failures_are_json_on_stderr) {

@@ -1,7 +1,9 @@
 // svcctl backup + restore: a backup carries the store, the blobs, url.secret
-// and admin.token; restored into an empty directory, a second svcd serves the
-// same output bytes under the same signed URLs, the same balances, and obeys
-// the same admin token. Restore refuses a directory that is not empty.
+// and admin.token. Restored into an empty directory with --adopt-secrets, a
+// second svcd serves the same output bytes under the same signed URLs, the
+// same balances, and obeys the same admin token; without it, the same bytes
+// and balances under a token and URL secret of its own. Restore refuses a
+// directory that is not empty.
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -63,9 +65,10 @@ BOOST_FIXTURE_TEST_CASE(restored_backup_serves_the_same_outputs_balances_and_tok
 
   auto parent = make_temp_dir("svc-e2e-restore-");
   auto restored_dir = parent + "/data";
-  auto restore = run_svcctl(restored_dir, {"restore", "--from", backup_dir});
+  auto restore = run_svcctl(restored_dir, {"restore", "--from", backup_dir, "--adopt-secrets"});
   BOOST_TEST_REQUIRE(restore.exit_code == 0, restore.err);
   BOOST_TEST(json_int(restore.out_json, "blobs") == json_int(backup, "blobs"), restore.out);
+  BOOST_TEST(json_str(restore.out_json, "secrets") == "adopted", restore.out);
   BOOST_TEST(read_file(restored_dir + "/admin.token") == read_file(svcd.data_dir() + "/admin.token"));
   auto again = run_svcctl(restored_dir, {"restore", "--from", backup_dir});
   BOOST_TEST(again.exit_code == 1, again.err);
@@ -87,6 +90,23 @@ BOOST_FIXTURE_TEST_CASE(restored_backup_serves_the_same_outputs_balances_and_tok
   BOOST_TEST(shown.exit_code == 0, "the copied admin token opens the restored server: " << shown.err);
   BOOST_TEST(json_int(shown.out_json, "balance.available") == rich_balance.available, shown.out);
   BOOST_TEST(restored.stop() == 0);
+
+  // Without --adopt-secrets (a backup from elsewhere): the same store and
+  // outputs, but svcd makes its own token and URL secret, so the backup's
+  // maker holds neither.
+  auto fresh_dir = parent + "/fresh";
+  auto fresh_restore = run_svcctl(fresh_dir, {"restore", "--from", backup_dir});
+  BOOST_TEST_REQUIRE(fresh_restore.exit_code == 0, fresh_restore.err);
+  BOOST_TEST(json_str(fresh_restore.out_json, "secrets") == "fresh", fresh_restore.out);
+  svcd_process fresh{existing_data_dir{fresh_dir}};
+  BOOST_TEST(read_file(fresh_dir + "/admin.token") != read_file(restored_dir + "/admin.token"));
+  http_client fc{fresh.api_url()};
+  std::vector<std::string> fresh_urls;
+  BOOST_TEST((output_digests(fc, rich.read.key, jobs, fresh_urls) == digests), "the restored outputs differ");
+  for (auto& url : original_urls)
+    BOOST_TEST(fc.get(target_of(url)).status != 200, "a URL the backup's secret signed: " << url);
+  BOOST_TEST(run_svcctl(fresh_dir, {"team", "show", "--team", rich.id}).exit_code == 0, "svcctl reads the new token");
+  BOOST_TEST(fresh.stop() == 0);
   std::filesystem::remove_all(backup_dir);
   std::filesystem::remove_all(parent);
 }

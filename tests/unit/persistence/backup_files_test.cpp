@@ -9,6 +9,7 @@
 
 #include <sys/stat.h>
 
+#include "persistence/value_codec.hpp"
 #include "tests/support/temp_dir.hpp"
 
 BOOST_AUTO_TEST_SUITE(persistence_backup_files)
@@ -37,9 +38,17 @@ unsigned mode_of(const fs::path& path) {
   return st.st_mode & 0777;
 }
 
-// A data directory as svcd leaves it (LMDB's file stands in by its bytes only).
+// A data directory as svcd leaves it, with a store holding one row.
 void fill_data_dir(const std::string& dir) {
-  write(fs::path{dir} / "data.mdb", "lmdb bytes");
+  {
+    std::string error;
+    auto env = environment::open(dir, error, uint64_t{8} << 20);
+    BOOST_REQUIRE_MESSAGE(env, error);
+    write_batch b;
+    b.put(table::meta, "restored", encode_text("yes"));
+    BOOST_REQUIRE(env->commit(b).ok());
+  }
+  fs::remove(fs::path{dir} / "lock.mdb");
   write(fs::path{dir} / "url.secret", "secret-of-urls");
   write(fs::path{dir} / "admin.token", "token-of-admin");
   write(fs::path{dir} / "blobs/outputs/img_1.0.png", std::string(200000, 'p'));
@@ -74,17 +83,75 @@ BOOST_AUTO_TEST_CASE(a_missing_secret_fails_the_copy) {
   BOOST_TEST(!copy_side_files(from.path, to.path, blobs).ok());
 }
 
-BOOST_AUTO_TEST_CASE(restore_fills_a_new_directory) {
+BOOST_AUTO_TEST_CASE(restore_fills_a_new_directory_with_the_backups_secrets_only_when_asked) {
   temp_dir backup, parent;
   fill_data_dir(backup.path);
+  for (auto secrets : {restored_secrets::fresh, restored_secrets::adopted}) {
+    auto target = parent.path + (secrets == restored_secrets::fresh ? "/fresh" : "/adopted");
+    std::size_t blobs = 0;
+    auto st = restore_data_dir(backup.path, target, secrets, blobs);
+    BOOST_TEST_REQUIRE(st.ok(), st.message);
+    {
+      std::string error;
+      auto env = environment::open(target, error, uint64_t{8} << 20);
+      BOOST_REQUIRE_MESSAGE(env, error);
+      auto row = env->get(table::meta, "restored");
+      BOOST_TEST((row.has_value() && *row == encode_text("yes")), "the backup's store");
+    }
+    BOOST_TEST(read(fs::path{target} / "blobs/outputs/img_1.0.png") == std::string(200000, 'p'));
+    BOOST_TEST(blobs == 2u);
+    BOOST_TEST(mode_of(target) == 0700u);
+    // A backup from elsewhere must not hand its maker the restored server's
+    // admin token or URL signing: svcd makes new ones unless told to adopt.
+    if (secrets == restored_secrets::fresh) {
+      BOOST_TEST(!fs::exists(fs::path{target} / "url.secret"));
+      BOOST_TEST(!fs::exists(fs::path{target} / "admin.token"));
+    } else {
+      BOOST_TEST(read(fs::path{target} / "url.secret") == "secret-of-urls");
+      BOOST_TEST(read(fs::path{target} / "admin.token") == "token-of-admin");
+    }
+  }
+}
+
+// A link in a backup would make the restored server serve, under a URL its
+// secret signs, any file the restoring user can read.
+BOOST_AUTO_TEST_CASE(restore_refuses_a_backup_holding_a_link_and_leaves_the_directory_empty) {
+  temp_dir backup, parent, elsewhere;
+  fill_data_dir(backup.path);
+  write(fs::path{elsewhere.path} / "private", "not for the backup");
+  fs::create_symlink(fs::path{elsewhere.path} / "private", fs::path{backup.path} / "blobs/outputs/img_3.0.png");
   auto target = parent.path + "/restored";
   std::size_t blobs = 0;
-  auto st = restore_data_dir(backup.path, target, blobs);
-  BOOST_TEST_REQUIRE(st.ok(), st.message);
-  BOOST_TEST(read(fs::path{target} / "data.mdb") == "lmdb bytes");
-  BOOST_TEST(read(fs::path{target} / "url.secret") == "secret-of-urls");
-  BOOST_TEST(blobs == 2u);
-  BOOST_TEST(mode_of(target) == 0700u);
+  auto st = restore_data_dir(backup.path, target, restored_secrets::adopted, blobs);
+  BOOST_TEST(!st.ok());
+  BOOST_TEST(st.message.find("symbolic link") != std::string::npos, st.message);
+  BOOST_TEST(fs::is_empty(target));
+
+  fs::remove(fs::path{backup.path} / "blobs/outputs/img_3.0.png");
+  fs::rename(fs::path{backup.path} / "admin.token", fs::path{elsewhere.path} / "token");
+  fs::create_symlink(fs::path{elsewhere.path} / "token", fs::path{backup.path} / "admin.token");
+  st = restore_data_dir(backup.path, target, restored_secrets::adopted, blobs);
+  BOOST_TEST(!st.ok());
+  BOOST_TEST(st.message.find("symbolic link") != std::string::npos, st.message);
+  BOOST_TEST(fs::is_empty(target));
+}
+
+BOOST_AUTO_TEST_CASE(restore_refuses_a_store_that_does_not_read_through) {
+  temp_dir backup, parent;
+  fill_data_dir(backup.path);
+  // LMDB's meta pages intact, every later page garbage.
+  auto bytes = read(fs::path{backup.path} / "data.mdb");
+  BOOST_REQUIRE(bytes.size() > 2 * 4096);
+  for (std::size_t i = 2 * 4096; i < bytes.size(); ++i)
+    bytes[i] = static_cast<char>(0xA5 ^ (i * 31));
+  write(fs::path{backup.path} / "data.mdb", bytes);
+  auto target = parent.path + "/restored";
+  std::size_t blobs = 0;
+  auto st = restore_data_dir(backup.path, target, restored_secrets::fresh, blobs);
+  BOOST_TEST(!st.ok());
+  BOOST_TEST(st.message.find("data.mdb") != std::string::npos, st.message);
+  BOOST_TEST(fs::is_empty(target));
+  BOOST_TEST(blobs == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(restore_refuses_a_non_empty_directory_and_changes_nothing) {
@@ -92,7 +159,7 @@ BOOST_AUTO_TEST_CASE(restore_refuses_a_non_empty_directory_and_changes_nothing) 
   fill_data_dir(backup.path);
   write(fs::path{target.path} / "data.mdb", "someone's live store");
   std::size_t blobs = 0;
-  auto st = restore_data_dir(backup.path, target.path, blobs);
+  auto st = restore_data_dir(backup.path, target.path, restored_secrets::adopted, blobs);
   BOOST_TEST(!st.ok());
   BOOST_TEST(st.message.find("not empty") != std::string::npos, st.message);
   BOOST_TEST(read(fs::path{target.path} / "data.mdb") == "someone's live store");
@@ -102,7 +169,7 @@ BOOST_AUTO_TEST_CASE(restore_refuses_a_non_empty_directory_and_changes_nothing) 
 BOOST_AUTO_TEST_CASE(restore_refuses_a_directory_that_is_no_backup) {
   temp_dir not_a_backup, parent;
   std::size_t blobs = 0;
-  auto st = restore_data_dir(not_a_backup.path, parent.path + "/restored", blobs);
+  auto st = restore_data_dir(not_a_backup.path, parent.path + "/restored", restored_secrets::fresh, blobs);
   BOOST_TEST(!st.ok());
   BOOST_TEST(!fs::exists(parent.path + "/restored"));
 }

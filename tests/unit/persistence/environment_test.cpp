@@ -397,6 +397,17 @@ BOOST_AUTO_TEST_CASE(a_backup_is_a_0600_file_in_a_0700_directory) {
   BOOST_TEST(!env->backup(open_dir).ok());
   BOOST_TEST(!fs::exists(open_dir + "/data.mdb"));
   BOOST_TEST(!env->backup(fresh).ok(), "a second backup does not overwrite the first");
+  // Nor into a 0700 directory of another user, who could read the copy.
+  const auto theirs = dir.path + "/backup-theirs";
+  BOOST_REQUIRE(::mkdir(theirs.c_str(), 0700) == 0);
+  if (::chown(theirs.c_str(), 65534, 65534) == 0) {
+    auto refused = env->backup(theirs);
+    BOOST_TEST(!refused.ok());
+    BOOST_TEST(refused.message.find("another user") != std::string::npos, refused.message);
+    BOOST_TEST(!fs::exists(theirs + "/data.mdb"));
+  } else {
+    BOOST_TEST_MESSAGE("not root: a directory of another user is not made, its refusal not checked");
+  }
 }
 
 BOOST_AUTO_TEST_CASE(backup_into_missing_dir_fails) {

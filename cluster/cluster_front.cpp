@@ -51,6 +51,19 @@ void answer_here(const context_ptr& ctx, std::function<void(const context_ptr&)>
   });
 }
 
+// The status of an answer's head ("HTTP/1.1 401 Unauthorized\r\n..."); 0 if unreadable.
+unsigned status_of_head(std::string_view head) {
+  if (head.size() < 12 || head.substr(0, 5) != "HTTP/" || head[8] != ' ')
+    return 0;
+  unsigned status = 0;
+  for (char c : head.substr(9, 3)) {
+    if (c < '0' || c > '9')
+      return 0;
+    status = status * 10 + static_cast<unsigned>(c - '0');
+  }
+  return status;
+}
+
 void answer_owner_unavailable(const context_ptr& ctx) {
   answer_here(ctx, [](const context_ptr& c) {
     reply_error(c, schema::make_api_error(schema::error_code::owner_unavailable));
@@ -108,13 +121,41 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
       reply_body(c, 307, "This resource is served by another node; follow the Location header.\n",
                  "text/plain; charset=utf-8", {{"Location", location}});
     });
+  if (kind_ == listener_kind::admin)
+    return forward_to(ctx, member->id, "the admin token");
+  // A key no owner has accepted lately pays its way from the client's
+  // anonymous bucket first: made-up keys cannot flood the link (vouched_keys.hpp).
+  std::string key{http::presented_key(ctx->req)};
+  if (vouched_.vouched(key, std::chrono::steady_clock::now()))
+    return forward_to(ctx, member->id, key);
+  take_rate_token(ctx, [this, member_id = member->id, key](const context_ptr& c) {
+    if (c->error)
+      return reply_error(c, *c->error); // the anonymous bucket refused: 429
+    forward_to(c, member_id, key);
+  });
+}
+
+void cluster_front::forward_to(const context_ptr& ctx, const std::string& member_id, const std::string& holder) {
+  http::slot_gate::refusal why{};
+  auto slot = forwarding_.try_enter(holder, peers_.table().max_in_flight(), why);
+  if (why == http::slot_gate::refusal::server_full)
+    return answer_owner_unavailable(ctx);
+  if (why == http::slot_gate::refusal::share_used)
+    return reply_error(ctx,
+                       schema::make_api_error(schema::error_code::too_many_requests,
+                                              {{"bucket", "forwarding"}, {"seconds", "1"}}),
+                       {{"Retry-After", "1"}});
   auto forwarded = to_forwarded_request(ctx->req, ctx->peer, ctx->request_id, kind_ == listener_kind::admin);
-  auto& metrics = metrics_of(member->id);
+  auto& metrics = metrics_of(member_id);
+  bool api = kind_ == listener_kind::api;
   peers_.forward(
-    member->id, std::move(forwarded),
-    [ctx, &metrics, sent = std::chrono::steady_clock::now()](actors::forwarded_response& answer) {
+    member_id, std::move(forwarded),
+    [this, ctx, slot, api, holder, &metrics, sent = std::chrono::steady_clock::now()](actors::forwarded_response& answer) {
       metrics.answered.inc();
-      metrics.took.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count());
+      auto now = std::chrono::steady_clock::now();
+      metrics.took.observe(std::chrono::duration<double>(now - sent).count());
+      if (api)
+        vouched_.answered(holder, status_of_head(answer.head), now);
       outgoing_response out;
       out.version = ctx->req.version() == 10 ? 10 : 11;
       out.head = std::move(answer.head);
@@ -122,7 +163,7 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
       out.keep_alive = answer.keep_alive && ctx->req.keep_alive();
       ctx->done(std::move(out));
     },
-    [ctx, &metrics](const caf::error&) {
+    [ctx, slot, &metrics](const caf::error&) {
       metrics.failed.inc();
       answer_owner_unavailable(ctx);
     });

@@ -11,7 +11,9 @@
 #include "core/metrics.hpp"
 #include "cluster/cluster_table.hpp"
 #include "cluster/peer_router.hpp"
+#include "cluster/vouched_keys.hpp"
 #include "http/request_context.hpp"
+#include "http/slot_gate.hpp"
 
 namespace svc::cluster {
 
@@ -37,12 +39,20 @@ private:
     core::metrics::histogram& took;
   };
   peer_metrics& metrics_of(const std::string& peer_id);
+  /// Forwards `ctx`'s request to `member` once it holds a forwarding slot
+  /// of `holder` (its API key, or the admin token's holder).
+  void forward_to(const http::context_ptr& ctx, const std::string& member, const std::string& holder);
 
   http::exchange_handler& local_;
   http::listener_kind kind_;
   http::services& svc_;
   const cluster_table& table_;
   peer_router& peers_;
+  /// Forwarded requests in flight by API key: one key holds at most a
+  /// sixteenth of a peer's budget, so long polls of a few teams cannot take
+  /// every other team's.
+  http::slot_gate forwarding_{16};
+  vouched_keys vouched_{100000, std::chrono::minutes{10}};
   std::mutex metrics_mutex_;
   std::unordered_map<std::string, peer_metrics> metrics_;
 };

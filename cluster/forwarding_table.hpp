@@ -58,6 +58,9 @@ public:
   /// Fails the requests whose deadline is before `now`; returns how many.
   std::size_t expire(clock::time_point now);
 
+  /// The most requests that may wait on one peer.
+  std::size_t max_in_flight() const { return max_in_flight_; }
+
   struct peer_counts {
     std::size_t in_flight = 0;
     uint64_t forwarded = 0, failed = 0;

@@ -22,7 +22,7 @@
 #include "http/rate_allowance.hpp"
 #include "http/recent_errors.hpp"
 #include "http/take_relay.hpp"
-#include "http/upload_gate.hpp"
+#include "http/slot_gate.hpp"
 
 namespace svc::http {
 
@@ -74,7 +74,7 @@ struct services {
   key_cache keys;
   job_view_cache job_views; ///< views of jobs read lately, by their stored bytes
   lora_cache loras;
-  upload_gate uploads;
+  slot_gate uploads{2}; ///< uploads in memory; a team holds at most half
   recent_errors recent_5xx{50}; ///< the last 5xx answers, for the operator console
   /// In a cluster, the router to the other nodes (`/admin/cluster` asks it); invalid on a single node.
   actors::peer_router_actor cluster;

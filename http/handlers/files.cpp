@@ -39,7 +39,7 @@ void reply_file_not_found(const context_ptr& ctx, const std::string& id) {
 }
 
 // The form is whole: sniff the bytes and hand them to the file writer.
-void store_upload(const context_ptr& ctx, schema::checked<upload> form, const upload_gate::slot& slot) {
+void store_upload(const context_ptr& ctx, schema::checked<upload> form, const slot_gate::slot& slot) {
   if (!form)
     return reply_error(ctx, form.error());
   auto image = schema::sniff_image(form.value().bytes);
@@ -78,7 +78,7 @@ void store_upload(const context_ptr& ctx, schema::checked<upload> form, const up
     actors::create_atom::value, std::move(up));
 }
 
-void on_body_end(const context_ptr& ctx, upload_form& form, const upload_gate::slot& slot, body_end how) {
+void on_body_end(const context_ptr& ctx, upload_form& form, const slot_gate::slot& slot, body_end how) {
   switch (how) {
   case body_end::complete: return store_upload(ctx, form.finish(), slot);
   case body_end::refused: return reply_error(ctx, form.error());
@@ -120,14 +120,14 @@ void create_file(const context_ptr& ctx) {
                                            {{"detail", "the multipart/form-data boundary is missing or invalid"}}));
   case form_type::form_data: break;
   }
-  upload_gate::refusal why{};
+  slot_gate::refusal why{};
   auto slot = ctx->svc.uploads.try_enter(ctx->team->id, ctx->svc.cfg.max_uploads, why);
-  if (why == upload_gate::refusal::server_full)
+  if (why == slot_gate::refusal::server_full)
     return reply_error(ctx, make_api_error(error_code::unavailable), {{"Retry-After", "1"}});
-  if (why == upload_gate::refusal::team_share_used)
+  if (why == slot_gate::refusal::share_used)
     return reply_error(ctx,
                        make_api_error(error_code::too_many_uploads,
-                                      {{"count", std::to_string(upload_gate::team_share(ctx->svc.cfg.max_uploads))}}),
+                                      {{"count", std::to_string(ctx->svc.uploads.share(ctx->svc.cfg.max_uploads))}}),
                        {{"Retry-After", "1"}});
   auto form = std::make_shared<upload_form>(boundary, declared_length(ctx));
   if (!ctx->body) // an empty body: the session had nothing to stream

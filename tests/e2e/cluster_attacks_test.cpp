@@ -13,10 +13,12 @@
 //   use up the proxy's for every other.
 #include <boost/test/unit_test.hpp>
 
+#include <cstdio>
 #include <stdexcept>
 
 #include <boost/json.hpp>
 
+#include "core/crypto.hpp"
 #include "core/ids.hpp"
 #include "core/shard.hpp"
 #include "support/cluster_fixture.hpp"
@@ -88,6 +90,15 @@ std::int64_t used_after_redirect(http_client& c, const std::string& target, cons
   auto r = c.get(target, {{"X-Forwarded-For", forwarded_for}});
   BOOST_TEST(r.status == 307, r.summary());
   return header_int(r, "X-RateLimit-Limit").value_or(0) - header_int(r, "X-RateLimit-Remaining").value_or(0);
+}
+
+// How many requests node `i` forwarded to node `peer` that were answered (its /metrics).
+std::int64_t forwarded_to(const cluster_fixture& c, std::size_t i, std::size_t peer) {
+  auto scrape = c.admin(i).get("/metrics", c.admin_auth(i));
+  BOOST_TEST_REQUIRE(scrape.status == 200, scrape.summary());
+  auto series = "svc_cluster_forwarded_total{peer=\"" + c.ids[peer] + "\",outcome=\"answered\"} ";
+  auto at = scrape.body.find(series);
+  return at == std::string::npos ? 0 : std::stoll(scrape.body.substr(at + series.size()));
 }
 
 } // namespace
@@ -167,6 +178,39 @@ BOOST_FIXTURE_TEST_CASE(a_redirect_behind_a_trusted_proxy_draws_from_the_clients
     used = used_after_redirect(c, target, "203.0.113.7");
   BOOST_TEST(used >= 15, "twenty redirects drew from the client's bucket");
   BOOST_TEST(used_after_redirect(c, target, "203.0.113.8") <= 3, "another client behind the proxy has its own");
+}
+
+// Made-up keys of a shard the other node holds: each request would cross
+// the link to be refused there (with up to --body-limit of body). The
+// accepting node makes them draw from the client's anonymous bucket
+// (capacity 600) until an owner has accepted the key, so the flood stops
+// here; a real key's requests are not held to that bucket.
+BOOST_FIXTURE_TEST_CASE(made_up_keys_cross_the_link_only_as_the_anonymous_bucket_allows, two_nodes) {
+  char shard_hex[3];
+  std::snprintf(shard_hex, sizeof shard_hex, "%02x", shard_held_by(*this, 1));
+  auto c = api(0);
+  // A real key of a team on the other node, accepted by its owner once.
+  auto real_key = team_on(1).second;
+  BOOST_TEST_REQUIRE(c.get("/v1/balance", with_key(real_key)).status == 200);
+  auto forwarded_before = forwarded_to(*this, 0, 1);
+  int refused = 0;
+  for (int i = 0; i < 700; ++i) {
+    auto key = "svc_live_" + std::string{shard_hex} + svc::core::random_hex(31);
+    auto r = c.get("/v1/balance", with_key(key));
+    if (r.status == 401 || is_error(r, 429, "too_many_requests"))
+      ++refused;
+    else
+      BOOST_ERROR("a made-up key answered " << r.summary());
+  }
+  BOOST_TEST(refused == 700);
+  auto forwarded = forwarded_to(*this, 0, 1) - forwarded_before;
+  BOOST_TEST(forwarded <= 640, "made-up keys' requests that crossed the link: " << forwarded << " of 700");
+
+  // The same client's real key goes on, past its empty anonymous bucket.
+  int served = 0;
+  for (int i = 0; i < 50; ++i)
+    served += c.get("/v1/balance", with_key(real_key)).status == 200 ? 1 : 0;
+  BOOST_TEST(served >= 49, "a real key's requests after the flood: " << served << " of 50 served");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

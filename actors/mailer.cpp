@@ -145,7 +145,7 @@ void load(mailer_self self, const context& ctx, bool at_start) {
   auto& st = self->state;
   std::size_t found = 0;
   auto scanned = ctx.tables->mail_queue.for_each([&](const schema::queued_mail& row) {
-    if (!st.queue.count(row.id) && !st.done.count(row.id)) {
+    if (!st.queue.count(row.id) && !st.done.count(row.id) && !st.committing.count(row.id)) {
       st.queue.emplace(row.id, row);
       ++found;
     }
@@ -193,14 +193,19 @@ mailer_actor::behavior_type mailer_with_retries(mailer_self self, context ctx, c
       persistence::write_batch batch;
       auto row = queue_mail(ctx, batch, std::move(m));
       auto promise = self->make_response_promise<bool>();
+      // Committed, the row is in the table a scan reads before this commit
+      // is answered: the scan must leave it, or it would be sent twice.
+      self->state.committing.insert(row.id);
       self->request(ctx.store, caf::infinite, commit_atom::value, std::move(batch))
         .then(
           [=](bool) mutable {
+            self->state.committing.erase(row.id);
             self->state.queue.emplace(row.id, row);
             promise.deliver(true);
             attempt_due(self, ctx, primary, fallback, retry_delays);
           },
           [=](caf::error& err) mutable {
+            self->state.committing.erase(row.id);
             core::log_error("mailer", "mail to " + recipient(row.message)
                                         + " not queued, the store refused it: " + caf::to_string(err));
             promise.deliver(std::move(err));

@@ -23,6 +23,7 @@ namespace svc::actors {
 
 struct mailer_state {
   std::map<std::string, schema::queued_mail> queue; ///< committed rows still to send, by id
+  std::set<std::string> committing; ///< rows queued here whose commit is not answered yet: a scan leaves them
   std::set<std::string> done;    ///< sent or given up: rows whose erasure is not committed yet
   std::set<std::string> unsaved; ///< rows whose last write failed: written again by the next flush
   std::optional<core::time_point> armed; ///< when the retry timer fires, if one is pending

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,6 +19,7 @@
 
 #include "actors/registry.hpp"
 #include "actors/store.hpp"
+#include "actors/supervision.hpp"
 #include "persistence/environment.hpp"
 #include "persistence/store_tables.hpp"
 #include "tests/support/lmdb_fixture.hpp"
@@ -180,6 +182,18 @@ struct mailer_fixture {
     return out;
   }
 
+  /// Waits until the late store has delivered `n` answers.
+  template <class Late>
+  static bool wait_until_answered(const Late& late, int n, std::chrono::milliseconds limit = 10s) {
+    auto deadline = steady::now() + limit;
+    while (late.answered.load() < n) {
+      if (steady::now() >= deadline)
+        return false;
+      std::this_thread::sleep_for(2ms);
+    }
+    return true;
+  }
+
   /// Waits until `describe(h) == expected` (the count changes just after a send returns).
   bool wait_described(const mailer_actor& h, const std::string& expected, std::chrono::milliseconds limit = 10s) {
     auto deadline = steady::now() + limit;
@@ -217,6 +231,80 @@ BOOST_FIXTURE_TEST_CASE(a_message_the_primary_accepts_is_sent_once, mailer_fixtu
   BOOST_TEST(primary.calls().size() == 1u);
   BOOST_TEST(primary.calls()[0].message.subject == "Webhook endpoint disabled");
   BOOST_TEST(fallback.calls().empty());
+}
+
+namespace {
+
+// A store that commits at once but holds its answers until `release` is
+// set: the moment in which a scan of the queue (at start, or told by another
+// writer) already finds a row the mailer's own commit has not confirmed.
+struct late_answers {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::once_flag once;
+  std::atomic<int> answered{0};
+  /// Lets every held answer go (once; later calls do nothing).
+  void let_go() {
+    std::call_once(once, [this] { release.set_value(); });
+  }
+};
+
+// Lets the late store's answers go when the test ends, however it ends, so
+// the store can stop.
+struct answers_let_go_at_exit {
+  std::shared_ptr<late_answers> late;
+  ~answers_let_go_at_exit() { late->let_go(); }
+};
+
+svc::actors::store_actor::behavior_type late_answering_store(svc::actors::store_actor::pointer self,
+                                                              svc::persistence::environment* env,
+                                                              std::shared_ptr<late_answers> late) {
+  return {
+    [=](svc::actors::commit_atom, svc::persistence::write_batch& batch) -> caf::result<bool> {
+      auto st = env->commit(batch);
+      auto promise = self->make_response_promise<bool>();
+      late->released.wait();
+      if (st.ok())
+        promise.deliver(true);
+      else
+        promise.deliver(caf::make_error(caf::sec::runtime_error, st.message));
+      ++late->answered;
+      return promise;
+    },
+    [=](svc::actors::chained_commit_atom, svc::persistence::write_batch&) -> caf::result<bool> {
+      return caf::make_error(caf::sec::unexpected_message);
+    },
+    [](svc::actors::chain_resume_atom) {},
+    [](svc::actors::flush_atom) {},
+    svc::actors::crash_on_fault(),
+    [](svc::actors::describe_atom) -> svc::actors::actor_status { return {"late store", 0}; },
+  };
+}
+
+} // namespace
+
+// Issue 30's CI: under load, a mail went out twice. The row the mailer
+// queued was committed, a scan of the queue took it and sent it, and then
+// the commit's answer sent it again.
+BOOST_FIXTURE_TEST_CASE(a_row_a_scan_finds_before_its_commit_is_answered_is_sent_once, mailer_fixture) {
+  auto late = std::make_shared<late_answers>();
+  answers_let_go_at_exit guard{late};
+  auto slow = sys.spawn<caf::detached>(late_answering_store, env.get(), late);
+  spawned.push_back(caf::actor_cast<caf::actor>(slow));
+  auto c = ctx();
+  c.store = slow;
+  auto mailer = spawn_with(c, {10ms, 10ms, 10ms});
+  BOOST_REQUIRE(wait_described(mailer, "sent=0 fallback=0 failed=0 retrying=0"));
+  caf::anon_send(mailer, svc::actors::send_atom::value, sample());
+  BOOST_REQUIRE(wait_queued(1));
+  caf::anon_send(mailer, svc::actors::queued_atom::value); // another writer queued mail
+  describe(mailer); // answered after the scan
+  BOOST_TEST(primary.calls().empty(), "the scan took a row whose commit is not answered yet");
+  late->let_go();
+  BOOST_REQUIRE(wait_until_answered(*late, 1));
+  BOOST_TEST(wait_described(mailer, "sent=1 fallback=0 failed=0 retrying=0"));
+  BOOST_TEST(primary.calls().size() == 1u, "sent by the scan and again by the commit's answer");
+  BOOST_TEST(wait_queued(0));
 }
 
 BOOST_FIXTURE_TEST_CASE(a_failed_send_is_retried_after_each_delay_until_it_succeeds, mailer_fixture) {

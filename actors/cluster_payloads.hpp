@@ -149,4 +149,15 @@ struct blob_piece_v1 {
 };
 SVC_DESCRIBE(blob_piece_v1, (shard, name, offset, bytes, last))
 
+/// What a node holds of a shard (persistence/shard_digest.hpp): the new
+/// owner's answer before the old one changes the map.
+struct shard_digest_v1 {
+  uint16_t shard = 0;
+  uint64_t rows = 0;
+  uint64_t blobs = 0;
+  uint64_t bytes = 0;
+  std::string sha256;
+};
+SVC_DESCRIBE(shard_digest_v1, (shard, rows, blobs, bytes, sha256))
+
 } // namespace svc::actors

@@ -57,7 +57,8 @@ void add_message_types(caf::actor_system_config& cfg) {
     .add_message_type<cluster_status>("cluster_status_v1")
     .add_message_type<shard_row_v1>("shard_row_v1")
     .add_message_type<shard_rows_v1>("shard_rows_v1")
-    .add_message_type<blob_piece_v1>("blob_piece_v1");
+    .add_message_type<blob_piece_v1>("blob_piece_v1")
+    .add_message_type<shard_digest_v1>("shard_digest_v1");
   // Actor handles that messages carry: answers of `resolve`, and takes relayed for the HTTP side.
   cfg.add_message_type<bucket_actor>("bucket_actor_v1")
     .add_message_type<ledger_actor>("ledger_actor_v1")

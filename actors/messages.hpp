@@ -86,6 +86,8 @@ using import_atom = caf::atom_constant<caf::atom("import")>;
 // (just copied here) leave unfinished".
 using release_atom = caf::atom_constant<caf::atom("release")>;
 using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
+// "What do you hold of this shard?": the new owner's digest of its copy.
+using verify_atom = caf::atom_constant<caf::atom("verify")>;
 
 // --- every actor
 
@@ -417,6 +419,9 @@ using shard_intake_actor = caf::typed_actor<
   caf::replies_to<import_atom, shard_rows_v1, std::string>::with<bool>,
   /// A piece of a moving shard's blob, written before the answer; false when refused.
   caf::replies_to<import_atom, blob_piece_v1, std::string>::with<bool>,
+  /// The digest of what this node committed of the shard moving here (an
+  /// error when it moves no such shard here from the sender).
+  caf::replies_to<verify_atom, uint16_t, std::string>::with<shard_digest_v1>,
   /// The map names this node for the shard now: resume its jobs and deliveries.
   caf::replies_to<adopt_atom, uint16_t, std::string>::with<bool>,
   /// The move failed before the map changed: drop what was imported of the shard.
@@ -445,6 +450,9 @@ using node_actor = caf::typed_actor<
   caf::replies_to<import_atom, shard_rows_v1>::with<bool>,
   /// A piece of a moving shard's blob, written before the answer; false when malformed.
   caf::replies_to<import_atom, blob_piece_v1>::with<bool>,
+  /// The digest of what this node committed of a shard its owner moves here:
+  /// the owner changes the map only when it matches its own.
+  caf::replies_to<verify_atom, uint16_t>::with<shard_digest_v1>,
   /// The map names this node for the shard now: resume its jobs and deliveries.
   caf::replies_to<adopt_atom, uint16_t>::with<bool>,
   /// The move failed before the map changed: drop what was imported of the shard.

@@ -173,6 +173,14 @@ actors::node_actor::behavior_type node_actor(node_actor_self self, node_actor_li
         return refuse_unproven("a blob piece");
       return self->delegate(links.intake, a, std::move(piece), std::move(*from));
     },
+    [=](actors::verify_atom a, uint16_t shard) -> caf::result<actors::shard_digest_v1> {
+      auto from = proven_sender(self, links);
+      if (!from) {
+        refuse_unproven("a shard digest request");
+        return caf::make_error(caf::sec::request_receiver_down);
+      }
+      return self->delegate(links.intake, a, shard, std::move(*from));
+    },
     [=](actors::adopt_atom a, uint16_t shard) -> caf::result<bool> {
       auto from = proven_sender(self, links);
       if (!from)

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/log.hpp"
+#include "persistence/shard_digest.hpp"
 #include "persistence/shard_rows.hpp"
 
 namespace svc::cluster {
@@ -175,6 +176,18 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
           return refuse(piece.shard, "blob " + piece.name + " not committed: " + st.message);
         ++self->state.moves[piece.shard].blobs;
         return true;
+      },
+      [=](actors::verify_atom, uint16_t shard, const std::string& from) -> caf::result<actors::shard_digest_v1> {
+        if (shard >= core::shard_count || !moving_from(self, shard, from)) {
+          refuse(shard, "node " + from + " asks what is here of a shard it moves no rows of here");
+          return caf::make_error(caf::sec::invalid_argument);
+        }
+        auto digest = persistence::digest_shard(*links.tables, *links.blobs, static_cast<core::shard_id>(shard));
+        if (digest.failed()) {
+          refuse(shard, "the store failed: " + digest.why());
+          return caf::make_error(caf::sec::runtime_error, "the store failed: " + digest.why());
+        }
+        return actors::shard_digest_v1{shard, digest->rows, digest->blobs, digest->bytes, std::move(digest->sha256)};
       },
       [=](actors::adopt_atom, uint16_t shard, const std::string& from) -> caf::result<bool> {
         // The map may name this node already: the mover changed it before asking.

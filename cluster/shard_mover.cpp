@@ -1,12 +1,14 @@
 #include "cluster/shard_mover.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <caf/scoped_actor.hpp>
 
 #include "core/log.hpp"
 #include "cluster/etcd_values.hpp"
 #include "clients/etcd_client.hpp"
+#include "persistence/shard_digest.hpp"
 #include "persistence/shard_rows.hpp"
 
 namespace svc::cluster {
@@ -58,6 +60,29 @@ std::string swap_owner(const std::vector<std::string>& endpoints, core::shard_id
   } catch (const std::exception& e) {
     return std::string{"etcd: "} + e.what();
   }
+}
+
+// Empty when node `to` (`target`) holds the same rows and blobs of `shard`
+// as this node, or what differs or kept it from saying.
+std::string compare_copies(caf::scoped_actor& self, const caf::actor& target, const persistence::tables& tables,
+                           const persistence::blob_store& blobs, core::shard_id shard, const std::string& to) {
+  auto here = persistence::digest_shard(tables, blobs, shard);
+  if (here.failed())
+    return "the store failed reading the shard back: " + here.why();
+  std::optional<actors::shard_digest_v1> there;
+  std::string why;
+  self->request(target, peer_call_timeout, actors::verify_atom::value, static_cast<uint16_t>(shard))
+    .receive([&](actors::shard_digest_v1& d) { there = std::move(d); },
+             [&](caf::error& err) { why = self->system().render(err); });
+  if (!there)
+    return "node " + to + " did not say what it holds of the shard: " + why;
+  if (there->rows != here->rows || there->blobs != here->blobs || there->bytes != here->bytes
+      || there->sha256 != here->sha256)
+    return "node " + to + " holds another copy: " + std::to_string(there->rows) + " rows, "
+           + std::to_string(there->blobs) + " blobs, " + std::to_string(there->bytes) + " bytes there against "
+           + std::to_string(here->rows) + ", " + std::to_string(here->blobs) + ", " + std::to_string(here->bytes)
+           + " here" + (there->rows == here->rows ? " (same counts, other bytes)" : "");
+  return {};
 }
 
 std::string log_prefix_of(const actors::shard_move_status& status) {
@@ -209,6 +234,10 @@ void shard_mover::run(actors::shard_move_status status) {
   }
   report(status);
 
+  // The map changes only once the new owner holds what this node does: the
+  // same rows and blobs, by their digest. Until then this copy is the shard.
+  if (auto differs = compare_copies(self, target, *links_.tables, *links_.blobs, shard, status.to); !differs.empty())
+    return fail(differs);
   if (auto refused = swap_owner(links_.etcd, shard, table.self(), status.to); !refused.empty())
     return fail("the shard map was not changed: " + refused);
   // The map names the new owner: from here on the move only goes forward.

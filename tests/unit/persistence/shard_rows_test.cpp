@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "persistence/blob_store.hpp"
+#include "persistence/shard_digest.hpp"
 #include "persistence/shard_keys.hpp"
 #include "persistence/webhook_rows.hpp"
 #include "tests/support/lmdb_fixture.hpp"
@@ -268,6 +270,50 @@ BOOST_FIXTURE_TEST_CASE(a_failing_store_or_a_foreign_cursor_is_an_error, shard_f
   std::vector<std::string> blobs;
   BOOST_TEST(erase_shard_rows(t, a_shard, batch, blobs).failed());
   BOOST_TEST(batch.empty());
+}
+
+// The two copies of a move compare by digest before the old owner's map
+// change (issue 30: it erased its copy after the grace period whatever the
+// new owner held): equal for an exact copy, different for a row or a blob
+// byte missing or changed.
+BOOST_FIXTURE_TEST_CASE(two_copies_of_a_shard_have_one_digest_and_any_difference_shows, shard_fixture) {
+  svc::test::temp_dir blob_dir_1, blob_dir_2, dir2;
+  file_blob_store blobs{blob_dir_1.path}, blobs2{blob_dir_2.path};
+  for (auto& name : a.blobs) {
+    BOOST_REQUIRE(blobs.put(name, "bytes of " + name).ok());
+    BOOST_REQUIRE(blobs2.put(name, "bytes of " + name).ok());
+  }
+  auto moved = read_pages(a_shard, 256);
+  std::vector<shard_row> rows;
+  for (auto& [where, value] : moved.rows)
+    rows.push_back({where.first, where.second, value});
+  auto env2 = svc::test::open_environment(dir2.path);
+  tables t2{*env2};
+  write_batch batch;
+  std::string why;
+  BOOST_REQUIRE_MESSAGE(put_shard_rows(batch, a_shard, rows, why), why);
+  BOOST_REQUIRE(env2->commit(batch).ok());
+
+  auto here = digest_shard(t, blobs, a_shard), there = digest_shard(t2, blobs2, a_shard);
+  BOOST_REQUIRE(here.has_value() && there.has_value());
+  BOOST_TEST(here->rows == a.rows().size());
+  BOOST_TEST(here->blobs == a.blobs.size());
+  BOOST_TEST(here->sha256.size() == 64u);
+  BOOST_TEST(there->sha256 == here->sha256);
+  BOOST_TEST((there->rows == here->rows && there->blobs == here->blobs && there->bytes == here->bytes));
+  BOOST_TEST(digest_shard(t, blobs, b_shard)->sha256 != here->sha256, "another shard");
+
+  BOOST_REQUIRE(blobs2.put(*a.blobs.begin(), "other bytes of the same length!!").ok());
+  BOOST_TEST(digest_shard(t2, blobs2, a_shard)->sha256 != here->sha256, "a blob's bytes differ");
+  BOOST_REQUIRE(blobs2.put(*a.blobs.begin(), "bytes of " + *a.blobs.begin()).ok());
+  BOOST_TEST(digest_shard(t2, blobs2, a_shard)->sha256 == here->sha256);
+
+  write_batch lose_one;
+  lose_one.erase_in_shard(rows.back().from, a_shard, rows.back().key);
+  BOOST_REQUIRE(env2->commit(lose_one).ok());
+  auto short_copy = digest_shard(t2, blobs2, a_shard);
+  BOOST_TEST(short_copy->rows == here->rows - 1);
+  BOOST_TEST(short_copy->sha256 != here->sha256);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

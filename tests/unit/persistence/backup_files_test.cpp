@@ -121,19 +121,19 @@ BOOST_AUTO_TEST_CASE(restore_refuses_a_backup_holding_a_link_and_leaves_the_dire
   write(fs::path{elsewhere.path} / "private", "not for the backup");
   fs::create_symlink(fs::path{elsewhere.path} / "private", fs::path{backup.path} / "blobs/outputs/img_3.0.png");
   auto target = parent.path + "/restored";
-  std::size_t blobs = 0;
-  auto st = restore_data_dir(backup.path, target, restored_secrets::adopted, blobs);
-  BOOST_TEST(!st.ok());
-  BOOST_TEST(st.message.find("symbolic link") != std::string::npos, st.message);
-  BOOST_TEST(fs::is_empty(target));
+  auto refused_for_a_link = [&](const char* where) {
+    std::size_t blobs = 0;
+    auto st = restore_data_dir(backup.path, target, restored_secrets::adopted, blobs);
+    BOOST_TEST(!st.ok(), where);
+    BOOST_TEST(st.message.find("symbolic link") != std::string::npos, where << ": " << st.message);
+    BOOST_TEST(fs::is_empty(target), where);
+  };
+  refused_for_a_link("a blob");
 
   fs::remove(fs::path{backup.path} / "blobs/outputs/img_3.0.png");
   fs::rename(fs::path{backup.path} / "admin.token", fs::path{elsewhere.path} / "token");
   fs::create_symlink(fs::path{elsewhere.path} / "token", fs::path{backup.path} / "admin.token");
-  st = restore_data_dir(backup.path, target, restored_secrets::adopted, blobs);
-  BOOST_TEST(!st.ok());
-  BOOST_TEST(st.message.find("symbolic link") != std::string::npos, st.message);
-  BOOST_TEST(fs::is_empty(target));
+  refused_for_a_link("admin.token");
 }
 
 BOOST_AUTO_TEST_CASE(restore_refuses_a_store_that_does_not_read_through) {

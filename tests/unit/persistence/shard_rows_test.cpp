@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -94,6 +95,23 @@ struct shard_fixture : svc::test::lmdb_fixture {
   }
 };
 
+/// Shard A's rows as a move sends them, and a second store they were put into.
+struct copied_shard {
+  std::vector<shard_row> rows;
+  svc::test::temp_dir dir;
+  std::unique_ptr<environment> env = svc::test::open_environment(dir.path);
+  tables t{*env};
+
+  copied_shard(const shard_fixture& from, shard_id shard) {
+    for (auto& [where, value] : from.read_pages(shard, 256).rows)
+      rows.push_back({where.first, where.second, value});
+    write_batch batch;
+    std::string why;
+    BOOST_REQUIRE_MESSAGE(put_shard_rows(batch, shard, rows, why), why);
+    BOOST_REQUIRE(env->commit(batch).ok());
+  }
+};
+
 bool holds_every_row(const row_map& store, const row_map& rows) {
   for (auto& [where, value] : rows) {
     auto it = store.find(where);
@@ -148,19 +166,9 @@ BOOST_FIXTURE_TEST_CASE(a_legacy_team_moves_by_its_team_not_by_its_ids, shard_fi
 }
 
 BOOST_FIXTURE_TEST_CASE(put_rows_make_every_record_readable_in_an_empty_store, shard_fixture) {
-  auto moved = read_pages(a_shard, 256);
-  std::vector<shard_row> rows;
-  for (auto& [where, value] : moved.rows)
-    rows.push_back({where.first, where.second, value});
-  svc::test::temp_dir dir2;
-  auto env2 = svc::test::open_environment(dir2.path);
-  tables t2{*env2};
-  write_batch batch;
-  std::string why;
-  BOOST_REQUIRE_MESSAGE(put_shard_rows(batch, a_shard, rows, why), why);
-  BOOST_REQUIRE(env2->commit(batch).ok());
-
-  auto copy = whole_store(*env2);
+  copied_shard copied{*this, a_shard};
+  auto& t2 = copied.t;
+  auto copy = whole_store(*copied.env);
   copy.erase({table::meta, "format_version"});
   BOOST_TEST((copy == a.rows()));
   auto team = svc::test::found(t2.teams.get(a_id));
@@ -277,23 +285,15 @@ BOOST_FIXTURE_TEST_CASE(a_failing_store_or_a_foreign_cursor_is_an_error, shard_f
 // new owner held): equal for an exact copy, different for a row or a blob
 // byte missing or changed.
 BOOST_FIXTURE_TEST_CASE(two_copies_of_a_shard_have_one_digest_and_any_difference_shows, shard_fixture) {
-  svc::test::temp_dir blob_dir_1, blob_dir_2, dir2;
+  svc::test::temp_dir blob_dir_1, blob_dir_2;
   file_blob_store blobs{blob_dir_1.path}, blobs2{blob_dir_2.path};
   for (auto& name : a.blobs) {
     BOOST_REQUIRE(blobs.put(name, "bytes of " + name).ok());
     BOOST_REQUIRE(blobs2.put(name, "bytes of " + name).ok());
   }
-  auto moved = read_pages(a_shard, 256);
-  std::vector<shard_row> rows;
-  for (auto& [where, value] : moved.rows)
-    rows.push_back({where.first, where.second, value});
-  auto env2 = svc::test::open_environment(dir2.path);
-  tables t2{*env2};
-  write_batch batch;
-  std::string why;
-  BOOST_REQUIRE_MESSAGE(put_shard_rows(batch, a_shard, rows, why), why);
-  BOOST_REQUIRE(env2->commit(batch).ok());
-
+  copied_shard copied{*this, a_shard};
+  auto& t2 = copied.t;
+  auto& rows = copied.rows;
   auto here = digest_shard(t, blobs, a_shard), there = digest_shard(t2, blobs2, a_shard);
   BOOST_REQUIRE(here.has_value() && there.has_value());
   BOOST_TEST(here->rows == a.rows().size());
@@ -310,7 +310,7 @@ BOOST_FIXTURE_TEST_CASE(two_copies_of_a_shard_have_one_digest_and_any_difference
 
   write_batch lose_one;
   lose_one.erase_in_shard(rows.back().from, a_shard, rows.back().key);
-  BOOST_REQUIRE(env2->commit(lose_one).ok());
+  BOOST_REQUIRE(copied.env->commit(lose_one).ok());
   auto short_copy = digest_shard(t2, blobs2, a_shard);
   BOOST_TEST(short_copy->rows == here->rows - 1);
   BOOST_TEST(short_copy->sha256 != here->sha256);

@@ -33,8 +33,12 @@ struct forwarded_response {
   std::string head; ///< status line and fields, without `Connection`
   std::string body;
   bool keep_alive = true;
+  /// The owner found the request's API key valid: only this makes the
+  /// accepting node vouch for the key (cluster/vouched_keys.hpp), since an
+  /// owner answers some requests (400, 404, 429) before it authenticates.
+  bool key_authenticated = false;
 };
-SVC_DESCRIBE(forwarded_response, (head, body, keep_alive))
+SVC_DESCRIBE(forwarded_response, (head, body, keep_alive, key_authenticated))
 
 /// One forwarded request under the ticket its answer comes back with.
 struct forwarded_call {

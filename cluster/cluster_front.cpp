@@ -51,19 +51,6 @@ void answer_here(const context_ptr& ctx, std::function<void(const context_ptr&)>
   });
 }
 
-// The status of an answer's head ("HTTP/1.1 401 Unauthorized\r\n..."); 0 if unreadable.
-unsigned status_of_head(std::string_view head) {
-  if (head.size() < 12 || head.substr(0, 5) != "HTTP/" || head[8] != ' ')
-    return 0;
-  unsigned status = 0;
-  for (char c : head.substr(9, 3)) {
-    if (c < '0' || c > '9')
-      return 0;
-    status = status * 10 + static_cast<unsigned>(c - '0');
-  }
-  return status;
-}
-
 void answer_owner_unavailable(const context_ptr& ctx) {
   answer_here(ctx, [](const context_ptr& c) {
     reply_error(c, schema::make_api_error(schema::error_code::owner_unavailable));
@@ -137,7 +124,7 @@ void cluster_front::on_request(http_request req, std::shared_ptr<body_source> bo
 
 void cluster_front::forward_to(const context_ptr& ctx, const std::string& member_id, const std::string& holder) {
   http::slot_gate::refusal why{};
-  auto slot = forwarding_.try_enter(holder, peers_.table().max_in_flight(), why);
+  auto slot = forwarding_to(member_id).try_enter(holder, peers_.table().max_in_flight(), why);
   if (why == http::slot_gate::refusal::server_full)
     return answer_owner_unavailable(ctx);
   if (why == http::slot_gate::refusal::share_used)
@@ -155,7 +142,7 @@ void cluster_front::forward_to(const context_ptr& ctx, const std::string& member
       auto now = std::chrono::steady_clock::now();
       metrics.took.observe(std::chrono::duration<double>(now - sent).count());
       if (api)
-        vouched_.answered(holder, status_of_head(answer.head), now);
+        vouched_.answered(holder, answer.key_authenticated, now);
       outgoing_response out;
       out.version = ctx->req.version() == 10 ? 10 : 11;
       out.head = std::move(answer.head);
@@ -167,6 +154,14 @@ void cluster_front::forward_to(const context_ptr& ctx, const std::string& member
       metrics.failed.inc();
       answer_owner_unavailable(ctx);
     });
+}
+
+http::slot_gate& cluster_front::forwarding_to(const std::string& peer_id) {
+  std::lock_guard lock{forwarding_mutex_};
+  auto& gate = forwarding_[peer_id];
+  if (!gate)
+    gate = std::make_unique<http::slot_gate>(16);
+  return *gate; // the map keeps each gate in place
 }
 
 cluster_front::peer_metrics& cluster_front::metrics_of(const std::string& peer_id) {

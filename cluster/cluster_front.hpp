@@ -4,6 +4,7 @@
 // typed request, and redirects what the owner must stream itself. Clients
 // may send anything to any node.
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -48,10 +49,14 @@ private:
   http::services& svc_;
   const cluster_table& table_;
   peer_router& peers_;
-  /// Forwarded requests in flight by API key: one key holds at most a
-  /// sixteenth of a peer's budget, so long polls of a few teams cannot take
-  /// every other team's.
-  http::slot_gate forwarding_{16};
+  /// The forwarding slots to `peer_id` (made on first use).
+  http::slot_gate& forwarding_to(const std::string& peer_id);
+
+  /// Forwarded requests in flight, per peer and by API key: one key holds at
+  /// most a sixteenth of a peer's budget, so long polls of a few teams cannot
+  /// take every other team's, and a slow peer fills only its own.
+  std::mutex forwarding_mutex_;
+  std::unordered_map<std::string, std::unique_ptr<http::slot_gate>> forwarding_;
   vouched_keys vouched_{100000, std::chrono::minutes{10}};
   std::mutex metrics_mutex_;
   std::unordered_map<std::string, peer_metrics> metrics_;

@@ -53,7 +53,7 @@ actors::forwarded_response to_forwarded_response(outgoing_response out) {
     core::log_error("cluster", "a forwarded request got a streamed answer; refused");
     return internal_error("This answer is streamed and is not forwarded between nodes.\n");
   }
-  return {std::move(out.head), std::move(out.body), out.keep_alive};
+  return {std::move(out.head), std::move(out.body), out.keep_alive, out.key_authenticated};
 }
 
 /// The answers to one peer's forwarded requests: those that are ready

@@ -71,7 +71,9 @@ std::string compare_copies(caf::scoped_actor& self, const caf::actor& target, co
     return "the store failed reading the shard back: " + here.why();
   std::optional<actors::shard_digest_v1> there;
   std::string why;
-  self->request(target, peer_call_timeout, actors::verify_atom::value, static_cast<uint16_t>(shard))
+  // The new owner reads the whole shard back: a minute, and a second more per 20 MB.
+  auto timeout = peer_call_timeout + std::chrono::seconds{here->bytes / (20 << 20)};
+  self->request(target, timeout, actors::verify_atom::value, static_cast<uint16_t>(shard))
     .receive([&](actors::shard_digest_v1& d) { there = std::move(d); },
              [&](caf::error& err) { why = self->system().render(err); });
   if (!there)

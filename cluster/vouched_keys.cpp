@@ -17,10 +17,10 @@ bool vouched_keys::vouched(std::string_view key, clock::time_point now) const {
   return it != until_.end() && it->second > now;
 }
 
-void vouched_keys::answered(std::string_view key, unsigned status, clock::time_point now) {
+void vouched_keys::answered(std::string_view key, bool authenticated, clock::time_point now) {
   auto digest = digest_of(key);
   std::lock_guard lock{mutex_};
-  if (status == 401) {
+  if (!authenticated) {
     until_.erase(digest);
     return;
   }

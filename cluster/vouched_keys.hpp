@@ -1,6 +1,6 @@
 #pragma once
 // The API keys whose owners accepted them lately: a forwarded request with
-// one of them was answered with anything but 401. A request with any other
+// one of them passed the owner's authentication. A request with any other
 // key draws from its client's anonymous bucket here before it is forwarded,
 // so a client with made-up keys sends the owner's link no more than that
 // bucket allows (each request may carry up to --body-limit bytes), while a
@@ -27,8 +27,9 @@ public:
 
   /// Whether an owner accepted `key` within the last `ttl`.
   bool vouched(std::string_view key, clock::time_point now) const;
-  /// An owner answered a request with `key` with `status`: a 401 disowns it, anything else vouches for it.
-  void answered(std::string_view key, unsigned status, clock::time_point now);
+  /// An owner answered a request with `key`: one that found the key valid
+  /// vouches for it, any other disowns it.
+  void answered(std::string_view key, bool authenticated, clock::time_point now);
 
 private:
   std::size_t capacity_;

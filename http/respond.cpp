@@ -35,6 +35,7 @@ outgoing_response start_response(const context_ptr& ctx, unsigned status, std::s
                                  const header_list& extra, uint64_t length) {
   outgoing_response res;
   res.version = ctx->req.version() == 10 ? 10 : 11;
+  res.key_authenticated = ctx->key != nullptr;
   auto& h = res.head;
   h.reserve(320);
   auto reason = bhttp::obsolete_reason(static_cast<bhttp::status>(status));

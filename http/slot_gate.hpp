@@ -15,7 +15,9 @@ namespace svc::http {
 
 class slot_gate {
 public:
-  /// Held while its work is in flight; the slot is free again when the last copy goes.
+  /// Held while its work is in flight; the slot is free again when the last
+  /// copy goes, which may be after the gate itself (a forward's callbacks
+  /// outlive the front that made them at shutdown).
   using slot = std::shared_ptr<void>;
   /// Why no slot was given.
   enum class refusal { none, server_full, share_used };
@@ -32,12 +34,16 @@ public:
   std::size_t in_flight() const;
 
 private:
-  void leave(const std::string& holder);
+  /// What the slots count, kept alive by the slots too.
+  struct counts {
+    std::mutex mutex;
+    std::size_t in_flight = 0;
+    std::unordered_map<std::string, std::size_t> per_holder;
+    void leave(const std::string& holder);
+  };
 
   const std::size_t share_divisor_;
-  mutable std::mutex mutex_;
-  std::size_t in_flight_ = 0;
-  std::unordered_map<std::string, std::size_t> per_holder_;
+  std::shared_ptr<counts> counts_ = std::make_shared<counts>();
 };
 
 } // namespace svc::http

@@ -52,6 +52,7 @@ struct outgoing_response {
   std::string body;
   std::shared_ptr<body_stream> stream; ///< the rest of the body, read from disk while written; or null
   bool keep_alive = true; ///< false closes the connection after writing
+  bool key_authenticated = false; ///< the request's API key was found valid (a node vouches for it to its peers)
 };
 
 /// Where a request came from.

@@ -1,11 +1,14 @@
 #include "persistence/backup_files.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -82,8 +85,11 @@ status copy_blobs(const std::string& from_dir, const std::string& to_dir, std::s
   if (auto st = make_private_dir(to_blobs); !st.ok())
     return st;
   std::error_code ec;
-  if (!fs::exists(from_blobs, ec))
+  auto folder = fs::symlink_status(from_blobs, ec).type();
+  if (folder == fs::file_type::not_found)
     return {};
+  if (folder != fs::file_type::directory)
+    return {from_blobs.string() + " is not a folder (a link is refused: a backup holds none)"};
   for (auto it = fs::recursive_directory_iterator{from_blobs, ec}; !ec && it != fs::recursive_directory_iterator{};
        it.increment(ec)) {
     auto target = to_blobs / fs::relative(it->path(), from_blobs);
@@ -117,7 +123,8 @@ status copy_blobs(const std::string& from_dir, const std::string& to_dir, std::s
 
 // Opens the store in `dir` and reads every table through, in a child
 // process: LMDB trusts its file's page pointers, so a damaged or hostile one
-// may crash its reader, and only the child dies of it.
+// may crash its reader, and only the child dies of it. (svcctl, the caller,
+// runs one thread, so the child may use the allocator freely.)
 status check_store(const std::string& dir) {
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
@@ -142,15 +149,38 @@ status check_store(const std::string& dir) {
     ::_exit(error.empty() ? 0 : 1);
   }
   ::close(pipe_fds[1]);
+  // Pages that point in a circle make a reader walk for ever: a minute, and
+  // a second more per 50 MB of file, is plenty for a sound one.
+  struct stat file{};
+  ::stat((dir + "/data.mdb").c_str(), &file);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{60 + file.st_size / (50 << 20)};
   std::string message;
   char buffer[4096];
-  for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR);)
-    if (n > 0)
-      message.append(buffer, static_cast<std::size_t>(n));
+  bool timed_out = false;
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd readable{pipe_fds[0], POLLIN, 0};
+    int ready = left.count() > 0 ? ::poll(&readable, 1, static_cast<int>(left.count())) : 0;
+    if (ready < 0 && errno == EINTR)
+      continue;
+    if (ready <= 0) {
+      timed_out = true;
+      ::kill(child, SIGKILL);
+      break;
+    }
+    auto n = ::read(pipe_fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    message.append(buffer, static_cast<std::size_t>(n));
+  }
   ::close(pipe_fds[0]);
   int wstatus = 0;
   while (::waitpid(child, &wstatus, 0) < 0 && errno == EINTR) {
   }
+  if (timed_out)
+    return {"the backup's data.mdb is damaged: reading it through did not end in time"};
   if (WIFSIGNALED(wstatus))
     return {"the backup's data.mdb is damaged: reading it killed the reader (signal "
             + std::to_string(WTERMSIG(wstatus)) + ")"};

@@ -1,3 +1,4 @@
+#include <system_error>
 #include <thread>
 
 #include <boost/json.hpp>
@@ -23,18 +24,23 @@ void backup_store(const context_ptr& ctx) {
     return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_state,
                                                    {{"kind", "store"}, {"id", ctx->svc.cfg.data_dir},
                                                     {"state", "being backed up"}, {"action", "another backup"}}));
-  std::thread([ctx, to = *to] {
-    std::size_t blobs = 0;
-    auto st = ctx->svc.env.backup(to);
-    if (st.ok())
-      st = persistence::copy_side_files(ctx->svc.cfg.data_dir, to, blobs);
+  try {
+    std::thread([ctx, to = *to] {
+      std::size_t blobs = 0;
+      auto st = ctx->svc.env.backup(to);
+      if (st.ok())
+        st = persistence::copy_side_files(ctx->svc.cfg.data_dir, to, blobs);
+      ctx->svc.backing_up.store(false);
+      net::post(ctx->svc.io, [ctx, to, st, blobs] {
+        if (!st.ok())
+          return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter, {{"detail", st.message}}, "to"));
+        reply_json(ctx, 200, {{"object", "backup"}, {"path", to + "/data.mdb"}, {"blobs", blobs}});
+      });
+    }).detach();
+  } catch (const std::system_error&) { // no thread to be had: nothing started, the next may try
     ctx->svc.backing_up.store(false);
-    net::post(ctx->svc.io, [ctx, to, st, blobs] {
-      if (!st.ok())
-        return reply_error(ctx, schema::make_api_error(schema::error_code::invalid_parameter, {{"detail", st.message}}, "to"));
-      reply_json(ctx, 200, {{"object", "backup"}, {"path", to + "/data.mdb"}, {"blobs", blobs}});
-    });
-  }).detach();
+    reply_error(ctx, schema::make_api_error(schema::error_code::unavailable), {{"Retry-After", "1"}});
+  }
 }
 
 } // namespace svc::http

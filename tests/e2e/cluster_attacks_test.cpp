@@ -192,6 +192,17 @@ BOOST_FIXTURE_TEST_CASE(made_up_keys_cross_the_link_only_as_the_anonymous_bucket
   // A real key of a team on the other node, accepted by its owner once.
   auto real_key = team_on(1).second;
   BOOST_TEST_REQUIRE(c.get("/v1/balance", with_key(real_key)).status == 200);
+  // One made-up key, sent where the owner answers before it authenticates
+  // (404): no such answer vouches for it, so each request still pays.
+  auto made_up = "svc_live_" + std::string{shard_hex} + svc::core::random_hex(31);
+  auto before_unknown_route = forwarded_to(*this, 0, 1);
+  for (int i = 0; i < 700; ++i) {
+    auto r = c.get("/v1/no-such-route", with_key(made_up));
+    BOOST_TEST((r.status == 404 || is_error(r, 429, "too_many_requests")), r.summary());
+  }
+  auto crossed = forwarded_to(*this, 0, 1) - before_unknown_route;
+  BOOST_TEST(crossed <= 640, "one made-up key's requests to an unknown route that crossed: " << crossed);
+
   auto forwarded_before = forwarded_to(*this, 0, 1);
   int refused = 0;
   for (int i = 0; i < 700; ++i) {

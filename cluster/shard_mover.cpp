@@ -169,9 +169,12 @@ void shard_mover::run(actors::shard_move_status status) {
     status.error = std::move(why);
     status.frozen_ms = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - began).count();
     core::log_error("cluster", log_prefix + "failed, the shard stays here: " + status.error);
+    // Free before reported: whoever follows the move may start the next one at once.
+    {
+      std::lock_guard lock{mutex_};
+      running_ = false;
+    }
     report(status);
-    std::lock_guard lock{mutex_};
-    running_ = false;
   };
 
   core::log_info("cluster", log_prefix + "freezing it");
@@ -253,11 +256,12 @@ void shard_mover::run(actors::shard_move_status status) {
   core::log_info("cluster", log_prefix + "committed: " + std::to_string(status.rows) + " rows, "
                               + std::to_string(status.blobs) + " blobs, " + std::to_string(status.bytes)
                               + " bytes; frozen " + std::to_string(status.frozen_ms) + " ms");
-  report(status);
+  // Free before reported: `svcctl node drain` starts the next move as soon as it reads "committed".
   {
     std::lock_guard lock{mutex_};
     running_ = false;
   }
+  report(status);
   erase_later(std::move(status));
 }
 

@@ -44,20 +44,6 @@ auto first_answering(const Endpoints& endpoints, Attempt attempt) {
   throw *last;
 }
 
-// One request's answer as a JSON object, from the first endpoint that answers.
-template <class Endpoints>
-json::object call(const Endpoints& endpoints, std::chrono::milliseconds timeout, std::string_view path,
-                  const json::object& request, std::size_t limit) {
-  auto body = json::serialize(request);
-  return first_answering(endpoints, [&](const auto& e) {
-    etcd_connection c{e.host, e.port, timeout, path, body};
-    auto [status, text] = c.answer(limit);
-    if (status != 200)
-      throw etcd_wire::error_of(status, text, "etcd " + c.where());
-    return etcd_wire::parse_object(text);
-  });
-}
-
 json::object key_range(const std::string& key) {
   return {{"key", etcd_wire::bytes(key)}};
 }
@@ -84,7 +70,8 @@ std::string refusal_body(etcd_connection& c, const std::atomic<bool>& stop) {
 
 } // namespace
 
-etcd_client::etcd_client(std::vector<std::string> endpoints, std::chrono::milliseconds timeout) : timeout_(timeout) {
+etcd_client::etcd_client(std::vector<std::string> endpoints, std::chrono::milliseconds timeout, etcd_security security)
+    : timeout_(timeout), security_(std::move(security)) {
   if (endpoints.empty())
     throw std::invalid_argument("etcd_client: no endpoint");
   for (auto& text : endpoints) {
@@ -98,8 +85,51 @@ etcd_client::etcd_client(std::vector<std::string> endpoints, std::chrono::millis
   }
 }
 
+json::object etcd_client::call(std::string_view path, const json::object& request, std::size_t limit) {
+  auto body = json::serialize(request);
+  auto once = [&](const std::string& token) {
+    return first_answering(endpoints_, [&](const endpoint& e) {
+      etcd_connection c{e.host, e.port, timeout_, security_.tls(), path, body, token};
+      auto [status, text] = c.answer(limit);
+      if (status != 200)
+        throw etcd_wire::error_of(status, text, "etcd " + c.where());
+      return etcd_wire::parse_object(text);
+    });
+  };
+  if (!security_.logs_in())
+    return once({});
+  auto token = login_token();
+  try {
+    return once(token);
+  } catch (const etcd_error& e) {
+    if (e.which() != kind::unauthenticated)
+      throw;
+    security_.drop_token(token);
+  }
+  return once(login_token());
+}
+
+std::string etcd_client::login_token() {
+  if (auto kept = security_.token(); !kept.empty())
+    return kept;
+  json::object login{{"name", security_.user()}, {"password", security_.password()}};
+  auto body = json::serialize(login);
+  auto answer = first_answering(endpoints_, [&](const endpoint& e) {
+    etcd_connection c{e.host, e.port, timeout_, security_.tls(), "/v3/auth/authenticate", body};
+    auto [status, text] = c.answer(small_limit);
+    if (status != 200) // etcd's reason names no secret: "authentication failed, invalid user ID or password"
+      throw etcd_wire::error_of(status, text, "etcd " + c.where() + " login as " + security_.user());
+    return etcd_wire::parse_object(text);
+  });
+  auto token = etcd_wire::string_field(answer, "token");
+  if (token.empty() || token.find_first_of("\r\n") != std::string_view::npos)
+    throw etcd_error(kind::rejected, "etcd answered a login with no usable token");
+  security_.keep_token(std::string{token});
+  return std::string{token};
+}
+
 std::int64_t etcd_client::grant_lease(std::chrono::seconds ttl) {
-  auto answer = call(endpoints_, timeout_, "/v3/lease/grant", {{"TTL", etcd_wire::number(ttl.count())}}, small_limit);
+  auto answer = call("/v3/lease/grant", {{"TTL", etcd_wire::number(ttl.count())}}, small_limit);
   auto id = etcd_wire::int_field(answer, "ID");
   if (id == 0)
     throw etcd_error(kind::rejected, "etcd granted no lease");
@@ -108,7 +138,7 @@ std::int64_t etcd_client::grant_lease(std::chrono::seconds ttl) {
 
 std::chrono::seconds etcd_client::keep_alive(std::int64_t lease) {
   // The gateway answers this streamed call with one `{"result":...}` message.
-  auto answer = call(endpoints_, timeout_, "/v3/lease/keepalive", {{"ID", etcd_wire::number(lease)}}, small_limit);
+  auto answer = call("/v3/lease/keepalive", {{"ID", etcd_wire::number(lease)}}, small_limit);
   auto ttl = etcd_wire::int_field(etcd_wire::result_of(answer), "TTL");
   if (ttl <= 0)
     throw etcd_error(kind::lease_expired, "etcd: lease " + std::to_string(lease) + " is gone");
@@ -116,26 +146,26 @@ std::chrono::seconds etcd_client::keep_alive(std::int64_t lease) {
 }
 
 void etcd_client::revoke(std::int64_t lease) {
-  call(endpoints_, timeout_, "/v3/lease/revoke", {{"ID", etcd_wire::number(lease)}}, small_limit);
+  call("/v3/lease/revoke", {{"ID", etcd_wire::number(lease)}}, small_limit);
 }
 
 std::int64_t etcd_client::put(const std::string& key, const std::string& value, std::int64_t lease) {
   json::object request{{"key", etcd_wire::bytes(key)}, {"value", etcd_wire::bytes(value)}};
   if (lease != 0)
     request["lease"] = etcd_wire::number(lease);
-  return etcd_wire::header_revision(call(endpoints_, timeout_, "/v3/kv/put", request, small_limit));
+  return etcd_wire::header_revision(call("/v3/kv/put", request, small_limit));
 }
 
 etcd_range etcd_client::get(const std::string& key) {
-  return etcd_wire::range_of(call(endpoints_, timeout_, "/v3/kv/range", key_range(key), range_limit));
+  return etcd_wire::range_of(call("/v3/kv/range", key_range(key), range_limit));
 }
 
 etcd_range etcd_client::get_prefix(const std::string& prefix) {
-  return etcd_wire::range_of(call(endpoints_, timeout_, "/v3/kv/range", prefix_range(prefix), range_limit));
+  return etcd_wire::range_of(call("/v3/kv/range", prefix_range(prefix), range_limit));
 }
 
 bool etcd_client::erase(const std::string& key) {
-  return etcd_wire::int_field(call(endpoints_, timeout_, "/v3/kv/deleterange", key_range(key), small_limit), "deleted") > 0;
+  return etcd_wire::int_field(call("/v3/kv/deleterange", key_range(key), small_limit), "deleted") > 0;
 }
 
 bool etcd_client::put_if(const std::string& key, const std::string& value, std::int64_t expected_mod_revision) {
@@ -147,7 +177,7 @@ bool etcd_client::put_if(const std::string& key, const std::string& value, std::
   json::object put{{"key", etcd_wire::bytes(key)}, {"value", etcd_wire::bytes(value)}};
   json::object txn{{"compare", json::array{std::move(compare)}},
                    {"success", json::array{json::object{{"request_put", std::move(put)}}}}};
-  return etcd_wire::bool_field(call(endpoints_, timeout_, "/v3/kv/txn", txn, small_limit), "succeeded");
+  return etcd_wire::bool_field(call("/v3/kv/txn", txn, small_limit), "succeeded");
 }
 
 void etcd_client::watch_prefix(const std::string& prefix, std::int64_t from, const std::atomic<bool>& stop,
@@ -156,10 +186,26 @@ void etcd_client::watch_prefix(const std::string& prefix, std::int64_t from, con
   if (from > 0)
     create["start_revision"] = etcd_wire::number(from);
   auto body = json::serialize(json::object{{"create_request", std::move(create)}});
+  bool delivered = false;
+  auto token = security_.logs_in() ? login_token() : std::string{};
+  try {
+    watch_once(body, token, stop, delivered, on_events);
+  } catch (const etcd_error& e) {
+    // etcd refuses a stale token when the watch is created, before any event.
+    if (e.which() != kind::unauthenticated || delivered || token.empty())
+      throw;
+    security_.drop_token(token);
+    watch_once(body, login_token(), stop, delivered, on_events);
+  }
+}
+
+void etcd_client::watch_once(const std::string& body, const std::string& token, const std::atomic<bool>& stop,
+                             bool& delivered,
+                             const std::function<bool(const std::vector<etcd_event>&, std::int64_t)>& on_events) {
   if (stop.load())
     return;
-  auto stream = first_answering(endpoints_, [&](const auto& e) {
-    auto c = std::make_unique<etcd_connection>(e.host, e.port, timeout_, "/v3/watch", body);
+  auto stream = first_answering(endpoints_, [&](const endpoint& e) {
+    auto c = std::make_unique<etcd_connection>(e.host, e.port, timeout_, security_.tls(), "/v3/watch", body, token);
     if (auto status = c->stream_header(); status != 200)
       throw etcd_wire::error_of(status, refusal_body(*c, stop), "etcd " + c->where());
     return c;
@@ -170,7 +216,10 @@ void etcd_client::watch_prefix(const std::string& prefix, std::int64_t from, con
     for (auto& message : messages.feed(std::string_view{piece}.substr(0, *n))) {
       auto& result = etcd_wire::result_of(message);
       auto events = etcd_wire::watch_events(result);
-      if (!events.empty() && !on_events(events, etcd_wire::header_revision(result)))
+      if (events.empty())
+        continue;
+      delivered = true;
+      if (!on_events(events, etcd_wire::header_revision(result)))
         return;
     }
   }

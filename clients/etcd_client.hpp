@@ -1,7 +1,8 @@
 #pragma once
-// A blocking etcd v3 client over etcd's JSON gateway (plain HTTP, keys and
-// values base64 on the wire): the leases, keys, compare-and-swap and prefix
-// watch the cluster's membership and shard map are kept with.
+// A blocking etcd v3 client over etcd's JSON gateway (HTTP or HTTPS, keys and
+// values base64 on the wire, an RBAC user's token where etcd asks for one):
+// the leases, keys, compare-and-swap and prefix watch the cluster's
+// membership and shard map are kept with.
 
 #include <atomic>
 #include <chrono>
@@ -9,7 +10,14 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "clients/etcd_security.hpp"
+
+namespace boost::json {
+class object;
+}
 
 namespace svc::clients {
 
@@ -45,6 +53,7 @@ public:
     rejected,      ///< etcd refused the request, or the answer was not what etcd sends
     lease_expired, ///< the lease is unknown to etcd (expired or revoked)
     compacted,     ///< the watch's start revision has been compacted away
+    unauthenticated, ///< etcd no longer takes the login token (the client logs in again once)
   };
   etcd_error(kind k, const std::string& message) : std::runtime_error(message), kind_(k) {}
   /// Which failure this is.
@@ -64,9 +73,9 @@ class etcd_client {
 public:
   /// `endpoints`: "host:port" strings, tried in order; a host name is resolved
   /// outside the deadline. `timeout`: the deadline of each HTTP exchange
-  /// (connect, request, whole answer). Throws std::invalid_argument when
-  /// `endpoints` is empty or one has no port.
-  etcd_client(std::vector<std::string> endpoints, std::chrono::milliseconds timeout);
+  /// (connect, handshake, request, whole answer). `security`: TLS and login.
+  /// Throws std::invalid_argument when `endpoints` is empty or one has no port.
+  etcd_client(std::vector<std::string> endpoints, std::chrono::milliseconds timeout, etcd_security security = {});
 
   /// A new lease of `ttl`; returns its id.
   std::int64_t grant_lease(std::chrono::seconds ttl);
@@ -101,8 +110,19 @@ private:
     std::string host;
     std::uint16_t port = 0;
   };
+  // One request's answer as a JSON object, from the first endpoint that
+  // answers, with the login token when there is a login; a token etcd no
+  // longer takes is replaced by a new login and the request sent once more.
+  boost::json::object call(std::string_view path, const boost::json::object& request, std::size_t limit);
+  // The kept token, or a new one from a login when none is kept.
+  std::string login_token();
+  // One watch stream, its events handed on (`delivered` turns true with the first batch).
+  void watch_once(const std::string& body, const std::string& token, const std::atomic<bool>& stop, bool& delivered,
+                  const std::function<bool(const std::vector<etcd_event>&, std::int64_t revision)>& on_events);
+
   std::vector<endpoint> endpoints_;
   std::chrono::milliseconds timeout_;
+  etcd_security security_;
 };
 
 } // namespace svc::clients

@@ -3,6 +3,8 @@
 #include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -36,30 +38,46 @@ std::vector<tcp::endpoint> addresses_of(const std::string& host, std::uint16_t p
 } // namespace
 
 etcd_connection::etcd_connection(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout,
-                                 std::string_view path, const std::string& body)
+                                 net::ssl::context* tls, std::string_view path, const std::string& body,
+                                 std::string_view token)
     : where_(host + ":" + std::to_string(port)), timeout_(timeout) {
   auto addresses = addresses_of(host, port, ioc_, where_);
   stream_.expires_after(timeout_);
   check(*await([&](auto done) { stream_.async_connect(addresses, std::move(done)); }, nullptr));
+  if (tls) {
+    auto& s = tls_.emplace(stream_, *tls);
+    s.set_verify_callback(net::ssl::host_name_verification(host));
+    error_code not_an_address;
+    net::ip::make_address(host, not_an_address);
+    if (not_an_address && !SSL_set_tlsext_host_name(s.native_handle(), host.c_str())) // SNI is for names only
+      throw etcd_error(kind::unreachable, "etcd " + where_ + ": cannot set the TLS server name");
+    check(*await([&](auto done) { s.async_handshake(net::ssl::stream_base::client, std::move(done)); }, nullptr));
+  }
   bhttp::request<bhttp::string_body> request{bhttp::verb::post, path, 11};
   request.set(bhttp::field::host, where_);
   request.set(bhttp::field::content_type, "application/json");
+  if (!token.empty())
+    request.set(bhttp::field::authorization, token);
   request.body() = body;
   request.prepare_payload();
-  check(*await([&](auto done) { bhttp::async_write(stream_, request, std::move(done)); }, nullptr));
+  check(*await([&](auto done) { on_stream([&](auto& s) { bhttp::async_write(s, request, std::move(done)); }); },
+               nullptr));
 }
 
 std::pair<unsigned, std::string> etcd_connection::answer(std::size_t limit) {
   bhttp::response_parser<bhttp::string_body> parser;
   parser.body_limit(limit);
-  check(*await([&](auto done) { bhttp::async_read(stream_, buffer_, parser, std::move(done)); }, nullptr));
+  check(*await([&](auto done) { on_stream([&](auto& s) { bhttp::async_read(s, buffer_, parser, std::move(done)); }); },
+               nullptr));
   return {parser.get().result_int(), std::move(parser.get().body())};
 }
 
 unsigned etcd_connection::stream_header() {
   auto& parser = stream_parser_.emplace();
   parser.body_limit(boost::none); // a watch's body has no end
-  check(*await([&](auto done) { bhttp::async_read_header(stream_, buffer_, parser, std::move(done)); }, nullptr));
+  check(*await(
+      [&](auto done) { on_stream([&](auto& s) { bhttp::async_read_header(s, buffer_, parser, std::move(done)); }); },
+      nullptr));
   stream_.expires_never();
   return parser.get().result_int();
 }
@@ -72,7 +90,9 @@ std::optional<std::size_t> etcd_connection::stream_piece(char* buf, std::size_t 
   body.data = buf;
   body.size = size;
   body.more = true;
-  auto ec = await([&](auto done) { bhttp::async_read_some(stream_, buffer_, parser, std::move(done)); }, &stop);
+  auto ec = await(
+      [&](auto done) { on_stream([&](auto& s) { bhttp::async_read_some(s, buffer_, parser, std::move(done)); }); },
+      &stop);
   if (!ec)
     return std::nullopt;
   if (*ec != bhttp::error::need_buffer) // `buf` is full: not a failure
@@ -101,12 +121,22 @@ std::optional<error_code> etcd_connection::await(Start start, const std::atomic<
   return result;
 }
 
+template <class F>
+void etcd_connection::on_stream(F f) {
+  if (tls_)
+    f(*tls_);
+  else
+    f(stream_);
+}
+
 void etcd_connection::check(error_code ec) const {
   if (!ec)
     return;
   if (ec == beast::error::timeout)
     throw etcd_error(kind::timeout, "etcd " + where_ + ": no answer within " + std::to_string(timeout_.count()) + " ms");
-  bool cut_short = ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message;
+  // A TLS stream etcd closed without close_notify counts as cut short too.
+  bool cut_short = ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message ||
+                   ec == net::ssl::error::stream_truncated;
   bool http_error = ec.category() == bhttp::make_error_code(bhttp::error::end_of_stream).category();
   if (http_error && !cut_short)
     throw etcd_error(kind::rejected, "etcd " + where_ + ": not an answer etcd sends: " + ec.message());

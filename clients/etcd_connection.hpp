@@ -1,8 +1,9 @@
 #pragma once
 // One HTTP/1.1 POST to one etcd endpoint on a private io_context, driven to
-// completion by the calling thread: the tcp_stream's expiry is the deadline of
-// the connect, the request and the answer (or, for a stream, its header),
-// and every failure becomes an etcd_error.
+// completion by the calling thread, over TLS when the caller gives a context:
+// the tcp_stream's expiry is the deadline of the connect, the handshake, the
+// request and the answer (or, for a stream, its header), and every failure
+// becomes an etcd_error.
 
 #include <atomic>
 #include <chrono>
@@ -14,6 +15,8 @@
 #include <utility>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/buffer_body.hpp>
@@ -25,11 +28,14 @@ namespace svc::clients {
 
 class etcd_connection {
 public:
-  /// Connects to host:port (a name is resolved before the deadline starts)
-  /// and sends `POST path` with the JSON `body`, all within `timeout`.
-  /// Throws unreachable (refused, reset) or timeout.
+  /// Connects to host:port (a name is resolved before the deadline starts),
+  /// shakes hands over `tls` unless it is null (etcd's certificate must name
+  /// `host`), and sends `POST path` with the JSON `body` and, unless empty,
+  /// the login `token`, all within `timeout`. Throws unreachable (refused,
+  /// reset, a handshake that fails) or timeout.
   etcd_connection(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout,
-                  std::string_view path, const std::string& body);
+                  boost::asio::ssl::context* tls, std::string_view path, const std::string& body,
+                  std::string_view token = {});
 
   /// Reads the whole answer, its body at most `limit` bytes: status and body.
   /// Throws timeout (deadline from the connect), unreachable (cut short),
@@ -51,6 +57,9 @@ private:
   // true first (the socket is then closed).
   template <class Start>
   std::optional<boost::system::error_code> await(Start start, const std::atomic<bool>* stop);
+  // `f(stream)` on the TLS stream if there is one, else on the TCP stream.
+  template <class F>
+  void on_stream(F f);
   // Throws the etcd_error `ec` stands for, unless it is none.
   void check(boost::system::error_code ec) const;
 
@@ -58,6 +67,7 @@ private:
   std::chrono::milliseconds timeout_;
   boost::asio::io_context ioc_;
   boost::beast::tcp_stream stream_{ioc_};
+  std::optional<boost::asio::ssl::stream<boost::beast::tcp_stream&>> tls_; ///< over stream_
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::response_parser<boost::beast::http::buffer_body>> stream_parser_;
 };

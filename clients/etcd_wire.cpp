@@ -18,6 +18,7 @@ constexpr std::int64_t grpc_deadline_exceeded = 4;
 constexpr std::int64_t grpc_not_found = 5;
 constexpr std::int64_t grpc_out_of_range = 11;
 constexpr std::int64_t grpc_unavailable = 14;
+constexpr std::int64_t grpc_unauthenticated = 16;
 
 // What of etcd's own error text goes into a message.
 constexpr std::size_t max_reason = 200;
@@ -44,11 +45,6 @@ const json::value* field(const json::object& o, std::string_view name, Is is, co
 }
 
 // A string field, possibly absent ("").
-std::string_view string_field(const json::object& o, std::string_view name) {
-  auto* v = field(o, name, &json::value::is_string, "a string");
-  return v ? std::string_view{v->get_string()} : std::string_view{};
-}
-
 std::string bytes_field(const json::object& o, std::string_view name) {
   auto decoded = core::base64_decode(string_field(o, name));
   if (!decoded)
@@ -67,8 +63,20 @@ const json::array& array_field(const json::object& o, std::string_view name) {
   return v ? v->get_array() : none;
 }
 
+// A token etcd no longer takes: expired or from before its restart
+// ("invalid auth token"), or older than a change of its users and roles
+// ("revision of auth store is old", sent as InvalidArgument).
+bool stale_token(std::string_view reason) {
+  return reason.find("invalid auth token") != std::string_view::npos ||
+         reason.find("auth store is old") != std::string_view::npos;
+}
+
 kind kind_of_code(std::int64_t code, std::string_view reason) {
+  if (stale_token(reason))
+    return kind::unauthenticated;
   switch (code) {
+  case grpc_unauthenticated:
+    return kind::unauthenticated;
   case grpc_not_found:
     return kind::lease_expired;
   case grpc_unavailable:
@@ -127,6 +135,11 @@ const json::object& result_of(const json::object& message) {
   return object_at(message, "result");
 }
 
+std::string_view string_field(const json::object& o, std::string_view name) {
+  auto* v = field(o, name, &json::value::is_string, "a string");
+  return v ? std::string_view{v->get_string()} : std::string_view{};
+}
+
 std::int64_t int_field(const json::object& o, std::string_view name) {
   auto* v = o.if_contains(name);
   if (!v)
@@ -167,7 +180,9 @@ std::vector<etcd_event> watch_events(const json::object& result) {
   if (bool_field(result, "canceled")) {
     if (auto compact = int_field(result, "compact_revision"); compact > 0)
       throw etcd_error(kind::compacted, "etcd watch: compacted up to revision " + std::to_string(compact));
-    throw etcd_error(kind::rejected, "etcd cancelled the watch: " + clipped(string_field(result, "cancel_reason")));
+    auto reason = string_field(result, "cancel_reason");
+    throw etcd_error(stale_token(reason) ? kind::unauthenticated : kind::rejected,
+                     "etcd cancelled the watch: " + clipped(reason));
   }
   std::vector<etcd_event> events;
   for (auto& e : array_field(result, "events")) {

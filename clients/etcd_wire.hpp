@@ -27,6 +27,8 @@ std::string prefix_end(std::string_view prefix);
 boost::json::object parse_object(std::string_view body);
 /// Unwraps a streamed RPC's `{"result":{...}}`; a streamed `{"error":{...}}` throws.
 const boost::json::object& result_of(const boost::json::object& message);
+/// A string field; empty when absent.
+std::string_view string_field(const boost::json::object& o, std::string_view name);
 /// An int64 field (a JSON string or number); 0 when absent.
 std::int64_t int_field(const boost::json::object& o, std::string_view name);
 /// A boolean field; false when absent.

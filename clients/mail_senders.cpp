@@ -1,48 +1,10 @@
 #include "clients/mail_senders.hpp"
 
-#include <sys/stat.h>
-
-#include <fstream>
-#include <iterator>
-#include <optional>
-
+#include "clients/password_file.hpp"
 #include "clients/smtp_sender.hpp"
 #include "persistence/outbox.hpp"
 
 namespace svc::clients {
-namespace {
-
-// The password in `path`: the whole file less one trailing line end. A file
-// others may read or write is refused, like an ssh key: the password opens
-// the relay to anyone who has it.
-std::optional<std::string> read_password(const std::string& path, std::string& error) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    error = "--smtp-password-file " + path + " is not a readable file";
-    return std::nullopt;
-  }
-  if ((st.st_mode & (S_IROTH | S_IWOTH)) != 0) {
-    error = "--smtp-password-file " + path + " is readable or writable by others (chmod o-rwx it)";
-    return std::nullopt;
-  }
-  std::ifstream in{path, std::ios::binary};
-  std::string text{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
-  if (!in.good() && !in.eof()) {
-    error = "--smtp-password-file " + path + " is not a readable file";
-    return std::nullopt;
-  }
-  if (!text.empty() && text.back() == '\n')
-    text.pop_back();
-  if (!text.empty() && text.back() == '\r')
-    text.pop_back();
-  if (text.empty() || text.find_first_of(std::string{"\r\n\0", 3}) != std::string::npos) {
-    error = "--smtp-password-file " + path + " must hold the password on one line";
-    return std::nullopt;
-  }
-  return text;
-}
-
-} // namespace
 
 std::unique_ptr<core::mail_sender> make_mail_sender(const core::config& cfg, std::string& error) {
   if (cfg.smtp.empty()) {
@@ -68,7 +30,7 @@ std::unique_ptr<core::mail_sender> make_mail_sender(const core::config& cfg, std
     return nullptr;
   }
   if (!cfg.smtp_password_file.empty()) {
-    auto password = read_password(cfg.smtp_password_file, error);
+    auto password = read_password_file("smtp-password-file", cfg.smtp_password_file, error);
     if (!password)
       return nullptr;
     options.password = std::move(*password);

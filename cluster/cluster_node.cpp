@@ -1,11 +1,13 @@
 #include "cluster/cluster_node.hpp"
 
 #include <fstream>
+#include <optional>
 
 #include <caf/binary_serializer.hpp>
 #include <caf/io/middleman.hpp>
 #include <caf/scoped_actor.hpp>
 
+#include "clients/password_file.hpp"
 #include "core/log.hpp"
 #include "cluster/gated_middleman.hpp"
 #include "cluster/node_actor.hpp"
@@ -39,6 +41,29 @@ std::size_t serialized_node_id_size(caf::actor_system& sys) {
   if (auto err = sink(sys.node()))
     return 0;
   return bytes.size();
+}
+
+// TLS and login toward etcd from --etcd-ca, --etcd-cert, --etcd-key,
+// --etcd-user and --etcd-password-file; nothing, with `error` set, when they
+// do not make a whole.
+std::optional<clients::etcd_security> etcd_security_of(const core::config& cfg, std::string& error) {
+  std::string password;
+  if (!cfg.etcd_password_file.empty()) {
+    auto read = clients::read_password_file("etcd-password-file", cfg.etcd_password_file, error);
+    if (!read)
+      return std::nullopt;
+    password = std::move(*read);
+  }
+  if (cfg.etcd_user.empty() != cfg.etcd_password_file.empty()) {
+    error = "--etcd-user and --etcd-password-file go together";
+    return std::nullopt;
+  }
+  try {
+    return clients::etcd_security{{cfg.etcd_ca, cfg.etcd_cert, cfg.etcd_key}, cfg.etcd_user, std::move(password)};
+  } catch (const std::runtime_error& e) {
+    error = e.what();
+    return std::nullopt;
+  }
 }
 
 std::pair<std::string, uint16_t> split_host_port(const std::string& host_port) {
@@ -91,7 +116,7 @@ void configure_cluster_transport(caf::actor_system_config& caf_cfg) {
 }
 
 cluster_node::cluster_node(const core::config& cfg, services& svc, actors::runtime& rt, exchange_handler& api,
-                           exchange_handler& admin, cluster_table& table)
+                           exchange_handler& admin, cluster_table& table, clients::etcd_security etcd_security)
   : svc_{svc},
     identities_{std::make_shared<node_identities>()},
     gate_{std::make_shared<cluster_gate>(
@@ -113,7 +138,7 @@ cluster_node::cluster_node(const core::config& cfg, services& svc, actors::runti
                             {&api_front_, &admin_front_, &svc.io, cfg.body_limit, router_.actor(), intake_,
                              &router_.table(), identities_.get()})},
     mover_{{&svc.system, &table, &rt.tables(), &rt.blobs(), rt.handles().store, rt.handles().handover,
-            router_.actor(), cfg.etcd, cfg.request_deadline + longest_wait, shard_move_grace}} {
+            router_.actor(), cfg.etcd, etcd_security, cfg.request_deadline + longest_wait, shard_move_grace}} {
   router_.introduce(entry_);
   svc.move_shard = [this](uint16_t shard, const std::string& to, actors::shard_move_status& status) {
     return mover_.start(shard, to, status);
@@ -125,7 +150,10 @@ std::unique_ptr<cluster_node> cluster_node::start(const core::config& cfg, servi
                                                   exchange_handler& admin, const std::string& api_url,
                                                   const std::string& admin_url, cluster_table& table,
                                                   std::string& error) {
-  std::unique_ptr<cluster_node> node{new cluster_node{cfg, svc, rt, api, admin, table}};
+  auto etcd_security = etcd_security_of(cfg, error);
+  if (!etcd_security)
+    return nullptr;
+  std::unique_ptr<cluster_node> node{new cluster_node{cfg, svc, rt, api, admin, table, *etcd_security}};
   auto [host, port] = split_host_port(cfg.cluster_listen);
   node->gate_->set_node_actor(node->entry_->id(), serialized_node_id_size(svc.system));
   if (!node->gate_->open(host, port, error))
@@ -143,6 +171,7 @@ std::unique_ptr<cluster_node> cluster_node::start(const core::config& cfg, servi
   svc.cluster = node->router_.actor();
   membership_options options;
   options.etcd = cfg.etcd;
+  options.etcd_security = *etcd_security;
   options.self = {cfg.node_id, host + ":" + std::to_string(bound), api_url, admin_url};
   options.bootstrap = cfg.cluster_bootstrap;
   options.lease_ttl = std::max(std::chrono::seconds{1}, std::chrono::duration_cast<std::chrono::seconds>(cfg.cluster_lease));

@@ -45,7 +45,7 @@ public:
 
 private:
   cluster_node(const core::config& cfg, http::services& svc, actors::runtime& rt, http::exchange_handler& api,
-               http::exchange_handler& admin, cluster_table& table);
+               http::exchange_handler& admin, cluster_table& table, clients::etcd_security etcd_security);
 
   http::services& svc_;
   std::shared_ptr<node_identities> identities_;

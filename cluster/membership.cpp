@@ -71,7 +71,7 @@ membership::~membership() {
   watcher_.join();
   if (auto lease = lease_.load()) {
     try {
-      etcd_client{options_.etcd, options_.call_timeout}.revoke(lease);
+      etcd_client{options_.etcd, options_.call_timeout, options_.etcd_security}.revoke(lease);
     } catch (const std::exception& e) {
       core::log_warn("cluster", std::string{"could not end the membership lease: "} + e.what());
     }
@@ -85,7 +85,7 @@ bool membership::pause(std::chrono::milliseconds d) {
 }
 
 void membership::keep_lease() {
-  etcd_client etcd{options_.etcd, options_.call_timeout};
+  etcd_client etcd{options_.etcd, options_.call_timeout, options_.etcd_security};
   auto key = std::string{etcd_nodes_prefix} + options_.self.id;
   auto renew_every = std::chrono::duration_cast<std::chrono::milliseconds>(options_.lease_ttl) / 3;
   auto backoff = std::chrono::milliseconds{first_backoff};
@@ -116,7 +116,7 @@ void membership::keep_lease() {
 }
 
 void membership::watch() {
-  etcd_client etcd{options_.etcd, options_.call_timeout};
+  etcd_client etcd{options_.etcd, options_.call_timeout, options_.etcd_security};
   auto backoff = std::chrono::milliseconds{first_backoff};
   followed_state state;
   while (!stopping_) {

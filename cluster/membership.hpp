@@ -18,11 +18,13 @@
 #include <vector>
 
 #include "actors/cluster_payloads.hpp"
+#include "clients/etcd_security.hpp"
 
 namespace svc::cluster {
 
 struct membership_options {
   std::vector<std::string> etcd;         ///< endpoints HOST:PORT
+  clients::etcd_security etcd_security;  ///< TLS and login toward them
   actors::node_info self;                ///< what this node registers
   std::vector<std::string> bootstrap;    ///< members of the first map, if etcd has none
   std::chrono::seconds lease_ttl{5};

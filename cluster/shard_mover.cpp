@@ -39,10 +39,10 @@ bool ask_bool(caf::scoped_actor& self, const caf::actor& to, std::chrono::second
 
 // Names `to` the owner of `shard` in etcd's map if this node still is:
 // empty, or why not.
-std::string swap_owner(const std::vector<std::string>& endpoints, core::shard_id shard, const std::string& self_id,
+std::string swap_owner(const shard_mover_links& links, core::shard_id shard, const std::string& self_id,
                        const std::string& to) {
   try {
-    etcd_client etcd{endpoints, etcd_call_timeout};
+    etcd_client etcd{links.etcd, etcd_call_timeout, links.etcd_security};
     for (int attempt = 0; attempt < map_swap_attempts; ++attempt) {
       auto got = etcd.get(std::string{etcd_map_key});
       if (got.kvs.empty())
@@ -243,7 +243,7 @@ void shard_mover::run(actors::shard_move_status status) {
   // same rows and blobs, by their digest. Until then this copy is the shard.
   if (auto differs = compare_copies(self, target, *links_.tables, *links_.blobs, shard, status.to); !differs.empty())
     return fail(differs);
-  if (auto refused = swap_owner(links_.etcd, shard, table.self(), status.to); !refused.empty())
+  if (auto refused = swap_owner(links_, shard, table.self(), status.to); !refused.empty())
     return fail("the shard map was not changed: " + refused);
   // The map names the new owner: from here on the move only goes forward.
   table.hand_over(shard, status.to);

@@ -27,6 +27,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/shard_handover.hpp"
+#include "clients/etcd_security.hpp"
 #include "cluster/cluster_table.hpp"
 #include "persistence/blob_store.hpp"
 #include "persistence/store_tables.hpp"
@@ -43,6 +44,7 @@ struct shard_mover_links {
   actors::shard_handover_actor handover;
   actors::peer_router_actor router;            ///< knows the peers' node actors; shows the moves
   std::vector<std::string> etcd;               ///< where the shard map is
+  clients::etcd_security etcd_security;        ///< TLS and login toward etcd
   std::chrono::milliseconds drain_deadline{0}; ///< longest wait for the shard's running requests
   std::chrono::milliseconds grace{0};          ///< how long the old rows stay after the hand-over
 };

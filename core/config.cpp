@@ -183,6 +183,11 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("bucket-snapshot-interval", "how often rate-limit buckets are persisted", &config::bucket_snapshot_interval));
   o.push_back(parsed_option("etcd", "etcd endpoints `HOST:PORT[,HOST:PORT...]` holding the cluster's membership and shard map; without it svcd is a single node holding every team", "", &config::etcd,
                             [](const std::string& v) { return parse_comma_list(v, checked_host_port); }));
+  o.push_back(text_option("etcd-ca", "PEM file of the CA that signed etcd's server certificate: svcd then speaks HTTPS to etcd and checks that the certificate names the endpoint's host; without it, plain HTTP", &config::etcd_ca));
+  o.push_back(text_option("etcd-cert", "PEM file of the client certificate svcd shows etcd (for etcd's --client-cert-auth; etcd 3.4's gateway refuses one with a CommonName); needs --etcd-ca and --etcd-key", &config::etcd_cert));
+  o.push_back(text_option("etcd-key", "PEM file of the private key of --etcd-cert", &config::etcd_key));
+  o.push_back(text_option("etcd-user", "etcd RBAC user svcd logs in as (it needs readwrite on the prefix /svc/); needs --etcd-ca and --etcd-password-file", &config::etcd_user));
+  o.push_back(text_option("etcd-password-file", "file holding the password of --etcd-user, read at start; refused when others may read it; one trailing newline ignored", &config::etcd_password_file));
   o.push_back(parsed_option("node-id", "this node's name in the cluster (1-32 of a-z, 0-9, -); required with --etcd", "", &config::node_id,
                             [](const std::string& v) { return checked_node_id(v); }));
   o.push_back(text_option("cluster-listen", "HOST:PORT where the other nodes reach this one over mutual TLS (port 0: ephemeral, advertised as bound)", &config::cluster_listen));

@@ -98,6 +98,11 @@ struct config {
   std::string log_format = "text";        ///< text | json
   // A cluster (docs/cluster.md); without `etcd` svcd is one node holding every team.
   std::vector<std::string> etcd;          ///< etcd endpoints HOST:PORT; empty: no cluster
+  std::string etcd_ca;                    ///< PEM CA of etcd's server certificate; empty: plain HTTP
+  std::string etcd_cert;                  ///< svcd's client certificate toward etcd (PEM)
+  std::string etcd_key;                   ///< its private key (PEM)
+  std::string etcd_user;                  ///< etcd RBAC user svcd logs in as; empty: no login
+  std::string etcd_password_file;         ///< file holding that user's password
   std::string node_id;                    ///< this node's name in the cluster
   std::string cluster_listen = "127.0.0.1:8082"; ///< HOST:PORT where other nodes reach this one (mutual TLS)
   std::string cluster_ca;                 ///< PEM CA that signs every node's certificate

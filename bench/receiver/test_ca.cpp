@@ -54,7 +54,7 @@ void add_ext(X509* cert, X509* issuer, int nid, const char* value) {
   check(X509_add_ext(cert, ext.get(), -1), "adding an extension");
 }
 
-// A v3 certificate for `key` named `cn`; signed later by the issuer.
+// A v3 certificate for `key` named `cn` (no CommonName when null); signed later by the issuer.
 x509_ptr new_cert(EVP_PKEY* key, const char* cn, int days) {
   x509_ptr cert{X509_new()};
   if (!cert)
@@ -72,8 +72,9 @@ x509_ptr new_cert(EVP_PKEY* key, const char* cn, int days) {
   check(X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("Svc tests"), -1,
                                    -1, 0),
         "subject");
-  check(X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(cn), -1, -1, 0),
-        "subject");
+  if (cn)
+    check(X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(cn), -1, -1, 0),
+          "subject");
   return cert;
 }
 
@@ -132,6 +133,21 @@ std::string read_file(const std::filesystem::path& path) {
   return s.str();
 }
 
+// A certificate named `cn` for `alt_names`, signed by `ca` (whose key it needs).
+pem_identity issued_by(const pem_identity& ca, const char* cn, const std::string& alt_names, const char* signing,
+                       int days) {
+  std::unique_ptr<BIO, free_bio> cert_bio{BIO_new_mem_buf(ca.cert.data(), static_cast<int>(ca.cert.size()))};
+  std::unique_ptr<BIO, free_bio> key_bio{BIO_new_mem_buf(ca.key.data(), static_cast<int>(ca.key.size()))};
+  x509_ptr issuer{PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr)};
+  pkey_ptr issuer_key{PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr)};
+  if (!issuer || !issuer_key)
+    fail("reading the CA (its key is not kept when loaded from files)");
+  auto key = new_key();
+  auto cert = new_cert(key.get(), cn, days);
+  issue_server_cert(cert.get(), issuer.get(), issuer_key.get(), signing, alt_names);
+  return {to_pem(cert.get()), to_pem(key.get())};
+}
+
 } // namespace
 
 test_pki make_test_pki(int days) {
@@ -152,17 +168,12 @@ test_pki make_test_pki(int days) {
 }
 
 pem_identity make_node_identity(const pem_identity& ca, const std::string& node_id, int days) {
-  std::unique_ptr<BIO, free_bio> cert_bio{BIO_new_mem_buf(ca.cert.data(), static_cast<int>(ca.cert.size()))};
-  std::unique_ptr<BIO, free_bio> key_bio{BIO_new_mem_buf(ca.key.data(), static_cast<int>(ca.key.size()))};
-  x509_ptr issuer{PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr)};
-  pkey_ptr issuer_key{PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr)};
-  if (!issuer || !issuer_key)
-    fail("reading the CA (its key is not kept when loaded from files)");
-  auto key = new_key();
-  auto cert = new_cert(key.get(), node_id.c_str(), days);
-  issue_server_cert(cert.get(), issuer.get(), issuer_key.get(), "signing a node certificate",
-                    "IP:127.0.0.1,DNS:localhost,URI:urn:svc:node:" + node_id);
-  return {to_pem(cert.get()), to_pem(key.get())};
+  return issued_by(ca, node_id.c_str(), "IP:127.0.0.1,DNS:localhost,URI:urn:svc:node:" + node_id,
+                   "signing a node certificate", days);
+}
+
+pem_identity make_client_identity(const pem_identity& ca, int days) {
+  return issued_by(ca, nullptr, "IP:127.0.0.1,DNS:localhost", "signing a client certificate", days);
 }
 
 pem_identity make_untrusted_server(int days) {

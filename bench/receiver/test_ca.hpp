@@ -29,6 +29,10 @@ test_pki make_test_pki(int days = 30);
 /// node id to the other members.
 pem_identity make_node_identity(const pem_identity& ca, const std::string& node_id, int days = 30);
 
+/// A client certificate signed by `ca` (whose key it needs) with no
+/// CommonName: etcd 3.4's JSON gateway refuses a client whose certificate has one.
+pem_identity make_client_identity(const pem_identity& ca, int days = 30);
+
 /// A self-signed server certificate for the same names, signed by no CA.
 pem_identity make_untrusted_server(int days = 30);
 

@@ -8,12 +8,16 @@
 //   every member), with an empty data directory and an admin token of its
 //   own: the owner of a team checks admin authority itself, so the
 //   intruder's token buys nothing there;
+// - a node with a member's certificate but not etcd's login: etcd refuses it,
+//   so it never registers and no member links to it;
 // - clients behind a trusted proxy: the answers a node gives itself (a 307 to
 //   the owner) draw from each client's anonymous bucket, so one client cannot
 //   use up the proxy's for every other.
 #include <boost/test/unit_test.hpp>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include <boost/json.hpp>
@@ -139,6 +143,29 @@ BOOST_FIXTURE_TEST_CASE(a_peer_is_served_only_as_the_node_its_certificate_names,
   auto r = api(0).get("/v1/team", with_key(key));
   BOOST_TEST(r.status == 200, "n2's team through n1, after the rogue's attempts: " << r.summary());
   BOOST_TEST(peer_state(*this, 0, "n2") == "up");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_member_certificate_without_etcds_login_never_joins, two_nodes) {
+  // etcd takes only its RBAC user: n3 holds a certificate of the cluster and
+  // one etcd takes, but not the user's password.
+  issue_identity("n3");
+  auto wrong = pki_dir + "/wrong.password";
+  {
+    std::ofstream out{wrong};
+    out << "guessed-password\n";
+  }
+  std::filesystem::permissions(wrong, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  auto args = node_args("n3", pki_dir);
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--etcd-password-file")
+      args[i + 1] = wrong;
+  svcd_process outsider{std::move(args)};
+  BOOST_TEST_REQUIRE(wait_until([&] { return outsider.log_tail(200).find("authentication failed") != std::string::npos; },
+                                10s, 50ms),
+                     "no refused login in n3's log:\n" << outsider.log_tail());
+  BOOST_TEST(outsider.log_tail(200).find("guessed-password") == std::string::npos, "the password reached the log");
+  BOOST_TEST(peer_state(*this, 0, "n3") == "absent", "n3 registered in etcd without its login");
+  BOOST_TEST(peer_state(*this, 1, "n3") == "absent");
 }
 
 BOOST_FIXTURE_TEST_CASE(a_copied_certificate_is_no_admin_token_on_another_node, two_nodes) {

@@ -19,7 +19,13 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "bench/receiver/test_ca.hpp"
 #include "clients/etcd_client.hpp"
+#include "clients/etcd_connection.hpp"
+#include "core/crypto.hpp"
 
 extern char** environ;
 
@@ -51,8 +57,26 @@ std::uint16_t free_port() {
   return probe.local_endpoint().port();
 }
 
-std::string url(std::uint16_t port) {
-  return "http://127.0.0.1:" + std::to_string(port);
+std::string url(std::uint16_t port, etcd_mode mode = etcd_mode::open) {
+  return (mode == etcd_mode::secured ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port);
+}
+
+// The user a secured etcd has for svcd, and the prefix it may read and write.
+constexpr const char* client_user = "svc";
+constexpr const char* client_prefix = "/svc";
+constexpr const char* client_prefix_end = "/svd";
+constexpr auto admin_timeout = 5s;
+
+void write_private(const std::string& path, const std::string& text) {
+  std::ofstream out{path, std::ios::binary | std::ios::trunc};
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  out << text;
+  if (!out.flush())
+    throw std::runtime_error("etcd_server: cannot write " + path);
+}
+
+clients::etcd_security security_of(const etcd_credentials& c) {
+  return c.ca.empty() ? clients::etcd_security{} : clients::etcd_security{{c.ca, c.cert, c.key}, c.user, c.password};
 }
 
 std::string file_text(const std::string& path) {
@@ -87,16 +111,71 @@ pid_t spawn_logged(const std::vector<std::string>& argv, const std::string& log)
 
 } // namespace
 
-etcd_server::etcd_server(std::chrono::milliseconds ready_within) {
+etcd_server::etcd_server(etcd_mode mode, std::chrono::milliseconds ready_within) : mode_(mode) {
   auto tmpl = (std::filesystem::temp_directory_path() / "svc-etcd-XXXXXX").string();
   if (!::mkdtemp(tmpl.data()))
     throw std::runtime_error(std::string{"etcd_server: mkdtemp failed: "} + std::strerror(errno));
   dir_ = tmpl;
+  if (mode_ == etcd_mode::secured)
+    write_credentials();
   auto deadline = steady::now() + ready_within;
   for (int attempt = 1; attempt <= start_attempts; ++attempt)
-    if (start(deadline))
+    if (start(deadline)) {
+      if (mode_ == etcd_mode::secured)
+        enable_auth();
       return;
+    }
   fail("no free ports after " + std::to_string(start_attempts) + " attempts");
+}
+
+void etcd_server::write_credentials() {
+  auto pki = receiver::make_test_pki();
+  auto client = receiver::make_client_identity(pki.ca);
+  receiver::write_test_pki(pki, dir_);
+  credentials_.ca = dir_ + "/ca.pem";
+  credentials_.cert = dir_ + "/client.pem";
+  credentials_.key = dir_ + "/client.key";
+  write_private(credentials_.cert, client.cert);
+  write_private(credentials_.key, client.key);
+  credentials_.user = client_user;
+  credentials_.password = core::random_hex(16);
+  credentials_.password_file = dir_ + "/client.password";
+  write_private(credentials_.password_file, credentials_.password + "\n");
+}
+
+std::string etcd_server::admin_call(const std::string& path, const std::string& body, const std::string& root_token) {
+  clients::etcd_security tls{{credentials_.ca, credentials_.cert, credentials_.key}, {}, {}};
+  clients::etcd_connection c{"127.0.0.1", client_port_, admin_timeout, tls.tls(), path, body, root_token};
+  auto [status, text] = c.answer(1u << 20);
+  if (status != 200)
+    fail(path + " answered " + std::to_string(status) + ": " + text);
+  return text;
+}
+
+void etcd_server::enable_auth() {
+  namespace json = boost::json;
+  auto call = [this](const std::string& path, const json::object& body) { admin_call(path, json::serialize(body)); };
+  root_password_ = core::random_hex(16);
+  call("/v3/auth/user/add", {{"name", "root"}, {"password", root_password_}});
+  call("/v3/auth/role/add", {{"name", "root"}});
+  call("/v3/auth/user/grant", {{"user", "root"}, {"role", "root"}});
+  call("/v3/auth/role/add", {{"name", client_user}});
+  call("/v3/auth/role/grant", {{"name", client_user},
+                               {"perm", json::object{{"permType", "READWRITE"},
+                                                     {"key", core::base64_encode(client_prefix)},
+                                                     {"range_end", core::base64_encode(client_prefix_end)}}}});
+  call("/v3/auth/user/add", {{"name", client_user}, {"password", credentials_.password}});
+  call("/v3/auth/user/grant", {{"user", client_user}, {"role", client_user}});
+  call("/v3/auth/enable", {});
+}
+
+void etcd_server::forget_tokens() {
+  namespace json = boost::json;
+  auto login = admin_call("/v3/auth/authenticate",
+                          json::serialize(json::object{{"name", "root"}, {"password", root_password_}}));
+  std::string token{json::parse(login).at("token").as_string()};
+  admin_call("/v3/auth/user/changepw",
+             json::serialize(json::object{{"name", client_user}, {"password", credentials_.password}}), token);
 }
 
 etcd_server::~etcd_server() {
@@ -134,12 +213,18 @@ bool etcd_server::start(steady::time_point deadline) {
   std::error_code ignored;
   std::filesystem::remove_all(data, ignored); // a failed start may have begun one
   auto log_before = file_text(log_path()).size(); // the log spans the attempts
-  pid_ = spawn_logged({setpriv_binary, "--pdeathsig", "KILL", "--", etcd_binary, "--name=test", "--data-dir=" + data, "--logger=zap", "--log-outputs=stderr",
-                       "--listen-client-urls=" + url(client_port_), "--advertise-client-urls=" + url(client_port_),
-                       "--listen-peer-urls=" + url(peer_port_), "--initial-advertise-peer-urls=" + url(peer_port_),
-                       "--initial-cluster=test=" + url(peer_port_)},
-                      log_path());
-  clients::etcd_client probe{{endpoint()}, std::chrono::duration_cast<std::chrono::milliseconds>(probe_timeout)};
+  std::vector<std::string> argv{setpriv_binary, "--pdeathsig", "KILL", "--", etcd_binary, "--name=test", "--data-dir=" + data, "--logger=zap", "--log-outputs=stderr",
+                                 "--listen-client-urls=" + url(client_port_, mode_), "--advertise-client-urls=" + url(client_port_, mode_),
+                                 "--listen-peer-urls=" + url(peer_port_), "--initial-advertise-peer-urls=" + url(peer_port_),
+                                 "--initial-cluster=test=" + url(peer_port_)};
+  if (mode_ == etcd_mode::secured)
+    for (auto flag : {"--cert-file=" + dir_ + "/server.pem", "--key-file=" + dir_ + "/server.key",
+                      std::string{"--client-cert-auth"}, "--trusted-ca-file=" + credentials_.ca})
+      argv.push_back(flag);
+  pid_ = spawn_logged(argv, log_path());
+  // Auth is not enabled yet at this point: the probe needs TLS only.
+  clients::etcd_client probe{{endpoint()}, std::chrono::duration_cast<std::chrono::milliseconds>(probe_timeout),
+                             security_of({credentials_.ca, credentials_.cert, credentials_.key, {}, {}, {}})};
   for (;;) {
     try {
       probe.get("/svc-test/ready");

@@ -4,6 +4,10 @@
 // its output kept in <dir>/etcd.log, stopped with the object. etcd is killed
 // when the thread that created the object ends: create it on a thread that
 // outlives it (a test body or fixture on the main thread).
+//
+// A secured etcd takes clients as production should: HTTPS with client
+// certificates of a test CA (--client-cert-auth, --trusted-ca-file), and RBAC
+// enabled, with one user that may read and write under "/svc" only.
 
 #include <chrono>
 #include <cstdint>
@@ -13,12 +17,29 @@
 
 namespace svc::test {
 
+enum class etcd_mode {
+  open,    ///< plain HTTP, no authentication
+  secured, ///< HTTPS with client certificates, and RBAC
+};
+
+/// What a client of a secured etcd needs, as files (all empty when open).
+struct etcd_credentials {
+  std::string ca;            ///< signed etcd's certificate and the client's
+  std::string cert;          ///< a client certificate etcd takes (no CommonName)
+  std::string key;           ///< its key (0600)
+  std::string user;          ///< the RBAC user, readwrite under "/svc"
+  std::string password;      ///< its password
+  std::string password_file; ///< holding it (0600)
+};
+
 class etcd_server {
 public:
-  /// Starts etcd and returns once it answers a range, within `ready_within`.
-  /// A start that loses a port to another process is retried on new ports.
-  /// Throws std::runtime_error (with the end of etcd's log) when it fails.
-  explicit etcd_server(std::chrono::milliseconds ready_within = std::chrono::seconds{30});
+  /// Starts etcd and returns once it answers a range, within `ready_within`
+  /// (a secured one also has its user and auth enabled by then). A start
+  /// that loses a port to another process is retried on new ports. Throws
+  /// std::runtime_error (with the end of etcd's log) when it fails.
+  explicit etcd_server(etcd_mode mode = etcd_mode::open,
+                       std::chrono::milliseconds ready_within = std::chrono::seconds{30});
   /// SIGTERM, SIGKILL after a grace period, then removes the directory.
   ~etcd_server();
   etcd_server(const etcd_server&) = delete;
@@ -30,8 +51,19 @@ public:
   void kill();
   /// The file holding etcd's stdout and stderr.
   std::string log_path() const;
+  /// A secured etcd's client files and user.
+  const etcd_credentials& credentials() const { return credentials_; }
+  /// Makes a secured etcd forget every login token of the user (its
+  /// password is set again, to the same value), as an expiry would.
+  void forget_tokens();
 
 private:
+  // Writes the test CA, etcd's certificate and the client's into dir_.
+  void write_credentials();
+  // Adds root and the user with its role, and enables auth.
+  void enable_auth();
+  // One call to etcd's gateway as root (logged in unless `root_token` is empty); its answer's body.
+  std::string admin_call(const std::string& path, const std::string& body, const std::string& root_token = {});
   // One start on fresh ports; false when etcd exited because a port was taken.
   bool start(std::chrono::steady_clock::time_point deadline);
   // Reaps etcd within `grace`; false if it is still running.
@@ -39,6 +71,9 @@ private:
   [[noreturn]] void fail(const std::string& why);
 
   std::string dir_;
+  etcd_mode mode_;
+  etcd_credentials credentials_;
+  std::string root_password_;
   pid_t pid_ = -1;
   std::uint16_t client_port_ = 0;
   std::uint16_t peer_port_ = 0;

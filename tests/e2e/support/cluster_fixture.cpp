@@ -49,8 +49,10 @@ std::vector<std::string> cluster_fixture::node_args(const std::string& id, const
   std::string bootstrap;
   for (auto& n : ids)
     bootstrap += (bootstrap.empty() ? "" : ",") + n;
+  auto& login = etcd.credentials();
   std::vector<std::string> args{
-    "--etcd", etcd.endpoint(), "--node-id", id, "--cluster-listen", "127.0.0.1:0",
+    "--etcd", etcd.endpoint(), "--etcd-ca", login.ca, "--etcd-cert", login.cert, "--etcd-key", login.key,
+    "--etcd-user", login.user, "--etcd-password-file", login.password_file, "--node-id", id, "--cluster-listen", "127.0.0.1:0",
     "--cluster-ca", dir + "/ca.pem", "--cluster-cert", dir + "/" + id + ".pem", "--cluster-key", dir + "/" + id + ".key",
     "--cluster-bootstrap", bootstrap, "--cluster-heartbeat", "200ms", "--cluster-timeout", "1s",
     "--cluster-lease", "2s", "--request-deadline", "3s"};

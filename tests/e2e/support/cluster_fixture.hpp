@@ -56,7 +56,7 @@ public:
   /// POST `body` to the admin `path` of node `via`; its 201 answer (throws on any other).
   boost::json::value admin_create(std::size_t via, const std::string& path, const boost::json::object& body) const;
 
-  test::etcd_server etcd;
+  test::etcd_server etcd{test::etcd_mode::secured}; ///< TLS, client certificates, RBAC: as in production
   receiver::test_pki pki; ///< the cluster's CA, which signs each node's certificate
   std::string pki_dir;    ///< ca.pem, and ID.pem, ID.key for each node
   std::string admin_token; ///< every member's DIR/admin.token

@@ -22,7 +22,8 @@
 namespace svc::clients {
 // For BOOST_TEST's messages.
 std::ostream& operator<<(std::ostream& os, etcd_error::kind k) {
-  static const char* const names[] = {"unreachable", "timeout", "rejected", "lease_expired", "compacted"};
+  static const char* const names[] = {"unreachable", "timeout", "rejected", "lease_expired", "compacted",
+                                      "unauthenticated"};
   return os << names[static_cast<int>(k)];
 }
 } // namespace svc::clients
@@ -50,6 +51,27 @@ svc::test::etcd_server& shared_etcd() {
 
 etcd_client client() {
   return etcd_client{{shared_etcd().endpoint()}, client_timeout};
+}
+
+// One etcd with TLS, client certificates and RBAC for the secured cases.
+svc::test::etcd_server& secured_etcd() {
+  static svc::test::etcd_server server{svc::test::etcd_mode::secured};
+  return server;
+}
+
+// A client of the secured etcd with what `edit` leaves of its credentials.
+template <class Edit>
+etcd_client secured_client(Edit edit) {
+  auto c = secured_etcd().credentials();
+  svc::clients::etcd_tls_files tls{c.ca, c.cert, c.key};
+  std::string user = c.user;
+  std::string password = c.password;
+  edit(tls, user, password);
+  return etcd_client{{secured_etcd().endpoint()}, client_timeout, svc::clients::etcd_security{tls, user, password}};
+}
+
+etcd_client secured_client() {
+  return secured_client([](auto&...) {});
 }
 
 long long ms_since(steady::time_point start) {
@@ -370,6 +392,98 @@ BOOST_AUTO_TEST_CASE(a_garbage_watch_stream_is_rejected) {
   BOOST_TEST(failure_of([&] {
                etcd.watch_prefix("/x", 0, stop, [](const std::vector<etcd_event>&, std::int64_t) { return true; });
              }) == kind::rejected);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(secured_etcd_suite, *boost::unit_test::timeout(60))
+
+BOOST_AUTO_TEST_CASE(a_client_with_its_certificate_and_login_reads_writes_and_watches) {
+  auto etcd = secured_client();
+  auto from = etcd.put("/svc/secured/a", "one");
+  BOOST_TEST(etcd.put_if("/svc/secured/a", "two", from));
+  BOOST_TEST(etcd.get("/svc/secured/a").kvs.at(0).value == "two");
+  auto lease = etcd.grant_lease(std::chrono::seconds{5});
+  etcd.put("/svc/secured/leased", "x", lease);
+  BOOST_TEST(etcd.keep_alive(lease).count() > 0);
+  etcd.revoke(lease);
+  BOOST_TEST(etcd.get("/svc/secured/leased").kvs.empty());
+  std::atomic<bool> stop{false};
+  std::vector<std::string> seen;
+  etcd.watch_prefix("/svc/secured/", from, stop, [&](const std::vector<etcd_event>& batch, std::int64_t) {
+    for (auto& e : batch)
+      seen.push_back(e.kv.key);
+    return false;
+  });
+  BOOST_TEST(seen.at(0) == "/svc/secured/a");
+}
+
+BOOST_AUTO_TEST_CASE(keys_outside_the_users_prefix_are_refused) {
+  auto etcd = secured_client();
+  BOOST_TEST(failure_of([&] { etcd.put("/elsewhere", "x"); }) == kind::rejected);
+  std::atomic<bool> stop{false};
+  BOOST_TEST(failure_of([&] {
+               etcd.watch_prefix("/elsewhere/", 0, stop, [](const std::vector<etcd_event>&, std::int64_t) { return true; });
+             }) == kind::rejected);
+}
+
+BOOST_AUTO_TEST_CASE(a_client_without_a_login_is_refused) {
+  auto etcd = secured_client([](auto&, auto& user, auto& password) { user.clear(), password.clear(); });
+  BOOST_TEST(failure_of([&] { etcd.get("/svc/secured/a"); }) == kind::rejected);
+}
+
+BOOST_AUTO_TEST_CASE(a_wrong_password_is_refused_by_a_message_that_names_the_user_only) {
+  auto etcd = secured_client([](auto&, auto&, auto& password) { password = "not-the-password"; });
+  try {
+    etcd.get("/svc/secured/a");
+    BOOST_FAIL("a wrong password was taken");
+  } catch (const etcd_error& e) {
+    std::string message = e.what();
+    BOOST_TEST(e.which() == kind::rejected);
+    BOOST_TEST(message.find("login as svc") != std::string::npos, message);
+    BOOST_TEST(message.find("not-the-password") == std::string::npos, message);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_client_without_a_certificate_or_trust_in_etcds_ca_fails_the_handshake) {
+  auto no_cert = secured_client([](auto& tls, auto&, auto&) { tls.cert.clear(), tls.key.clear(); });
+  BOOST_TEST(failure_of([&] { no_cert.get("/svc/secured/a"); }) == kind::unreachable);
+  // A CA of its own: etcd's certificate is not one it trusts.
+  svc::test::etcd_server other{svc::test::etcd_mode::secured};
+  auto foreign_ca = secured_client([&](auto& tls, auto&, auto&) { tls.ca = other.credentials().ca; });
+  BOOST_TEST(failure_of([&] { foreign_ca.get("/svc/secured/a"); }) == kind::unreachable);
+  etcd_client plain{{secured_etcd().endpoint()}, client_timeout};
+  BOOST_TEST(failure_of([&] { plain.get("/svc/secured/a"); }) != kind::timeout);
+}
+
+BOOST_AUTO_TEST_CASE(a_token_etcd_forgot_is_replaced_by_a_new_login) {
+  auto c = secured_etcd().credentials();
+  svc::clients::etcd_security security{{c.ca, c.cert, c.key}, c.user, c.password};
+  etcd_client etcd{{secured_etcd().endpoint()}, client_timeout, security}; // shares the token with `security`
+  auto from = etcd.put("/svc/relogin/a", "before");
+  auto first = security.token();
+  secured_etcd().forget_tokens(); // as an expiry or an etcd restart would
+  BOOST_TEST(etcd.get("/svc/relogin/a").kvs.at(0).value == "before");
+  auto second = security.token();
+  BOOST_TEST((!first.empty() && second != first));
+  secured_etcd().forget_tokens();
+  std::atomic<bool> stop{false};
+  int batches = 0;
+  etcd.watch_prefix("/svc/relogin/", from, stop, [&](const std::vector<etcd_event>&, std::int64_t) {
+    ++batches;
+    return false;
+  });
+  BOOST_TEST(batches == 1);
+  BOOST_TEST(security.token() != second);
+}
+
+BOOST_AUTO_TEST_CASE(settings_that_make_no_whole_are_refused_at_construction) {
+  using svc::clients::etcd_security;
+  auto c = secured_etcd().credentials();
+  BOOST_CHECK_THROW((etcd_security{{{}, {}, {}}, "svc", "pw"}), std::runtime_error); // a password in clear
+  BOOST_CHECK_THROW((etcd_security{{c.ca, c.cert, {}}, {}, {}}), std::runtime_error);
+  BOOST_CHECK_THROW((etcd_security{{c.ca, c.key, c.key}, {}, {}}), std::runtime_error); // a key is no certificate
+  BOOST_CHECK_THROW((etcd_security{{"/nonexistent/ca.pem", {}, {}}, {}, {}}), std::runtime_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -108,7 +108,9 @@ std::string dump(const config& c) {
     << "\nhttp_threads=" << c.http_threads << "\nactor_threads=" << c.actor_threads
     << "\ngroup_commit=" << c.group_commit
     << "\nbucket_snapshot_interval=" << c.bucket_snapshot_interval.count() << "\nactor_policy=" << c.actor_policy << "\nlog_level=" << c.log_level << "\nlog_format=" << c.log_format << "\nfault_injection=" << c.fault_injection
-    << "\netcd=" << joined(c.etcd) << "\nnode_id=" << c.node_id << "\ncluster_listen=" << c.cluster_listen
+    << "\netcd=" << joined(c.etcd) << "\netcd_ca=" << c.etcd_ca << "\netcd_cert=" << c.etcd_cert
+    << "\netcd_key=" << c.etcd_key << "\netcd_user=" << c.etcd_user << "\netcd_password_file=" << c.etcd_password_file
+    << "\nnode_id=" << c.node_id << "\ncluster_listen=" << c.cluster_listen
     << "\ncluster_ca=" << c.cluster_ca << "\ncluster_cert=" << c.cluster_cert << "\ncluster_key=" << c.cluster_key
     << "\ncluster_bootstrap=" << joined(c.cluster_bootstrap) << "\ncluster_heartbeat=" << c.cluster_heartbeat.count()
     << "\ncluster_timeout=" << c.cluster_timeout.count() << "\ncluster_lease=" << c.cluster_lease.count()
@@ -185,6 +187,11 @@ const std::map<std::string, std::string>& sample_values() {
     {"log-format", "json"},
     {"fault-injection", "on"},
     {"etcd", "127.0.0.1:2379,127.0.0.1:22379"},
+    {"etcd-ca", "/etc/svc/etcd-ca.pem"},
+    {"etcd-cert", "/etc/svc/etcd-client.pem"},
+    {"etcd-key", "/etc/svc/etcd-client.key"},
+    {"etcd-user", "svc"},
+    {"etcd-password-file", "/etc/svc/etcd.password"},
     {"node-id", "node-2"},
     {"cluster-listen", "0.0.0.0:9002"},
     {"cluster-ca", "/etc/svc/cluster-ca.pem"},

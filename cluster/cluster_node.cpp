@@ -1,5 +1,6 @@
 #include "cluster/cluster_node.hpp"
 
+#include <atomic>
 #include <fstream>
 #include <optional>
 
@@ -64,6 +65,19 @@ std::optional<clients::etcd_security> etcd_security_of(const core::config& cfg, 
     error = e.what();
     return std::nullopt;
   }
+}
+
+// Asks the hand-over actor to take up every shard `map` gives `self_id`
+// (answers are not awaited: a failed step is logged by the step).
+void adopt_own_shards(const actors::shard_handover_actor& handover, const actors::shard_map& map,
+                      const std::string& self_id) {
+  int count = 0;
+  for (std::size_t shard = 0; shard < map.owners.size(); ++shard)
+    if (map.owners[shard] == self_id) {
+      caf::anon_send(handover, actors::adopt_atom::value, static_cast<core::shard_id>(shard));
+      ++count;
+    }
+  core::log_info("cluster", "resuming the work of the " + std::to_string(count) + " shards the map gives this node");
 }
 
 std::pair<std::string, uint16_t> split_host_port(const std::string& host_port) {
@@ -176,10 +190,19 @@ std::unique_ptr<cluster_node> cluster_node::start(const core::config& cfg, servi
   options.bootstrap = cfg.cluster_bootstrap;
   options.lease_ttl = std::max(std::chrono::seconds{1}, std::chrono::duration_cast<std::chrono::seconds>(cfg.cluster_lease));
   core::log_info("cluster", "node " + cfg.node_id + " listens for its peers on " + options.self.cluster_address);
-  node->membership_ = std::make_unique<membership>(std::move(options), [&table, router = &node->router_](actors::cluster_view v) {
-    table.publish(v);
-    router->update(std::move(v));
-  });
+  // The start-up recovery ran before the map was known, so it resumed none of
+  // this node's jobs, deliveries or key grace timers: the first map's shards
+  // of this node are adopted, as a move here would (each step skips what a
+  // request started meanwhile).
+  auto adopted = std::make_shared<std::atomic<bool>>(false);
+  node->membership_ = std::make_unique<membership>(
+    std::move(options), [&table, router = &node->router_, handover = rt.handles().handover, adopted,
+                         self_id = cfg.node_id](actors::cluster_view v) {
+      table.publish(v);
+      if (v.map.owners.size() == core::shard_count && !adopted->exchange(true))
+        adopt_own_shards(handover, v.map, self_id);
+      router->update(std::move(v));
+    });
   return node;
 }
 

@@ -3,18 +3,18 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <random>
 #include <thread>
 
 #include "checks.hpp"
+#include "deployment.hpp"
 #include "delivery_recorder.hpp"
 #include "ledger.hpp"
 #include "load.hpp"
 #include "report.hpp"
 #include "support/json_util.hpp"
 #include "support/svcctl_runner.hpp"
-#include "support/svcd_process.hpp"
-#include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
 #include "violations.hpp"
 
@@ -50,14 +50,25 @@ std::vector<std::string> svcd_options(const std::vector<std::string>& more) {
   return e2e::webhook_svcd_args(args);
 }
 
-void make_teams(const e2e::svcd_process& svcd, int count, ledger& book) {
-  auto ctl = [&](const std::vector<std::string>& args) { return e2e::run_svcctl_ok(svcd.data_dir(), args); };
-  for (int i = 1; i <= count; ++i) {
+// Creates `count` teams, spread evenly over the owners (a team's shard, and
+// so its owner, comes with its id: teams another owner would crowd are left
+// out of the load).
+void make_teams(deployment& target, int count, ledger& book) {
+  auto ctl = [&](const std::vector<std::string>& args) { return e2e::run_svcctl_ok(target.front().data_dir(), args); };
+  auto owners = target.data_dirs().size();
+  auto per_owner = (static_cast<std::size_t>(count) + owners - 1) / owners;
+  std::map<std::string, std::size_t> held;
+  for (int i = 1, made = 0; made < count; ++i) {
+    if (i > 64 * count)
+      throw std::runtime_error("no even spread of the teams over the nodes after " + std::to_string(i - 1) + " teams");
     auto n = std::to_string(i);
     team_ledger t;
     t.id = e2e::json_str(ctl({"team", "create", "--name", "chaos team " + n, "--owner-email",
                               "chaos" + n + "@example.com", "--credits", std::to_string(opening_credits)}),
                          "id");
+    if (++held[target.owner_of(t.id)] > per_owner)
+      continue;
+    ++made;
     t.granted = opening_credits;
     auto write = ctl({"key", "create", "--team", t.id, "--scope", "write"});
     t.write_key = e2e::json_str(write, "key");
@@ -70,32 +81,23 @@ void make_teams(const e2e::svcd_process& svcd, int count, ledger& book) {
   }
 }
 
-bool wait_ready(const e2e::svcd_process& svcd) {
-  e2e::http_client admin{svcd.admin_url()};
-  return e2e::wait_until(
-    [&] {
-      try {
-        return admin.get("/readyz").status == 200;
-      } catch (const std::exception&) {
-        admin.close();
-        return false;
-      }
-    },
-    30s, 50ms);
-}
-
 } // namespace
 
 int run_campaign(const campaign_options& o) {
   auto started = steady::now();
   std::cout << "chaos: seed " << o.seed << ", " << o.cycles << " cycles, " << o.threads << " client threads, "
-            << o.teams << " teams (again: scripts/chaos " << o.cycles << " --seed " << o.seed << ")" << std::endl;
+            << o.teams << " teams" << (o.cluster > 0 ? ", a cluster of " + std::to_string(o.cluster) + " nodes" : "")
+            << " (again: scripts/chaos " << o.cycles << " --seed " << o.seed
+            << (o.cluster > 0 ? " --cluster " + std::to_string(o.cluster) : "") << ")" << std::endl;
   violations found;
   ledger book;
   delivery_recorder hooks{o.seed, failed_first_attempts};
-  e2e::svcd_process svcd{svcd_options(o.svcd_args)};
-  std::cout << "chaos: svcd data directory " << svcd.data_dir() << std::endl;
-  make_teams(svcd, o.teams, book);
+  auto target = o.cluster > 0 ? cluster_of(o.cluster, svcd_options(o.svcd_args)) : single_node(svcd_options(o.svcd_args));
+  std::cout << "chaos: data directories";
+  for (auto& dir : target->data_dirs())
+    std::cout << " " << dir;
+  std::cout << std::endl;
+  make_teams(*target, o.teams, book);
 
   check_memory memory;
   memory.events.resize(static_cast<std::size_t>(o.teams));
@@ -105,37 +107,38 @@ int run_campaign(const campaign_options& o) {
   std::vector<team_view> teams;
   int cycles_done = 0;
   for (int cycle = 1; cycle <= o.cycles; ++cycle) {
-    clients.start({svcd.api_url(), svcd.admin_url(), svcd.admin_token()}, cycle);
+    clients.start(target->targets(), cycle);
     std::chrono::milliseconds load_time{
       std::uniform_int_distribution<std::int64_t>{o.load_min.count(), o.load_max.count()}(rng)};
-    std::this_thread::sleep_for(load_time);
+    // A cluster's shard move starts somewhere inside the load.
+    auto stir_at = std::chrono::milliseconds{std::uniform_int_distribution<std::int64_t>{0, load_time.count()}(rng)};
+    std::this_thread::sleep_for(stir_at);
+    auto stirred = target->stir(rng);
+    std::this_thread::sleep_for(load_time - stir_at);
     clients.wait_busy(500ms);
     clients.halt();
-    svcd.kill9();
+    auto killed = target->kill_one(rng);
     clients.join();
     try {
-      svcd.start();
-      if (!wait_ready(svcd))
-        throw std::runtime_error("GET /readyz did not answer 200 within 30 s\n" + svcd.log_tail());
-      check_context cx{cycle, o, svcd, e2e::http_client{svcd.api_url()}, book, hooks, found, memory, rng};
+      target->restart();
+      check_context cx{cycle, o, target->front(), target->data_dirs(), e2e::http_client{target->front().api_url()},
+                       book, hooks, found, memory, rng};
+      target->check(cx);
       teams = check_after_restart(cx);
     } catch (const std::exception& e) {
-      found.add(cycle, "restart-and-check", svcd.data_dir(), e.what());
+      found.add(cycle, "restart-and-check", killed, e.what());
       break;
     }
     print_cycle(sources, cycle, load_time);
+    if (o.cluster > 0)
+      std::cout << "  killed " << killed << (stirred.empty() ? "" : "; " + stirred) << std::endl;
     cycles_done = cycle;
   }
-  if (svcd.running())
-    if (int status = svcd.stop(); status != 0)
-      found.add(cycles_done, "graceful-stop", svcd.data_dir(),
-                "SIGTERM ended svcd with status " + std::to_string(status) + "\n" + svcd.log_tail());
+  if (auto why = target->stop(); !why.empty())
+    found.add(cycles_done, "graceful-stop", "svcd", why);
   print_summary(sources, cycles_done, steady::now() - started, teams);
-  if (found.count() > 0 || o.keep) {
-    svcd.keep_data_dir();
-    std::cout << "chaos: data directory kept: " << svcd.data_dir() << " (svcd log: " << svcd.log_path() << ")"
-              << std::endl;
-  }
+  if (found.count() > 0 || o.keep)
+    std::cout << "chaos: data directories kept: " << target->keep() << std::endl;
   return found.count() == 0 ? 0 : 1;
 }
 

@@ -38,7 +38,8 @@ struct check_memory {
 struct check_context {
   int cycle = 0;
   const campaign_options& options;
-  e2e::svcd_process& svcd;
+  e2e::svcd_process& svcd;             ///< the node svcctl goes through
+  std::vector<std::string> data_dirs;  ///< every node's (one without --cluster)
   e2e::http_client api;
   ledger& book;
   delivery_recorder& hooks;

@@ -9,7 +9,23 @@ namespace svc::chaos {
 std::optional<e2e::response> send(e2e::http_client& c, const std::string& method, const std::string& target,
                                   const e2e::header_map& headers, const std::string& body) {
   try {
-    return c.request(method, target, headers, body);
+    auto r = c.request(method, target, headers, body);
+    // A cluster node redirects uploads (and downloads) to the team's owner,
+    // as curl -L follows: once, with the same request.
+    if (r.status == 307) {
+      auto location = r.header_or_empty("Location");
+      auto path = location.find('/', location.find("://") == std::string::npos ? 0 : location.find("://") + 3);
+      if (path == std::string::npos)
+        return r;
+      e2e::http_client owner{location.substr(0, path)};
+      owner.set_timeout(std::chrono::seconds{15});
+      r = owner.request(method, location.substr(path), headers, body);
+    }
+    // The node that took the request lost its owner (killed, or the shard
+    // moving): whether the owner acted on it is as unknown as for no answer.
+    if (r.status == 503 && r.body.find("\"owner_unavailable\"") != std::string::npos)
+      return std::nullopt;
+    return r;
   } catch (const std::exception&) {
     // The connection broke or was refused: svcd is gone. The caller decides
     // what an unanswered request means.

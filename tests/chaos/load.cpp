@@ -43,10 +43,12 @@ load::~load() {
   join();
 }
 
-void load::start(const load_target& target, int cycle) {
+void load::start(const std::vector<load_target>& targets, int cycle) {
   halted_ = false;
   for (int i = 0; i < threads_; ++i)
-    clients_.emplace_back([this, target, cycle, i] { run_client(target, cycle, i); });
+    clients_.emplace_back([this, target = targets[static_cast<std::size_t>(i + cycle) % targets.size()], cycle, i] {
+      run_client(target, cycle, i);
+    });
 }
 
 void load::wait_busy(std::chrono::milliseconds limit) {

@@ -16,7 +16,7 @@
 
 namespace svc::chaos {
 
-/// Where this cycle's svcd listens.
+/// Where one svcd of this cycle listens.
 struct load_target {
   std::string api_url;
   std::string admin_url;
@@ -28,8 +28,9 @@ public:
   load(std::uint64_t seed, int threads, ledger& book, delivery_recorder& hooks, violations& found);
   ~load();
 
-  /// Starts the clients of `cycle` against `target`.
-  void start(const load_target& target, int cycle);
+  /// Starts the clients of `cycle`, spread over `targets` (the nodes of a
+  /// cluster; each client keeps to one, a different one each cycle).
+  void start(const std::vector<load_target>& targets, int cycle);
   /// Waits until some client is in the middle of an operation (or `limit`
   /// passed), so that a kill now leaves a request unanswered.
   void wait_busy(std::chrono::milliseconds limit);

@@ -8,7 +8,7 @@ namespace svc::chaos {
 namespace {
 
 constexpr std::string_view usage =
-  "usage: svc-chaos [CYCLES] [--seed N] [--threads N] [--teams N] [--keep] [-- SVCD-OPTIONS...]";
+  "usage: svc-chaos [CYCLES] [--seed N] [--threads N] [--teams N] [--cluster N] [--keep] [-- SVCD-OPTIONS...]";
 
 std::optional<std::uint64_t> number(std::string_view text) {
   if (text.empty() || text.size() > 18)
@@ -36,7 +36,7 @@ std::optional<campaign_options> parse_options(int argc, char** argv, std::string
       o.svcd_args.assign(argv + i + 1, argv + argc);
       break;
     }
-    bool takes_value = arg == "--seed" || arg == "--threads" || arg == "--teams";
+    bool takes_value = arg == "--seed" || arg == "--threads" || arg == "--teams" || arg == "--cluster";
     auto value = takes_value && i + 1 < argc ? number(argv[++i]) : number(arg);
     if (!value) {
       error = std::string{usage} + " (bad argument '" + std::string{arg} + "')";
@@ -50,11 +50,14 @@ std::optional<campaign_options> parse_options(int argc, char** argv, std::string
       o.threads = count;
     else if (arg == "--teams")
       o.teams = count;
+    else if (arg == "--cluster")
+      o.cluster = count;
     else
       o.cycles = count;
   }
-  if (o.cycles < 1 || o.cycles > 1'000'000 || o.threads < 1 || o.threads > 64 || o.teams < 1 || o.teams > 16) {
-    error = std::string{usage} + " (CYCLES 1..1000000, --threads 1..64, --teams 1..16)";
+  if (o.cycles < 1 || o.cycles > 1'000'000 || o.threads < 1 || o.threads > 64 || o.teams < 1 || o.teams > 16 ||
+      (o.cluster != 0 && (o.cluster < 2 || o.cluster > 5))) {
+    error = std::string{usage} + " (CYCLES 1..1000000, --threads 1..64, --teams 1..16, --cluster 2..5)";
     return std::nullopt;
   }
   if (o.seed == 0)

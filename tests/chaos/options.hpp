@@ -1,6 +1,6 @@
 #pragma once
 // The campaign's command line: `svc-chaos [CYCLES] [--seed N] [--threads N]
-// [--teams N] [--keep] [-- SVCD-OPTIONS...]`.
+// [--teams N] [--cluster N] [--keep] [-- SVCD-OPTIONS...]`.
 
 #include <chrono>
 #include <cstdint>
@@ -15,6 +15,7 @@ struct campaign_options {
   std::uint64_t seed = 0;    ///< seeds every random choice; 0: drawn at start (and printed)
   int threads = 4;           ///< client threads of the load
   int teams = 2;             ///< teams the load spreads over
+  int cluster = 0;           ///< nodes of a cluster (with etcd) to run instead of one svcd; 0: one svcd
   bool keep = false;         ///< keep the data directory at the end (always kept after a violation)
   std::chrono::milliseconds load_min{300};  ///< shortest load before a kill
   std::chrono::milliseconds load_max{3000}; ///< longest load before a kill

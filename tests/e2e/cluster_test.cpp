@@ -184,4 +184,29 @@ BOOST_AUTO_TEST_CASE(a_node_with_a_foreign_certificate_cannot_link) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
+namespace {
+// Two nodes whose renders take long enough that a kill finds one running and one queued.
+struct slow_cluster : cluster_fixture {
+  slow_cluster() : cluster_fixture(2, {"--render-delay", "1500ms", "--workers", "1"}) {}
+};
+} // namespace
+
+// A node learns which shards it holds only from etcd's map, after its start:
+// the jobs and deliveries it resumes must be those of the map's shards, not
+// none (as when its start-up recovery ran before the map was known).
+BOOST_FIXTURE_TEST_CASE(a_restarted_owner_resumes_its_unfinished_jobs, slow_cluster) {
+  auto [team, key] = team_on(1);
+  auto owner = api(1);
+  auto running = json_str(create_image_ok(owner, key, image_body()), "id");
+  auto queued = json_str(create_image_ok(owner, key, image_body()), "id");
+  nodes[1]->kill9();
+  nodes[1]->start();
+  wait_formed();
+  auto via = api(0);
+  for (auto& id : {running, queued}) {
+    auto done = wait_terminal(via, key, id, 30s);
+    BOOST_TEST(json_str(done, "status") == "succeeded", id << " after the owner's restart: " << json::serialize(done));
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -31,6 +31,8 @@ int ignore_sigpipe() {
 
 bool current_case_failed() {
   namespace ut = boost::unit_test;
+  if (!ut::framework::test_in_progress()) // a fixture used outside a test (the crash campaign)
+    return false;
   try {
     auto id = ut::framework::current_test_case().p_id;
     return !ut::results_collector.results(id).passed();

@@ -228,10 +228,12 @@ actors::peer_router_actor::behavior_type peer_router_behavior(peer_router_self s
     },
     [=](actors::progress_atom, actors::shard_move_status& move) {
       auto& moves = self->state.moves;
-      // A move's later state replaces its earlier one (one move of a shard runs at a time).
-      if (!moves.empty() && moves.back().shard == move.shard && moves.back().to == move.to
-          && moves.back().state != "failed" && moves.back().state != "done")
-        moves.back() = std::move(move);
+      // A move's later state replaces its earlier one (one move of a shard
+      // runs at a time), wherever it is in the list: the reports of moves
+      // coming here, and of others, come in between.
+      auto last = std::find_if(moves.rbegin(), moves.rend(), [&](auto& m) { return m.shard == move.shard; });
+      if (last != moves.rend() && last->to == move.to && last->state != "failed" && last->state != "done")
+        *last = std::move(move);
       else
         moves.push_back(std::move(move));
       if (moves.size() > moves_shown)

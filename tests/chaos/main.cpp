@@ -1,6 +1,6 @@
 // svc-chaos: the crash campaign (see campaign.hpp; scripts/chaos builds and
-// runs it). `svc-chaos [CYCLES] [--seed N] [--threads N] [--teams N] [--keep]
-// [-- SVCD-OPTIONS...]`; a run is reproduced, as far as thread timing allows,
+// runs it). `svc-chaos [CYCLES] [--seed N] [--threads N] [--teams N]
+// [--cluster N] [--keep] [-- SVCD-OPTIONS...]`; a run is reproduced, as far as thread timing allows,
 // by its printed seed (and the same svcd options).
 #include <csignal>
 #include <exception>

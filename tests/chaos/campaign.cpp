@@ -39,6 +39,10 @@ std::vector<std::string> svcd_options(const std::vector<std::string>& more) {
     {"--workers", "4"},
     // Outputs outlive the run, so the blob check finds every one.
     {"--output-ttl", "24h"},
+    // svcd's default: a request that reaches a shard's new owner while it
+    // takes the shard up waits for it (with the e2e cluster's 3 s it was
+    // once answered 503 `unavailable`).
+    {"--request-deadline", "10s"},
   };
   // svcd refuses an option given twice: the caller's replace these.
   auto args = more;

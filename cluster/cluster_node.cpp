@@ -147,7 +147,7 @@ cluster_node::cluster_node(const core::config& cfg, services& svc, actors::runti
     api_front_{api, listener_kind::api, svc, table, router_},
     admin_front_{admin, listener_kind::admin, svc, table, router_},
     intake_{spawn_shard_intake(svc.system, {&table, &rt.tables(), &rt.blobs(), rt.handles().store,
-                                            rt.handles().handover, router_.actor()})},
+                                            rt.handles().handover, router_.actor(), cfg.etcd, etcd_security})},
     entry_{spawn_node_actor(svc.system,
                             {&api_front_, &admin_front_, &svc.io, cfg.body_limit, router_.actor(), intake_,
                              &router_.table(), identities_.get()})},

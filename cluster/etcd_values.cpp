@@ -92,6 +92,23 @@ std::optional<actors::shard_map> parse_map_value(std::string_view text, int64_t 
   return m;
 }
 
+std::string move_key(core::shard_id shard) {
+  return std::string{etcd_moves_prefix} + std::to_string(shard);
+}
+
+std::string move_value(const recorded_move& m) {
+  return json::serialize(json::object{{"from", m.from}, {"to", m.to}});
+}
+
+std::optional<recorded_move> parse_move_value(std::string_view text) {
+  auto o = parse_object(text);
+  auto from = o ? text_member(*o, "from") : std::nullopt;
+  auto to = o ? text_member(*o, "to") : std::nullopt;
+  if (!from || !to || !core::is_node_id(*from) || !core::is_node_id(*to) || *from == *to)
+    return std::nullopt;
+  return recorded_move{std::move(*from), std::move(*to)};
+}
+
 actors::shard_map bootstrap_map(const std::vector<std::string>& nodes) {
   actors::shard_map m;
   for (std::size_t s = 0; s < core::shard_count && !nodes.empty(); ++s)

@@ -1,6 +1,10 @@
 #include "cluster/shard_intake.hpp"
 
+#include <chrono>
 #include <map>
+
+#include "clients/etcd_client.hpp"
+#include "cluster/etcd_values.hpp"
 
 #include "core/log.hpp"
 #include "persistence/shard_digest.hpp"
@@ -23,6 +27,9 @@ struct shard_intake_state {
 };
 
 using shard_intake_self = shard_intake_actor::stateful_pointer<shard_intake_state>;
+
+// One etcd read, when a move's first page arrives.
+constexpr std::chrono::milliseconds etcd_call_timeout{1000};
 
 // Rows from another node, checked like any input: a known table, sizes in bounds.
 bool to_rows(const actors::shard_rows_v1& page, std::vector<persistence::shard_row>& out, std::string& why) {
@@ -71,6 +78,22 @@ bool refuse(uint16_t shard, const std::string& why) {
   return false;
 }
 
+// Why etcd does not record a move of `shard` from `from` to this node, or
+// empty when it does: a member's certificate alone moves nothing, the
+// owner decided the move where only the cluster's etcd user may write.
+std::string unrecorded_move(const shard_intake_links& links, uint16_t shard, const std::string& from) {
+  try {
+    clients::etcd_client etcd{links.etcd, etcd_call_timeout, links.etcd_security};
+    auto got = etcd.get(move_key(static_cast<core::shard_id>(shard)));
+    auto move = got.kvs.empty() ? std::nullopt : parse_move_value(got.kvs.front().value);
+    if (!move || !(*move == recorded_move{from, links.table->self()}))
+      return "etcd records no move of it from node " + from + " to this node";
+    return {};
+  } catch (const std::exception& e) {
+    return std::string{"etcd could not be asked whether the move is recorded: "} + e.what();
+  }
+}
+
 // Whether `from` holds `shard`: only its owner may move it, here or anywhere.
 bool owns(const shard_intake_links& links, uint16_t shard, const std::string& from) {
   return shard < core::shard_count && links.table->owner_of(static_cast<core::shard_id>(shard)) == from;
@@ -110,6 +133,9 @@ shard_intake_actor spawn_shard_intake(caf::actor_system& sys, shard_intake_links
           return refuse(page.shard, "node " + from + " does not hold the shard, or began no move of it here");
         if (links.table->erasing(shard)) // it left lately: its old copy goes first (the grace period)
           return refuse(page.shard, "this node is still erasing its previous copy of the shard");
+        if (page.first)
+          if (auto why = unrecorded_move(links, page.shard, from); !why.empty())
+            return refuse(page.shard, why);
         std::vector<persistence::shard_row> rows;
         std::string why;
         if (!to_rows(page, rows, why))

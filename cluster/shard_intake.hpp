@@ -1,13 +1,18 @@
 #pragma once
 // The receiving side of a shard move, behind the node actor: commits the
-// pages of rows and the blob pieces the shard's owner sends, resumes the
+// pages of rows and the blob pieces the shard's owner sends (a move begins
+// only under the record the owner wrote in etcd), resumes the
 // shard's actors once the owner hands it over (and shows the move as
 // committed here, since the shard's requests come here from then on), and
 // drops it again when the move fails. Detached: blob writes and their fsync
 // block its own thread.
 
+#include <string>
+#include <vector>
+
 #include "actors/messages.hpp"
 #include "actors/shard_handover.hpp"
+#include "clients/etcd_security.hpp"
 #include "cluster/cluster_table.hpp"
 #include "persistence/blob_store.hpp"
 #include "persistence/store_tables.hpp"
@@ -25,6 +30,8 @@ struct shard_intake_links {
   actors::store_actor store;
   actors::shard_handover_actor handover;
   actors::peer_router_actor router; ///< shows the moves that end here
+  std::vector<std::string> etcd;     ///< where the moves are recorded
+  clients::etcd_security etcd_security;
 };
 
 /// Most rows and bytes one page may carry: a bigger one is refused, not stored.

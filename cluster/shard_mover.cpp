@@ -37,6 +37,27 @@ bool ask_bool(caf::scoped_actor& self, const caf::actor& to, std::chrono::second
   return answer;
 }
 
+// Records in etcd that this node moves `shard` to `move.to`: the new owner
+// takes the shard's pages only under such a record. Empty, or why not.
+std::string record_move(const shard_mover_links& links, core::shard_id shard, const recorded_move& move) {
+  try {
+    etcd_client{links.etcd, etcd_call_timeout, links.etcd_security}.put(move_key(shard), move_value(move));
+    return {};
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+// Erases the record of `shard`'s move once the move ended; a failure is
+// logged only (the next move of the shard writes its own record).
+void forget_move(const shard_mover_links& links, core::shard_id shard, const std::string& log_prefix) {
+  try {
+    etcd_client{links.etcd, etcd_call_timeout, links.etcd_security}.erase(move_key(shard));
+  } catch (const std::exception& e) {
+    core::log_warn("cluster", log_prefix + "its record in etcd stays: " + e.what());
+  }
+}
+
 // Names `to` the owner of `shard` in etcd's map if this node still is:
 // empty, or why not.
 std::string swap_owner(const shard_mover_links& links, core::shard_id shard, const std::string& self_id,
@@ -155,6 +176,7 @@ void shard_mover::run(actors::shard_move_status status) {
   caf::actor target;
   auto began = steady::now();
   bool released = false;
+  bool recorded = false;
   bool sent = false;
   auto fail = [&](std::string why) {
     // Before the map changed: the shard stays here. Drop what the new owner
@@ -162,6 +184,8 @@ void shard_mover::run(actors::shard_move_status status) {
     std::string ignored;
     if (sent && target)
       ask_bool(self, target, 10s, ignored, actors::delete_atom::value, status.shard);
+    if (recorded)
+      forget_move(links_, shard, log_prefix);
     table.thaw(shard); // adopting needs the shard held here
     if (released && !ask_bool(self, handover, 30s, ignored, actors::adopt_atom::value, shard))
       core::log_error("cluster", log_prefix + "the shard's actors did not resume here: " + ignored);
@@ -197,6 +221,9 @@ void shard_mover::run(actors::shard_move_status status) {
   target = caf::actor_cast<caf::actor>(peer);
   if (!target)
     return fail("node " + status.to + " is not linked to this node");
+  if (auto refused = record_move(links_, shard, {table.self(), status.to}); !refused.empty())
+    return fail("the move could not be recorded in etcd: " + refused);
+  recorded = true;
 
   std::vector<std::string> blobs;
   std::string cursor;
@@ -252,6 +279,7 @@ void shard_mover::run(actors::shard_move_status status) {
   if (!ask_bool(self, target, peer_call_timeout, why, actors::adopt_atom::value, status.shard))
     status.error = "node " + status.to + " did not resume the shard's jobs and deliveries yet " + why
                    + "; it resumes them at its next start";
+  forget_move(links_, shard, log_prefix);
   status.state = "committed";
   core::log_info("cluster", log_prefix + "committed: " + std::to_string(status.rows) + " rows, "
                               + std::to_string(status.blobs) + " blobs, " + std::to_string(status.bytes)

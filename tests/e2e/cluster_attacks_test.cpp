@@ -10,6 +10,8 @@
 //   intruder's token buys nothing there;
 // - a node with a member's certificate but not etcd's login: etcd refuses it,
 //   so it never registers and no member links to it;
+// - a node the shard map names (a forged map) moves the shard onto another
+//   node only under a record of the move in etcd;
 // - clients behind a trusted proxy: the answers a node gives itself (a 307 to
 //   the owner) draw from each client's anonymous bucket, so one client cannot
 //   use up the proxy's for every other.
@@ -22,6 +24,7 @@
 
 #include <boost/json.hpp>
 
+#include "clients/etcd_client.hpp"
 #include "core/crypto.hpp"
 #include "core/ids.hpp"
 #include "core/shard.hpp"
@@ -166,6 +169,32 @@ BOOST_FIXTURE_TEST_CASE(a_member_certificate_without_etcds_login_never_joins, tw
   BOOST_TEST(outsider.log_tail(200).find("guessed-password") == std::string::npos, "the password reached the log");
   BOOST_TEST(peer_state(*this, 0, "n3") == "absent", "n3 registered in etcd without its login");
   BOOST_TEST(peer_state(*this, 1, "n3") == "absent");
+}
+
+// Whoever etcd's map names as a shard's owner moves it only under a record
+// of the move in etcd, which only the cluster's etcd user writes: a node
+// with a member's certificate that the map names (here by a forged map)
+// cannot push the shard's pages onto another node on its own word.
+BOOST_FIXTURE_TEST_CASE(a_move_begins_only_under_its_record_in_etcd, two_nodes) {
+  issue_identity("n3");
+  rogue_peer rogue{pki_dir, "n3"};
+  auto n1 = rogue.link(cluster_address_of(*this, 0), "n1");
+  BOOST_TEST_REQUIRE(n1.has_value());
+  auto shard = shard_held_by(*this, 1);
+  auto& c = etcd.credentials();
+  svc::clients::etcd_client store{{etcd.endpoint()}, 2s, svc::clients::etcd_security{{c.ca, c.cert, c.key}, c.user, c.password}};
+  auto map = json::parse(store.get("/svc/shards").kvs.at(0).value);
+  map.as_object()["owners"].as_array()[shard] = "n3";
+  store.put("/svc/shards", json::serialize(map));
+  BOOST_TEST_REQUIRE(wait_until([&] { return status(0).at("owners").as_array()[shard] == "n3"; }, 10s, 20ms));
+
+  auto key = "/svc/moves/" + std::to_string(shard);
+  BOOST_TEST(rogue.begin_move(*n1, shard) == std::optional<bool>{false}, "a move with no record began");
+  store.put(key, R"({"from":"n3","to":"n2"})");
+  BOOST_TEST(rogue.begin_move(*n1, shard) == std::optional<bool>{false}, "a move recorded to another node began");
+  store.put(key, R"({"from":"n3","to":"n1"})");
+  BOOST_TEST(rogue.begin_move(*n1, shard) == std::optional<bool>{true}, "the recorded move did not begin");
+  BOOST_TEST(rogue.erase(*n1, shard) == std::optional<bool>{true}, "the move's owner drops what it sent");
 }
 
 BOOST_FIXTURE_TEST_CASE(a_copied_certificate_is_no_admin_token_on_another_node, two_nodes) {

@@ -111,6 +111,10 @@ std::optional<bool> rogue_peer::adopt(const actors::node_actor& target, uint16_t
   return ask(parts_->system, target, actors::adopt_atom::value, shard);
 }
 
+std::optional<bool> rogue_peer::begin_move(const actors::node_actor& target, uint16_t shard) {
+  return ask(parts_->system, target, actors::import_atom::value, actors::shard_rows_v1{shard, true, {}});
+}
+
 std::optional<bool> rogue_peer::erase(const actors::node_actor& target, uint16_t shard) {
   return ask(parts_->system, target, actors::delete_atom::value, shard);
 }

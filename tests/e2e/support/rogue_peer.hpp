@@ -25,6 +25,8 @@ public:
   std::optional<actors::node_actor> link(const std::string& cluster_address, const std::string& node_id);
   /// `target`'s answer to a hand-over of `shard` (true: it took it); nullopt when none came.
   std::optional<bool> adopt(const actors::node_actor& target, uint16_t shard);
+  /// `target`'s answer to the first (empty) page of a move of `shard` to it; nullopt when none came.
+  std::optional<bool> begin_move(const actors::node_actor& target, uint16_t shard);
   /// `target`'s answer to "drop your copy of `shard`"; nullopt when none came.
   std::optional<bool> erase(const actors::node_actor& target, uint16_t shard);
   /// Says hello to `target` as node `claimed_id`, introducing this process's own node actor.

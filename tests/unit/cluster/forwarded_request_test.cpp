@@ -120,6 +120,18 @@ BOOST_AUTO_TEST_CASE(malformed_values_in_etcd_are_refused_whole) {
   BOOST_TEST(!cluster::parse_map_value(cluster::map_value(map), 1), "an owner no node may be named");
 }
 
+BOOST_AUTO_TEST_CASE(a_recorded_move_round_trips_and_only_between_two_valid_nodes) {
+  cluster::recorded_move move{"n1", "n3"};
+  BOOST_TEST(cluster::move_key(7) == "/svc/moves/7");
+  auto back = cluster::parse_move_value(cluster::move_value(move));
+  BOOST_TEST_REQUIRE(back.has_value());
+  BOOST_TEST((*back == move));
+  BOOST_TEST(!cluster::parse_move_value(cluster::move_value({"n1", "n1"})), "a move to its own owner");
+  BOOST_TEST(!cluster::parse_move_value(cluster::move_value({"n1", "N3\r\n"})));
+  BOOST_TEST(!cluster::parse_move_value(R"({"from":"n1"})"));
+  BOOST_TEST(!cluster::parse_move_value("n1 n3"));
+}
+
 // Whoever can write etcd must not be able to point this node's redirects
 // elsewhere in a way a client cannot see, split its answers, or name nodes
 // that break the rule the gate and the logs rely on.

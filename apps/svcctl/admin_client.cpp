@@ -97,11 +97,12 @@ int send_admin_request(const global_options& g, const std::string& method, const
 }
 
 std::optional<json::value> admin_json(const global_options& g, const std::string& method, const std::string& target,
-                                      const json::object& body, int& exit, bool absent_ok) {
+                                      const json::object& body, int& exit, bool not_yet_ok) {
   client_response res;
   if (exit = exchange(g, method, target, body, res); exit != exit_code::ok)
     return std::nullopt;
-  if (res.status == 404 && absent_ok)
+  bool owner_away = res.status == 503 && res.body.find("\"owner_unavailable\"") != std::string::npos;
+  if ((res.status == 404 || owner_away) && not_yet_ok)
     return std::nullopt;
   if (res.status >= 300) {
     std::cerr << res.body << "\n";

@@ -24,11 +24,12 @@ int send_admin_request(const global_options& g, const std::string& method, const
 
 /// Sends `method target` like `send_admin_request`, but hands a successful
 /// answer back parsed instead of printing it; on failure prints the error
-/// and sets `exit` (an answer 404 is handed back as nullopt with `exit` 0
-/// when `absent_ok`, for a poll that waits for something to appear).
+/// and sets `exit` (an answer 404, or 503 `owner_unavailable`, is handed
+/// back as nullopt with `exit` 0 when `not_yet_ok`, for a poll that waits
+/// for something to appear or for its owner to be reachable again).
 std::optional<boost::json::value> admin_json(const global_options& g, const std::string& method,
                                              const std::string& target, const boost::json::object& body, int& exit,
-                                             bool absent_ok = false);
+                                             bool not_yet_ok = false);
 
 /// Prints `{"error": {"code": code, "message": message}}` on stderr and returns `exit`.
 int print_error(const std::string& code, const std::string& message, int exit);

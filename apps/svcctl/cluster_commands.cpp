@@ -30,7 +30,8 @@ int move_and_follow(const global_options& g, int64_t shard, const std::string& t
   auto deadline = std::chrono::steady_clock::now() + longest_move;
   while (std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(poll_interval);
-    // 404: the map names the new owner, which is still resuming the shard.
+    // 404: the map names the new owner, which is still resuming the shard;
+    // 503 owner_unavailable: this node asked the old owner, whose map moved on.
     auto move = admin_json(g, "GET", move_path(shard), {}, exit, true);
     if (exit != exit_code::ok)
       return exit;

@@ -273,22 +273,27 @@ void shard_mover::run(actors::shard_move_status status) {
   if (auto refused = swap_owner(links_, shard, table.self(), status.to); !refused.empty())
     return fail("the shard map was not changed: " + refused);
   // The map names the new owner: from here on the move only goes forward.
+  // Its record goes now, before the new owner shows the move committed
+  // (and whoever follows it starts the next one, which this node must not
+  // be busy for; nor may it erase that move's record).
+  forget_move(links_, shard, log_prefix);
   table.hand_over(shard, status.to);
   table.thaw(shard);
   status.frozen_ms = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - began).count();
-  if (!ask_bool(self, target, peer_call_timeout, why, actors::adopt_atom::value, status.shard))
-    status.error = "node " + status.to + " did not resume the shard's jobs and deliveries yet " + why
-                   + "; it resumes them at its next start";
-  forget_move(links_, shard, log_prefix);
-  status.state = "committed";
-  core::log_info("cluster", log_prefix + "committed: " + std::to_string(status.rows) + " rows, "
-                              + std::to_string(status.blobs) + " blobs, " + std::to_string(status.bytes)
-                              + " bytes; frozen " + std::to_string(status.frozen_ms) + " ms");
-  // Free before reported: `svcctl node drain` starts the next move as soon as it reads "committed".
+  // Free before the new owner shows the move committed (it does once it
+  // resumed the shard, before it answers below): `svcctl node drain` starts
+  // the next move as soon as it reads "committed".
   {
     std::lock_guard lock{mutex_};
     running_ = false;
   }
+  if (!ask_bool(self, target, peer_call_timeout, why, actors::adopt_atom::value, status.shard))
+    status.error = "node " + status.to + " did not resume the shard's jobs and deliveries yet " + why
+                   + "; it resumes them at its next start";
+  status.state = "committed";
+  core::log_info("cluster", log_prefix + "committed: " + std::to_string(status.rows) + " rows, "
+                              + std::to_string(status.blobs) + " blobs, " + std::to_string(status.bytes)
+                              + " bytes; frozen " + std::to_string(status.frozen_ms) + " ms");
   report(status);
   erase_later(std::move(status));
 }

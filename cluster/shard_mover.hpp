@@ -4,7 +4,8 @@
 //  1. freeze the shard here (its requests answer 503 with Retry-After) and
 //     wait for the ones running to finish;
 //  2. release it: its actors here save what they hold and stop;
-//  3. copy its LMDB rows, then its blobs, to the new owner, page by page,
+//  3. record the move in etcd (the new owner takes it only under that
+//     record), copy its LMDB rows, then its blobs, to the new owner, page by page,
 //     and compare the new owner's digest of its copy with this node's
 //     (rows, blobs, bytes, SHA-256): a copy that differs fails the move;
 //  4. name the new owner in etcd's shard map by compare-and-swap;

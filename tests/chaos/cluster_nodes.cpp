@@ -1,8 +1,10 @@
 // The campaign's cluster (`--cluster N`): a secured etcd and N svcd nodes of
 // the e2e cluster fixture. The load goes through every node; once a cycle a
-// random shard is moved to a random node; the kill takes one node; after the
-// restart the campaign waits for the cluster to form again and for every
-// move to end, and then checks that the nodes agree on one owner per shard.
+// random shard is moved to another node; the kill takes one node, or one
+// time in `etcd_kill_odds` etcd itself (restarted on its data: its tokens are
+// forgotten, so every node logs in again); after the restart the campaign
+// waits for the cluster to form again and for every move to end, and then
+// checks that the nodes agree on one owner per shard.
 #include "deployment.hpp"
 
 #include <chrono>
@@ -27,6 +29,7 @@ using namespace std::chrono_literals;
 // nodes to agree on the map after it.
 constexpr auto moves_end_within = 150s;
 constexpr auto map_agreed_within = 15s;
+constexpr int etcd_kill_odds = 5;
 
 class cluster_nodes final : public deployment {
 public:
@@ -78,16 +81,25 @@ public:
   }
 
   std::string kill_one(std::mt19937_64& rng) override {
+    etcd_killed_ = std::uniform_int_distribution<int>{1, etcd_kill_odds}(rng) == 1;
+    if (etcd_killed_) {
+      cluster_.etcd.kill();
+      return "etcd";
+    }
     killed_ = pick(rng);
     cluster_.nodes[killed_]->kill9();
     return cluster_.ids[killed_];
   }
 
   void restart() override {
-    auto& node = *cluster_.nodes[killed_];
-    node.start();
-    if (!wait_ready(node))
-      throw std::runtime_error(cluster_.ids[killed_] + ": GET /readyz did not answer 200 within 30 s\n" + node.log_tail());
+    if (etcd_killed_) {
+      cluster_.etcd.restart();
+    } else {
+      auto& node = *cluster_.nodes[killed_];
+      node.start();
+      if (!wait_ready(node))
+        throw std::runtime_error(cluster_.ids[killed_] + ": GET /readyz did not answer 200 within 30 s\n" + node.log_tail());
+    }
     cluster_.wait_formed();
     if (!e2e::wait_until([&] { return moves_running().empty(); }, moves_end_within, 100ms))
       throw std::runtime_error("moves still running " + std::to_string(moves_end_within.count()) +
@@ -165,6 +177,7 @@ private:
 
   e2e::cluster_fixture cluster_;
   std::size_t killed_ = 0;
+  bool etcd_killed_ = false;
 };
 
 } // namespace

@@ -209,9 +209,19 @@ bool etcd_server::start(steady::time_point deadline) {
   do
     peer_port_ = free_port();
   while (peer_port_ == client_port_);
-  auto data = dir_ + "/data";
   std::error_code ignored;
-  std::filesystem::remove_all(data, ignored); // a failed start may have begun one
+  std::filesystem::remove_all(dir_ + "/data", ignored); // a failed start may have begun one
+  return launch(deadline);
+}
+
+void etcd_server::restart(std::chrono::milliseconds ready_within) {
+  kill();
+  if (!launch(steady::now() + ready_within))
+    fail("a port of the restarted etcd was taken meanwhile");
+}
+
+bool etcd_server::launch(steady::time_point deadline) {
+  auto data = dir_ + "/data";
   auto log_before = file_text(log_path()).size(); // the log spans the attempts
   std::vector<std::string> argv{setpriv_binary, "--pdeathsig", "KILL", "--", etcd_binary, "--name=test", "--data-dir=" + data, "--logger=zap", "--log-outputs=stderr",
                                  "--listen-client-urls=" + url(client_port_, mode_), "--advertise-client-urls=" + url(client_port_, mode_),
@@ -222,14 +232,17 @@ bool etcd_server::start(steady::time_point deadline) {
                       std::string{"--client-cert-auth"}, "--trusted-ca-file=" + credentials_.ca})
       argv.push_back(flag);
   pid_ = spawn_logged(argv, log_path());
-  // Auth is not enabled yet at this point: the probe needs TLS only.
+  // TLS only: an etcd that refuses the probe for want of a login (auth
+  // enabled, after a restart) answers all the same.
   clients::etcd_client probe{{endpoint()}, std::chrono::duration_cast<std::chrono::milliseconds>(probe_timeout),
                              security_of({credentials_.ca, credentials_.cert, credentials_.key, {}, {}, {}})};
   for (;;) {
     try {
       probe.get("/svc-test/ready");
       return true;
-    } catch (const clients::etcd_error&) {
+    } catch (const clients::etcd_error& e) {
+      if (e.which() == clients::etcd_error::kind::rejected)
+        return true;
     }
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {

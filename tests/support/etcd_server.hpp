@@ -49,6 +49,11 @@ public:
   std::string endpoint() const;
   /// SIGKILL now (a crash); `endpoint()` then refuses connections. Idempotent.
   void kill();
+  /// Kills etcd if it runs and starts it again on its data and ports (its
+  /// users and roles kept; the login tokens it handed out are forgotten), as
+  /// an operator's restart after a crash; returns once it answers. Throws
+  /// std::runtime_error when it does not within `ready_within`.
+  void restart(std::chrono::milliseconds ready_within = std::chrono::seconds{30});
   /// The file holding etcd's stdout and stderr.
   std::string log_path() const;
   /// A secured etcd's client files and user.
@@ -64,8 +69,10 @@ private:
   void enable_auth();
   // One call to etcd's gateway as root (logged in unless `root_token` is empty); its answer's body.
   std::string admin_call(const std::string& path, const std::string& body, const std::string& root_token = {});
-  // One start on fresh ports; false when etcd exited because a port was taken.
+  // One start on fresh ports and a fresh data directory; false when etcd exited because a port was taken.
   bool start(std::chrono::steady_clock::time_point deadline);
+  // Starts etcd on the ports and data chosen and waits until it answers; false like `start`.
+  bool launch(std::chrono::steady_clock::time_point deadline);
   // Reaps etcd within `grace`; false if it is still running.
   bool reaped_within(std::chrono::milliseconds grace);
   [[noreturn]] void fail(const std::string& why);

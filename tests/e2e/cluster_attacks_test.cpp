@@ -209,6 +209,20 @@ BOOST_FIXTURE_TEST_CASE(a_copied_certificate_is_no_admin_token_on_another_node, 
   header_map own_token{{"Authorization", "Bearer " + intruder.admin_token()},
                        {"Content-Type", "application/json"}};
   http_client through_intruder{intruder.admin_url()};
+  // The intruder forwards once it has the map and its own link to the owner up.
+  auto intruder_linked = [&] {
+    auto r = through_intruder.get("/admin/cluster", own_token);
+    if (r.status != 200)
+      return false;
+    auto view = r.json(); // kept: the loop walks into it
+    if (json_int(view, "map_revision").value_or(0) <= 0)
+      return false;
+    for (auto& p : view.at("peers").as_array())
+      if (p.at("id").as_string() == "n2" && p.at("state").as_string() == "up")
+        return true;
+    return false;
+  };
+  BOOST_TEST_REQUIRE(wait_until(intruder_linked, 10s, 50ms), "the intruder never had the map and a link to n2");
 
   auto r = through_intruder.request("POST", "/admin/teams/" + team + "/credits", own_token,
                                     R"({"amount": 777, "reason": "minted"})");

@@ -63,9 +63,11 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
     error = "seeding the LoRA catalogue: " + st.message;
     return nullptr;
   }
-  rt->backend_ = providers::make_backend(cfg, error);
-  if (!rt->backend_)
+  auto generation = providers::make_generation(cfg, error);
+  if (!generation)
     return nullptr;
+  rt->backend_ = std::move(generation->backend);
+  rt->models_ = std::move(generation->models);
   if (cfg.moderation_words.empty()) {
     rt->moderation_ = std::make_unique<providers::moderation_rules>(providers::moderation_rules::defaults());
   } else {
@@ -80,7 +82,7 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   remove_orphan_blobs(*rt->tables_, *blobs);
   auto held = blobs->usage(); // counted once; from here on every write goes through the tally
   rt->blobs_ = std::make_unique<persistence::counted_blob_store>(std::move(blobs), held);
-  rt->pool_ = providers::make_worker_pool(cfg);
+  rt->pool_ = providers::make_worker_pool(generation->workers);
   // Every long-lived actor runs under a supervisor (see supervisor.hpp),
   // whose handle is the one handed out.
   auto& h = rt->handles_;

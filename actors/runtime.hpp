@@ -9,6 +9,7 @@
 #include "actors/job.hpp"
 #include "persistence/counted_blob_store.hpp"
 #include "persistence/environment.hpp"
+#include "schema/model_catalogue.hpp"
 
 namespace svc::actors {
 
@@ -65,6 +66,8 @@ public:
   persistence::blob_store& blobs() { return *blobs_; }
   /// Bytes and number of the stored blobs (for /metrics).
   persistence::blob_usage stored_blobs() const { return blobs_->usage(); }
+  /// The models this node offers (`GET /v1/models`, the `model` field).
+  const schema::model_catalogue& models() const { return *models_; }
   /// The render workers (renders in flight and worker count for the console and /metrics).
   const providers::worker_pool& workers() const { return *pool_; }
   /// Jobs waiting for a worker: those in the job directory's queue and the renders the pool has not started.
@@ -76,6 +79,7 @@ private:
   caf::actor_system& sys_;
   std::unique_ptr<persistence::tables> tables_;
   std::unique_ptr<providers::generation_backend> backend_;
+  std::shared_ptr<const schema::model_catalogue> models_;
   std::unique_ptr<providers::worker_pool> pool_;
   std::unique_ptr<persistence::counted_blob_store> blobs_;
   std::unique_ptr<providers::moderation_rules> moderation_;

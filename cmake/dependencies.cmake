@@ -6,7 +6,8 @@ find_package(OpenSSL REQUIRED)
 find_package(Boost 1.81.0 EXACT CONFIG REQUIRED COMPONENTS json program_options unit_test_framework url)
 # libcurl speaks SMTP to the mail relay (STARTTLS, AUTH, smtps://).
 find_package(CURL REQUIRED)
-# yaml-cpp reads schema/openapi.yaml at build time (the /docs page) and in the tests; svcd does not link it.
+# yaml-cpp reads schema/openapi.yaml at build time (the /docs page) and in the tests, and svcd reads
+# the operator's --engines file with it (providers/engines_file.cpp).
 find_package(yaml-cpp REQUIRED)
 
 # Debian ships no CMake package config for CAF 0.17.

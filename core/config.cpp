@@ -144,6 +144,7 @@ std::vector<config_option> make_options() {
   o.push_back(text_option("smtp-ca-file", "CA bundle trusted for the SMTP relay's certificate instead of the system CAs (default: system CAs)", &config::smtp_ca_file));
   o.push_back(duration_option("smtp-timeout", "deadline of one whole SMTP conversation with the relay, connect to QUIT (then the mail is retried)", &config::smtp_timeout));
   o.push_back(text_option("mail-from", "From address of e-mail to team owners (`Name <addr>` or `addr`)", &config::mail_from));
+  o.push_back(text_option("engines", "YAML file declaring the engines (ComfyUI, Cog, A1111, built-in) and the models they serve (README \"Engines\"); --provider and --remote-url are then unused", &config::engines));
   o.push_back(choice_option("provider", "procedural (built-in renderer) or remote", &config::provider, {"procedural", "remote"}));
   o.push_back(text_option("remote-url", "base URL of the remote generation back end (`http://[user:password@]host[:port][/path]`)", &config::remote_url));
   o.push_back(duration_option("remote-timeout", "deadline of one job on the remote back end, retries included (then provider_timeout)", &config::remote_timeout));
@@ -151,7 +152,8 @@ std::vector<config_option> make_options() {
   o.push_back(int_option("remote-retries", "further attempts after a transport failure of the remote back end (then provider_unavailable)", &config::remote_retries, 0, 20));
   o.push_back(duration_option("remote-backoff", "wait before the first retry of the remote back end, doubling for each next one", &config::remote_backoff));
   o.push_back(duration_option("remote-poll", "interval of progress polls while the remote back end renders", &config::remote_poll));
-  o.push_back(int_option("workers", "concurrent generations (0: number of cores)", &config::workers, 0, 1024));
+  o.push_back(duration_option("engine-silence", "a ComfyUI render whose websocket sent nothing for this long (or dropped) is checked through /history", &config::engine_silence));
+  o.push_back(int_option("workers", "concurrent generations (0: number of cores; with --engines, the sum of their slots)", &config::workers, 0, 1024));
   o.back().default_text = "cores";
   o.push_back(duration_option("render-delay", "extra time per generation (simulates slower back ends)", &config::render_delay));
   o.push_back(text_option("moderation-words", "file of disallowed words and phrases, one per line (default: a built-in list)", &config::moderation_words));

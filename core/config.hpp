@@ -56,6 +56,7 @@ struct config {
   time_point legacy_sunset = from_unix_ms(1785801600000); ///< 2026-08-04: legacy 308 -> 410
 
   // --- generation
+  std::string engines;                 ///< YAML file of engines and models (README "Engines"); empty: `provider` alone
   std::string provider = "procedural"; ///< procedural | remote
   std::string remote_url;              ///< remote back end base URL: http://[user:pass@]host[:port][/path]
   duration remote_timeout = std::chrono::minutes{10};         ///< per remote job, retries included
@@ -63,6 +64,7 @@ struct config {
   int remote_retries = 3;                                     ///< further attempts after a transport failure
   duration remote_backoff = std::chrono::seconds{1};          ///< before the first retry, doubling after each
   duration remote_poll = std::chrono::milliseconds{500};      ///< between progress polls of a remote render
+  duration engine_silence = std::chrono::seconds{5};          ///< a ComfyUI socket quiet this long: its history is polled
   int workers = 0;                     ///< concurrent generations; 0: number of cores
   duration render_delay{0};            ///< simulated extra back-end time per job
   std::string moderation_words;        ///< disallowed-words file; empty: the built-in list

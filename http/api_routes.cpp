@@ -32,6 +32,7 @@ std::vector<route> api_routes() {
     {v::get, "/v1/usage", s::read, b::reads, get_usage, "charged usage per UTC day"},
     {v::get, "/v1/pricing", s::read, b::reads, get_pricing, "price table of the applied version"},
     {v::get, "/v1/loras", s::read, b::reads, list_loras, "the LoRA catalogue"},
+    {v::get, "/v1/models", s::read, b::reads, list_models, "the models this server renders with"},
     {v::get, "/v1/api_keys", s::full, b::reads, list_api_keys, "the team's API keys"},
     {v::post, "/v1/api_keys/{id}/rotate", s::full, b::reads, rotate_api_key, "rotate a key"},
     {v::post, "/v1/api_keys/{id}/revoke", s::full, b::reads, revoke_api_key, "revoke a key at once"},

@@ -1,6 +1,7 @@
 #pragma once
 // Builds the generation back end and worker pool that a configuration asks
-// for (`--provider`, `--remote-*`, `--render-delay`, `--workers`), so svcd wires them alike.
+// for (`--engines`, or `--provider` with `--remote-*`, `--render-delay`,
+// `--workers`), so svcd wires them alike.
 
 #include <memory>
 #include <string>
@@ -8,14 +9,27 @@
 #include "core/config.hpp"
 #include "providers/generation_backend.hpp"
 #include "providers/worker_pool.hpp"
+#include "schema/model_catalogue.hpp"
 
 namespace svc::providers {
+
+/// What renders, and what it offers.
+struct generation_setup {
+  std::unique_ptr<generation_backend> backend;
+  std::shared_ptr<const schema::model_catalogue> models;
+  int workers = 0; ///< renders at once (pool threads); 0: one per core
+};
 
 /// The back end named by `cfg.provider`; nullptr with a reason in `error`
 /// when this build has no such back end.
 std::unique_ptr<generation_backend> make_backend(const core::config& cfg, std::string& error);
 
-/// A pool of `cfg.workers` threads (0: one per core).
-std::unique_ptr<worker_pool> make_worker_pool(const core::config& cfg);
+/// The engines and models of `cfg.engines`, or without it the back end of
+/// `cfg.provider` and its built-in models; nothing with `error` set when the
+/// file or an engine's own description refuses them.
+std::optional<generation_setup> make_generation(const core::config& cfg, std::string& error);
+
+/// A pool of `workers` threads (0: one per core).
+std::unique_ptr<worker_pool> make_worker_pool(int workers);
 
 } // namespace svc::providers

@@ -20,6 +20,7 @@ struct lora_weight {
 
 /// Everything a back end needs for one generation.
 struct render_request {
+  std::string model;            ///< the catalogue model's id; a back end serving one model ignores it
   std::string prompt;           ///< what to depict
   std::string negative_prompt;  ///< what to avoid
   int width = 1024;             ///< pixels
@@ -45,7 +46,7 @@ struct render_request {
 struct render_result {
   std::vector<std::string> outputs;       ///< one file (its bytes) per output, in order; none when in_video_file
   bool in_video_file = false;             ///< the one output, a video, was written to render_request::video_file
-  std::string content_type = "image/png"; ///< of every output: `image/png` or `video/mp4`
+  std::string content_type = "image/png"; ///< of every output: `image/png`, `image/webp`, `video/mp4`, `video/webm`
   int width = 0;                          ///< pixels of every output
   int height = 0;                         ///< pixels of every output
 };

@@ -14,6 +14,8 @@ namespace {
 // Ids are 31 characters and slugs are short; the bound keeps a hostile value
 // out of error messages and lookups.
 constexpr std::size_t max_lora_name_chars = 100;
+// Model ids are short names from the operator's file.
+constexpr std::size_t max_model_id_chars = 100;
 
 // Images use the model's 64-pixel latent grid. Videos use H.264's 16-pixel
 // macroblock instead, because the contract's default 768x432 is no multiple of 64.
@@ -45,8 +47,12 @@ void read_text_and_size(field_reader& in, generation_request& r, const size_rule
     r.prompt = std::move(*p);
   if (auto n = in.text("negative_prompt", 0, max_prompt_chars))
     r.negative_prompt = std::move(*n);
-  r.width = read_side(in, "width", rule).value_or(rule.default_width);
-  r.height = read_side(in, "height", rule).value_or(rule.default_height);
+  auto width = read_side(in, "width", rule);
+  auto height = read_side(in, "height", rule);
+  r.width = width.value_or(rule.default_width);
+  r.height = height.value_or(rule.default_height);
+  r.width_given = width.has_value();
+  r.height_given = height.has_value();
 }
 
 void read_loras(field_reader& in, generation_request& r) {
@@ -105,6 +111,7 @@ void read_common_rest(field_reader& in, generation_request& r) {
   read_init_image(in, r);
   if (auto metadata = in.string_map("metadata", metadata_limits))
     r.metadata = std::move(*metadata);
+  r.model = in.text("model", 1, max_model_id_chars);
 }
 
 // A request of one kind: the fields every kind has, and the kind's own two
@@ -114,7 +121,7 @@ checked<Request> read_request(const json::object& body, std::array<std::string_v
                               ReadOwn read_own) {
   field_reader in{body};
   in.only({"prompt", "negative_prompt", "width", "height", own[0], own[1], "seed", "lora_id", "loras", "init_image",
-           "metadata"});
+           "metadata", "model"});
   Request r;
   read_text_and_size(in, r, size);
   read_own(in, r);
@@ -135,8 +142,12 @@ checked<image_request> validate_image_request(const json::object& body) {
 
 checked<video_request> validate_video_request(const json::object& body) {
   return read_request<video_request>(body, {"duration_seconds", "fps"}, video_size, [](field_reader& in, video_request& r) {
-    r.duration_seconds = static_cast<int>(in.integer("duration_seconds", 1, 10).value_or(4));
-    r.fps = static_cast<int>(in.integer("fps", 8, 30).value_or(24));
+    auto duration = in.integer("duration_seconds", 1, 10);
+    auto fps = in.integer("fps", 8, 30);
+    r.duration_seconds = static_cast<int>(duration.value_or(4));
+    r.fps = static_cast<int>(fps.value_or(24));
+    r.duration_given = duration.has_value();
+    r.fps_given = fps.has_value();
   });
 }
 

@@ -41,6 +41,9 @@ struct generation_request {
   std::vector<lora_ref> loras; ///< non-empty when the body had `loras`
   std::optional<std::string> init_image;       ///< a `file_` id; existence is the caller's check
   std::map<std::string, std::string> metadata; ///< echoed back unchanged
+  std::optional<std::string> model;            ///< the body's `model`, unresolved; absent: the kind's default
+  bool width_given = false;                    ///< false: `width` is the kind's default, the model may set another
+  bool height_given = false;                   ///< the same for `height`
 };
 
 /// A valid `POST /v1/images` body.
@@ -53,6 +56,8 @@ struct image_request : generation_request {
 struct video_request : generation_request {
   int duration_seconds = 4; ///< 1..10
   int fps = 24;             ///< 8..30
+  bool duration_given = false; ///< false: the model's default length applies
+  bool fps_given = false;      ///< false: the model's default fps applies
 };
 
 /// Checks an image body. Failures: `unknown_parameter` naming the first

@@ -83,6 +83,7 @@ struct job_record {
   std::optional<std::string> init_image; ///< a `file_` id
   std::map<std::string, std::string> metadata;
   std::string api_version;  ///< pins the price table and the rendering of events
+  std::string model;        ///< the catalogue model that renders it (resolved at create; empty in rows stored before models)
 
   // The money.
   int64_t credits = 0;                      ///< the price held at create
@@ -105,14 +106,16 @@ struct job_record {
   /// deliveries. None for jobs stored before it was kept.
   schema::correlation correlation;
 };
-SVC_DESCRIBE(job_record, (id, team_id, kind, status, prompt, negative_prompt, width, height, num_outputs, seed, steps, duration_seconds, fps, loras, selection, init_image, metadata, api_version, credits, cost_status, progress, outputs, outputs_expire_at, failure, created_at, started_at, completed_at, requeue_deadline, correlation))
+SVC_DESCRIBE(job_record, (id, team_id, kind, status, prompt, negative_prompt, width, height, num_outputs, seed, steps, duration_seconds, fps, loras, selection, init_image, metadata, api_version, model, credits, cost_status, progress, outputs, outputs_expire_at, failure, created_at, started_at, completed_at, requeue_deadline, correlation))
 SVC_STORED_KEY(job_record, selection, "lora_selection")
 SVC_STORED_SINCE(job_record, requeue_deadline)
 SVC_STORED_SINCE(job_record, correlation)
+SVC_STORED_WHEN_SET(job_record, model)
 SVC_VIEW_HIDDEN(job_record, team_id)
 SVC_VIEW_KEY(job_record, kind, "object")
 SVC_VIEW_WHEN(job_record, duration_seconds, is_video)
 SVC_VIEW_WHEN(job_record, fps, is_video)
+SVC_VIEW_WHEN(job_record, model, has_model)
 SVC_VIEW_KEY(job_record, selection, "lora_selection")
 SVC_VIEW_OWN(job_record, outputs) // with `output_urls` before it, signed by job_view.cpp
 SVC_VIEW_OWN(job_record, outputs_expire_at) // null until the job succeeded (job_view.cpp)
@@ -121,10 +124,12 @@ SVC_VIEW_IN(job_record, cost_status, "cost")
 SVC_VIEW_KEY(job_record, cost_status, "status")
 SVC_VIEW_HIDDEN(job_record, requeue_deadline)
 SVC_VIEW_HIDDEN(job_record, correlation)
-SVC_VIEW_ORDER(job_record, (id, kind, status, prompt, negative_prompt, width, height, duration_seconds, fps, num_outputs, seed, steps, loras, selection, init_image, progress, outputs, outputs_expire_at, credits, cost_status, failure, metadata, api_version, created_at, started_at, completed_at))
+SVC_VIEW_ORDER(job_record, (id, kind, status, model, prompt, negative_prompt, width, height, duration_seconds, fps, num_outputs, seed, steps, loras, selection, init_image, progress, outputs, outputs_expire_at, credits, cost_status, failure, metadata, api_version, created_at, started_at, completed_at))
 
 /// True for a video job: only videos show `duration_seconds` and `fps`.
 inline bool is_video(const job_record& r) { return r.kind == job_kind::video; }
+/// True once a model is resolved: rows stored before models show none.
+inline bool has_model(const job_record& r) { return !r.model.empty(); }
 
 /// The blob-store key of output `index` of a job (`outputs/img_....0.png`).
 std::string output_blob_key(const job_record& job, std::size_t index);

@@ -49,10 +49,18 @@ api_error unknown_lora(std::string_view name, std::string param) {
                         std::move(param));
 }
 
-lora_resolution pick_by_prompt(std::string_view prompt, const std::vector<lora_record>& catalogue) {
+api_error unfit_lora(const lora_record& l, std::string param) {
+  return make_api_error(error_code::invalid_parameter,
+                        {{"detail", "the LoRA '" + l.slug + "' does not fit the model (GET /v1/models lists what fits)"}},
+                        std::move(param));
+}
+
+lora_resolution pick_by_prompt(std::string_view prompt, const std::vector<lora_record>& catalogue, const lora_fit& fits) {
   const lora_record* best = nullptr;
   std::size_t best_score = 0;
   for (auto& l : catalogue) {
+    if (!fits(l.slug))
+      continue;
     // Strictly greater: on a tie the earlier catalogue entry stays.
     if (auto score = keyword_matches(prompt, l.keywords); score > best_score) {
       best = &l;
@@ -89,21 +97,26 @@ std::size_t keyword_matches(std::string_view prompt, const std::vector<std::stri
   return found.size();
 }
 
-checked<lora_resolution> resolve_loras(const generation_request& r, const std::vector<lora_record>& catalogue) {
+checked<lora_resolution> resolve_loras(const generation_request& r, const std::vector<lora_record>& catalogue,
+                                       const lora_fit& fits) {
   if (r.lora_id) {
     auto* l = find_lora(catalogue, *r.lora_id);
     if (!l)
       return unknown_lora(*r.lora_id, "lora_id");
+    if (!fits(l->slug))
+      return unfit_lora(*l, "lora_id");
     return lora_resolution{{{l->id, l->slug, 1.0}}, lora_selection::requested};
   }
   if (r.loras.empty())
-    return pick_by_prompt(r.prompt, catalogue);
+    return pick_by_prompt(r.prompt, catalogue, fits);
   lora_resolution out{{}, lora_selection::requested};
   for (std::size_t i = 0; i < r.loras.size(); ++i) {
     auto param = "loras[" + std::to_string(i) + "].lora";
     auto* l = find_lora(catalogue, r.loras[i].lora);
     if (!l)
       return unknown_lora(r.loras[i].lora, std::move(param));
+    if (!fits(l->slug))
+      return unfit_lora(*l, std::move(param));
     for (std::size_t j = 0; j < out.loras.size(); ++j)
       if (out.loras[j].lora_id == l->id)
         return make_api_error(error_code::invalid_parameter,

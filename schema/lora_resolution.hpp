@@ -4,6 +4,7 @@
 // catalogue snapshot, so create and estimate resolve alike and tests need no actor.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,12 +53,16 @@ struct lora_resolution {
   lora_selection selection = lora_selection::none;
 };
 
+/// Whether the adapter with this slug fits the request's model.
+using lora_fit = std::function<bool(const std::string& slug)>;
+
 /// Resolves `r.lora_id` / `r.loras` against `catalogue` (each name matches an
-/// id or a slug exactly), or, when neither is given, picks the entry with the
-/// most keywords found in the prompt (ties: earlier in `catalogue`). Fails
-/// with `invalid_parameter` naming `lora_id` or `loras[i].lora` for an unknown
-/// name or a second mention of the same adapter.
-checked<lora_resolution> resolve_loras(const generation_request& r, const std::vector<lora_record>& catalogue);
+/// id or a slug exactly), or, when neither is given, picks the fitting entry
+/// with the most keywords found in the prompt (ties: earlier in `catalogue`).
+/// Fails with `invalid_parameter` naming `lora_id` or `loras[i].lora` for an
+/// unknown name, one that does not fit, or a second mention of the same adapter.
+checked<lora_resolution> resolve_loras(const generation_request& r, const std::vector<lora_record>& catalogue,
+                                       const lora_fit& fits);
 
 /// How many distinct `keywords` occur in `prompt` as whole words or phrases,
 /// ignoring ASCII case; a word character is a letter, digit or non-ASCII byte.

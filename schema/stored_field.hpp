@@ -7,6 +7,7 @@
 //
 //   SVC_STORED_KEY(api_key_record, key_scope, "scope")  // stored as "scope"
 //   SVC_STORED_SINCE(team_record, disabled_at)          // absent in older records
+//   SVC_STORED_WHEN_SET(job_record, model)              // ...and not written while empty
 //   SVC_STORED_INLINE(queued_mail, message)             // its members in the record's object
 
 #include <string_view>
@@ -25,6 +26,9 @@ struct stored_field {
   /// True when the member (a described struct) is stored as its own members
   /// in the enclosing object rather than as a nested object.
   static constexpr bool inlined = false;
+  /// True when an empty member is not written at all (a field newer than
+  /// records that must keep their bytes); implies `may_be_absent`.
+  static constexpr bool omitted_when_empty = false;
 };
 
 /// True for a type whose stored form is not its described members: it brings
@@ -46,6 +50,15 @@ struct own_stored_form : std::false_type {};
   template <>                                                                                                    \
   struct stored_field<&T::member> : stored_field<nullptr> {                                                      \
     static constexpr bool may_be_absent = true;                                                                  \
+  };
+
+/// `T::member` came after `T` was first stored, and is written only when not
+/// empty, so a record that does not use it keeps its older bytes.
+#define SVC_STORED_WHEN_SET(T, member)                                                                           \
+  template <>                                                                                                    \
+  struct stored_field<&T::member> : stored_field<nullptr> {                                                      \
+    static constexpr bool may_be_absent = true;                                                                  \
+    static constexpr bool omitted_when_empty = true;                                                             \
   };
 
 /// `T::member`'s own members are stored in `T`'s object.

@@ -65,10 +65,16 @@ template <class T>
 void put_members(boost::json::object& o, const T& x) {
   boost::mp11::mp_for_each<members<T>>([&](auto d) {
     using D = decltype(d);
-    if constexpr (stored_field<D::pointer>::inlined)
-      put_members(o, x.*D::pointer);
-    else
-      o.emplace(key<D>(), put(x.*D::pointer));
+    using F = stored_field<D::pointer>;
+    auto& member = x.*D::pointer;
+    if constexpr (F::inlined) {
+      put_members(o, member);
+    } else if constexpr (F::omitted_when_empty) {
+      if (!member.empty())
+        o.emplace(key<D>(), put(member));
+    } else {
+      o.emplace(key<D>(), put(member));
+    }
   });
 }
 

@@ -20,6 +20,7 @@ void get_balance(const context_ptr& ctx);
 void get_pricing(const context_ptr& ctx);
 // loras.cpp
 void list_loras(const context_ptr& ctx);
+void list_models(const context_ptr& ctx);
 // api_keys.cpp
 void list_api_keys(const context_ptr& ctx);
 void rotate_api_key(const context_ptr& ctx);

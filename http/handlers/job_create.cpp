@@ -55,6 +55,7 @@ schema::job_record new_job(const context_ptr& ctx, schema::job_kind kind, const 
   job.init_image = r.init_image;
   job.metadata = r.metadata;
   job.api_version = ctx->version;
+  job.model = p.model->id;
   job.credits = p.price.credits;
   job.created_at = ctx->svc.clock->now();
   job.correlation = ctx->correlation();

@@ -13,12 +13,20 @@ std::optional<priced_request<Request>> read_priced(const context_ptr& ctx, Valid
   auto valid = read_valid_body(ctx, validate);
   if (!valid)
     return std::nullopt;
+  const auto& models = ctx->svc.runtime.models();
+  auto model = schema::resolve_model(models, valid->request);
+  if (!model) {
+    reply_error(ctx, model.error());
+    return std::nullopt;
+  }
   auto catalogue = ctx->svc.loras.get(ctx->svc.env, ctx->svc.tables());
   if (catalogue.failed()) {
     reply_storage_failure(ctx, catalogue.why());
     return std::nullopt;
   }
-  auto loras = schema::resolve_loras(valid->request, **catalogue);
+  auto loras = schema::resolve_loras(valid->request, **catalogue, [&](const std::string& slug) {
+    return models.lora_fits(slug, *model.value());
+  });
   if (!loras) {
     reply_error(ctx, loras.error());
     return std::nullopt;
@@ -43,8 +51,9 @@ std::optional<priced_request<Request>> read_priced(const context_ptr& ctx, Valid
   priced_request<Request> out;
   out.body = std::move(valid->json);
   out.request = std::move(valid->request);
+  out.model = model.value();
   out.loras = std::move(loras.value());
-  out.price = price(out.request, out.loras.loras.size(), schema::pricing_for(ctx->version));
+  out.price = price(out.request, out.loras.loras.size(), schema::model_price_table(*out.model, ctx->version));
   return out;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // What create and estimate share: the body validated by decisions.md's rules,
-// the adapters resolved against the catalogue, and the price from the applied
-// version's table. One function per kind, so an estimate always equals the hold.
+// the model resolved, the adapters resolved against the catalogue, and the
+// price from the model's prices or the applied version's table. One function per kind, so an estimate always equals the hold.
 
 #include <optional>
 #include <string>
@@ -11,6 +11,7 @@
 #include "http/request_context.hpp"
 #include "schema/generation_request.hpp"
 #include "schema/lora_resolution.hpp"
+#include "schema/model_catalogue.hpp"
 #include "schema/pricing.hpp"
 
 namespace svc::http {
@@ -19,7 +20,8 @@ namespace svc::http {
 template <class Request>
 struct priced_request {
   boost::json::object body;         ///< as parsed, for the idempotency fingerprint
-  Request request;
+  Request request;                  ///< with the model's defaults filled in
+  const schema::model_entry* model = nullptr; ///< resolved; lives as long as the runtime
   schema::lora_resolution loras;
   schema::price_quote price;
 };

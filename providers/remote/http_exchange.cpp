@@ -56,7 +56,7 @@ http_exchange::http_exchange(net::io_context& ioc, exchange_request request, don
   for (auto& [name, value] : request.headers)
     request_.set(name, value);
   if (!request.body.empty()) {
-    request_.set(bhttp::field::content_type, "application/json");
+    request_.set(bhttp::field::content_type, request.content_type);
     request_.body() = std::move(request.body);
   }
   request_.prepare_payload();

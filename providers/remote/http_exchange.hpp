@@ -47,7 +47,8 @@ struct exchange_request {
   std::string host;          ///< the `Host` header
   std::string authorization; ///< the `Authorization` header; empty: none
   std::vector<std::pair<std::string, std::string>> headers; ///< more header fields (`X-Request-Id`, `traceparent`)
-  std::string body;          ///< sent as `application/json` when not empty
+  std::string body;          ///< sent when not empty, as `content_type`
+  std::string content_type = "application/json"; ///< of `body`
   std::chrono::steady_clock::time_point connect_deadline; ///< connecting must finish by then
   std::chrono::steady_clock::time_point deadline;         ///< the whole exchange must finish by then
   std::size_t body_limit = 1 << 20;                        ///< bytes of the answer's body

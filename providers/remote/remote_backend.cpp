@@ -41,15 +41,17 @@ struct progress_reporter {
 };
 
 // Each call made for the job, a poll as much as the render, is a span of its own in the request's trace.
-exchange_request request_to(const remote_url& url, bhttp::verb method, std::string_view path,
+exchange_request request_to(const remote_options& options, bhttp::verb method, std::string_view path,
                             const schema::correlation& cause, steady::time_point connect_deadline,
                             steady::time_point deadline) {
+  auto& url = options.url;
   exchange_request r;
   r.method = method;
   r.target = url.target(path);
   r.host = url.host_header();
   r.authorization = url.authorization;
   r.headers = schema::outbound_headers(cause);
+  r.headers.insert(r.headers.end(), options.headers.begin(), options.headers.end());
   r.connect_deadline = std::min(connect_deadline, deadline);
   r.deadline = deadline;
   r.body_limit = small_answer_bytes;
@@ -67,7 +69,7 @@ public:
         cancel_timer_(ioc_) {}
 
   std::optional<exchange_answer> run(const render_request& req, const std::string& body, steady::time_point deadline) {
-    auto r = request_to(options_.url, bhttp::verb::post, a1111_render_path(req), req.correlation,
+    auto r = request_to(options_, bhttp::verb::post, a1111_render_path(req), req.correlation,
                         steady::now() + options_.connect_timeout, deadline);
     r.body = body;
     r.body_limit = a1111_answer_limit(req);
@@ -88,7 +90,7 @@ private:
       if (ec || stopped_)
         return;
       auto now = steady::now();
-      auto r = request_to(options_.url, bhttp::verb::get, a1111_progress_path, cause, now + options_.connect_timeout,
+      auto r = request_to(options_, bhttp::verb::get, a1111_progress_path, cause, now + options_.connect_timeout,
                           std::min(deadline, now + options_.connect_timeout));
       poll_ = http_exchange::start(ioc_, endpoints_, std::move(r), [this, &cause, deadline](exchange_answer a) {
         poll_.reset();
@@ -142,7 +144,7 @@ void send_interrupt(const remote_options& options, const endpoint_list& endpoint
   auto deadline = steady::now() + options.connect_timeout;
   exchange_answer got;
   http_exchange::start(ioc, endpoints,
-                       request_to(options.url, bhttp::verb::post, a1111_interrupt_path, cause, deadline, deadline),
+                       request_to(options, bhttp::verb::post, a1111_interrupt_path, cause, deadline, deadline),
                        [&got](exchange_answer a) { got = std::move(a); });
   ioc.run();
   if (got.fault != exchange_fault::none || got.status != 200)

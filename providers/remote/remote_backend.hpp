@@ -5,7 +5,10 @@
 // Svc keeps everything else (auth, credits, outputs, events).
 
 #include <chrono>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "providers/generation_backend.hpp"
 #include "providers/remote/remote_url.hpp"
@@ -20,6 +23,7 @@ struct remote_options {
   int retries = 3;                                  ///< further attempts after a transport failure
   std::chrono::milliseconds backoff{1000};          ///< before the first retry, doubling for each next one
   std::chrono::milliseconds poll{500};              ///< between progress polls while a render runs
+  std::vector<std::pair<std::string, std::string>> headers; ///< sent on every call (a proxy's auth); never logged
 };
 
 /// Thread-safe: each render runs on its caller's thread with an io_context

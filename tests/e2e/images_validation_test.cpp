@@ -42,7 +42,10 @@ BOOST_AUTO_TEST_CASE(each_refused_field_is_named_in_param) {
     std::string code, param;
   } cases[] = {
     {with(image_body(), "colour", "red"), "unknown_parameter", "colour"},
-    {with(image_body(), "model", json::value(nullptr)), "unknown_parameter", "model"},
+    {with(image_body(), "modell", json::value(nullptr)), "unknown_parameter", "modell"},
+    {with(image_body(), "model", "no-such-model"), "invalid_parameter", "model"},
+    {with(image_body(), "model", "procedural-video"), "invalid_parameter", "model"},
+    {with(image_body(), "model", 7), "invalid_parameter", "model"},
     {image_body("x", 100, 256), "invalid_parameter", "width"},
     {image_body("x", 256, 300), "invalid_parameter", "height"},
     {image_body("x", 4096, 256), "invalid_parameter", "width"},

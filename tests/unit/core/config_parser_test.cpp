@@ -94,7 +94,7 @@ std::string dump(const config& c) {
     << "\nlegacy_sunset=" << svc::core::to_unix_ms(c.legacy_sunset) << "\nprovider=" << c.provider
     << "\nremote_url=" << c.remote_url << "\nremote_timeout=" << c.remote_timeout.count()
     << "\nremote_connect_timeout=" << c.remote_connect_timeout.count() << "\nremote_retries=" << c.remote_retries
-    << "\nremote_backoff=" << c.remote_backoff.count() << "\nremote_poll=" << c.remote_poll.count()
+    << "\nremote_backoff=" << c.remote_backoff.count() << "\nremote_poll=" << c.remote_poll.count() << "\nengines=" << c.engines << "\nengine_silence=" << c.engine_silence.count()
     << "\nworkers=" << c.workers << "\nrender_delay=" << c.render_delay.count()
     << "\nmoderation_words=" << c.moderation_words
     << "\nheader_limit=" << c.header_limit << "\nbody_limit=" << c.body_limit
@@ -156,6 +156,8 @@ const std::map<std::string, std::string>& sample_values() {
     {"remote-retries", "5"},
     {"remote-backoff", "200ms"},
     {"remote-poll", "2s"},
+    {"engines", "/etc/svc/engines.yaml"},
+    {"engine-silence", "7s"},
     {"workers", "3"},
     {"render-delay", "250ms"},
     {"moderation-words", "/etc/svc/words.txt"},

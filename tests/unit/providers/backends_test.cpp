@@ -69,9 +69,9 @@ BOOST_AUTO_TEST_CASE(remote_durations_must_be_positive) {
 BOOST_AUTO_TEST_CASE(workers_sets_the_pool_size) {
   svc::core::config cfg;
   cfg.workers = 3;
-  BOOST_TEST(make_worker_pool(cfg)->threads() == 3u);
+  BOOST_TEST(make_worker_pool(cfg.workers)->threads() == 3u);
   cfg.workers = 0;
-  BOOST_TEST(make_worker_pool(cfg)->threads() >= 1u);
+  BOOST_TEST(make_worker_pool(cfg.workers)->threads() >= 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

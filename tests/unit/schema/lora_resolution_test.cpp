@@ -39,6 +39,8 @@ const lora_record& by_slug(const std::vector<lora_record>& c, std::string_view s
   return c.front();
 }
 
+bool fits_all(const std::string&) { return true; }
+
 generation_request prompt_only(std::string prompt) {
   generation_request r;
   r.prompt = std::move(prompt);
@@ -46,13 +48,13 @@ generation_request prompt_only(std::string prompt) {
 }
 
 lora_resolution ok(const generation_request& r, const std::vector<lora_record>& c) {
-  auto res = resolve_loras(r, c);
+  auto res = resolve_loras(r, c, fits_all);
   BOOST_REQUIRE_MESSAGE(res, "rejected: " << (res ? "" : res.error().message));
   return res.value();
 }
 
 void rejects(const generation_request& r, const std::vector<lora_record>& c, std::string_view param) {
-  auto res = resolve_loras(r, c);
+  auto res = resolve_loras(r, c, fits_all);
   BOOST_REQUIRE_MESSAGE(!res, "accepted; expected an error for " << param);
   BOOST_TEST(to_string(res.error().code) == "invalid_parameter");
   BOOST_TEST(res.error().param == param);
@@ -108,7 +110,7 @@ BOOST_AUTO_TEST_CASE(unknown_lora_id_names_the_param) {
   }
   auto r = prompt_only("x");
   r.lora_id = "nope";
-  auto res = resolve_loras(r, c);
+  auto res = resolve_loras(r, c, fits_all);
   BOOST_TEST(res.error().message == "Invalid value for 'lora_id': no LoRA with id or slug 'nope'; GET /v1/loras lists them.");
   rejects(r, {}, "lora_id");
 }
@@ -147,7 +149,7 @@ BOOST_AUTO_TEST_CASE(the_same_adapter_twice_is_rejected) {
   // By id and by slug is still the same adapter.
   r.loras = {{"pixel-art", 1}, {"neon-noir", 1}, {by_slug(c, "pixel-art").id, 0.2}};
   rejects(r, c, "loras[2].lora");
-  auto res = resolve_loras(r, c);
+  auto res = resolve_loras(r, c, fits_all);
   BOOST_TEST(res.error().message == "Invalid value for 'loras[2].lora': names the same LoRA as loras[0].lora.");
 }
 
@@ -222,6 +224,29 @@ BOOST_AUTO_TEST_CASE(keyword_matching_rules) {
   BOOST_TEST(keyword_matches("neon3d", {"3d"}) == 0u);
   BOOST_TEST(keyword_matches("neon 3d", {"3d"}) == 1u);
   BOOST_TEST(keyword_matches("softer soft", {"soft"}) == 1u); // a later whole-word occurrence counts
+}
+
+BOOST_AUTO_TEST_CASE(an_adapter_that_does_not_fit_the_model_is_rejected) {
+  auto c = catalogue();
+  auto only_watercolor = [](const std::string& slug) { return slug == "watercolor"; };
+  auto r = prompt_only("x");
+  r.lora_id = "pixel-art";
+  auto res = resolve_loras(r, c, only_watercolor);
+  BOOST_REQUIRE(!res);
+  BOOST_TEST(res.error().param == "lora_id");
+  BOOST_TEST(res.error().message.find("does not fit the model") != std::string::npos);
+  r.lora_id.reset();
+  r.loras = {{"watercolor", 1}, {"neon-noir", 1}};
+  res = resolve_loras(r, c, only_watercolor);
+  BOOST_REQUIRE(!res);
+  BOOST_TEST(res.error().param == "loras[1].lora");
+  // Chosen by keywords, an adapter that does not fit is passed over.
+  auto picked = resolve_loras(prompt_only("a neon city in watercolor"), c, only_watercolor);
+  BOOST_REQUIRE(picked);
+  BOOST_REQUIRE(picked.value().loras.size() == 1u);
+  BOOST_TEST(picked.value().loras[0].slug == "watercolor");
+  auto none = resolve_loras(prompt_only("a neon city at night"), c, only_watercolor);
+  BOOST_TEST((none.value().selection == lora_selection::none));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

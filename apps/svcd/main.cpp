@@ -6,6 +6,7 @@
 #include "core/config_parser.hpp"
 #include "core/log.hpp"
 #include "apps/svcd/server.hpp"
+#include "providers/engines_file.hpp"
 
 int main(int argc, char** argv) {
   // A write to a peer, client or pipe that went away fails with EPIPE
@@ -33,6 +34,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (parsed.check) {
+    // The engines file is read as at start, workflows and bindings included;
+    // what only an engine can answer (its nodes, files, schema) waits for it.
+    std::string why;
+    if (!parsed.cfg.engines.empty() && !svc::providers::read_engines_file(parsed.cfg.engines, why)) {
+      std::cerr << "svcd: " << why << "\n";
+      return 2;
+    }
     std::cout << "svcd: configuration is valid\n";
     return 0;
   }

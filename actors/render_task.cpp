@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "core/crypto.hpp"
@@ -66,8 +67,18 @@ providers::pool_task render_task(job_actor me, const job_services& services, sch
     }
     caf::anon_send(me, started_atom::value);
     auto began = std::chrono::steady_clock::now();
-    auto outcome = services.backend->render(
-      request, [me](double p) { caf::anon_send(me, progress_atom::value, p); }, token);
+    // A back end that throws (a bug, or a library's exception on an engine's
+    // answer) still ends its job: the pool would swallow the exception and
+    // leave the job processing forever.
+    auto outcome = [&]() -> providers::render_outcome {
+      try {
+        return services.backend->render(
+          request, [me](double p) { caf::anon_send(me, progress_atom::value, p); }, token);
+      } catch (const std::exception& e) {
+        core::log_error("job", job.id + ": the back end threw: " + e.what());
+        return providers::provider_error::failed("the back end failed unexpectedly");
+      }
+    }();
     core::metrics::svc()
       .render_seconds.with({std::string{schema::to_string(job.kind)}})
       .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());

@@ -35,7 +35,7 @@ json::value model_view(const model_catalogue& c, const model_entry& m, std::stri
   for (auto& l : c.placed_loras())
     if (c.lora_fits(l.slug, m))
       loras.push_back(json::string{l.slug});
-  o["loras"] = c.takes_any_slug(m) ? json::value{"any"} : json::value{std::move(loras)};
+  o["loras"] = c.takes_any_slug(m) ? json::value("any") : json::value(std::move(loras));
   o["prices"] = price_items(m, api_version);
   return o;
 }

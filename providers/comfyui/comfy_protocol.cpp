@@ -27,7 +27,7 @@ json::value bound_value(const std::string& field, const comfy_inputs& in) {
   if (field == "height") return r.height;
   if (field == "steps") return r.steps;
   if (field == "num_outputs") return r.is_video() ? 1 : r.num_outputs;
-  if (field == "init_image") return in.init_image.empty() ? json::value{} : json::value{json::string{in.init_image}};
+  if (field == "init_image") return in.init_image.empty() ? json::value{} : json::value(json::string{in.init_image});
   if (field == "denoise") return in.init_image.empty() ? 1.0 : in.denoise;
   if (field == "frames") return r.duration_seconds * r.fps;
   if (field == "fps") return r.fps;

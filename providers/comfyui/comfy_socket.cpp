@@ -66,9 +66,11 @@ void comfy_socket::open(const std::vector<boost::asio::ip::tcp::endpoint>& endpo
     if (ec)
       return self->down("cannot connect: " + ec.message());
     self->ws.read_message_max(max_frame_bytes);
-    self->ws.set_option(websocket::stream_base::decorator([self](websocket::request_type& req) {
+    // The decorator lives in the stream: it copies the headers, since holding
+    // `self` would keep the stream alive through itself.
+    self->ws.set_option(websocket::stream_base::decorator([headers = self->headers](websocket::request_type& req) {
       req.set(beast::http::field::user_agent, "svc");
-      for (auto& [name, value] : self->headers)
+      for (auto& [name, value] : headers)
         req.set(name, value);
     }));
     self->ws.async_handshake(self->host, self->target, [self](beast::error_code ec) {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/json.hpp>
 
 #include "core/crypto.hpp"
@@ -89,8 +90,7 @@ private:
     r.body_limit = limit;
     std::optional<exchange_answer> got;
     auto ex = http_exchange::start(ioc_, endpoints_, std::move(r), [&got](exchange_answer a) { got = std::move(a); });
-    while (!got)
-      ioc_.run_one();
+    run_until([&] { return got.has_value(); });
     return std::move(*got);
   }
 
@@ -99,7 +99,14 @@ private:
     bool fired = false;
     tick_.expires_after(comfy_tick);
     tick_.async_wait([&fired](boost::system::error_code) { fired = true; });
-    while (!fired)
+    run_until([&] { return fired; });
+  }
+
+  // Runs handlers until `done()`; each wait has a handler of its own pending
+  // (an answer, a timer, a handshake), all with deadlines.
+  template <class Done>
+  void run_until(Done done) {
+    while (!done())
       ioc_.run_one();
   }
 
@@ -124,6 +131,11 @@ private:
   const cancel_token& cancel_;
   steady::time_point deadline_;
   net::io_context ioc_;
+  // Keeps run_one() waiting rather than stopping the io_context: without it
+  // the io_context was seen stopped, an exchange still pending, right after
+  // the engine dropped the websocket, and a stopped io_context returns at
+  // once from every later run_one().
+  net::executor_work_guard<net::io_context::executor_type> busy_ = net::make_work_guard(ioc_);
   net::steady_timer tick_;
   std::vector<net::ip::tcp::endpoint> endpoints_;
   std::unique_ptr<comfy_socket> socket_;
@@ -321,8 +333,7 @@ render_outcome comfy_render::run() {
     return *e;
   socket_ = std::make_unique<comfy_socket>(ioc_, b_.url_, b_.engine_.headers, worker_client_id());
   socket_->open(endpoints_, steady::now() + b_.options_.connect_timeout);
-  while (!socket_->is_open() && !socket_->is_down())
-    ioc_.run_one();
+  run_until([&] { return socket_->is_open() || socket_->is_down(); });
   if (socket_->is_down())
     return provider_error::unavailable("the engine's websocket: " + socket_->why());
   if (auto e = submit(std::get<json::object>(prompt)))

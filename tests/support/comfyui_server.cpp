@@ -170,8 +170,8 @@ struct comfyui_server::impl {
   int saved = 0;
   std::uint64_t generation = 0; // a restart ends the running prompt's timer chain
 
+  loopback_listener listener;  // before step_timer, which runs on its io_context
   net::steady_timer step_timer;
-  loopback_listener listener;
 
   explicit impl(std::chrono::milliseconds t) : step_time(t), step_timer(listener.ioc) {}
 

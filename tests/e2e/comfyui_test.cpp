@@ -1,0 +1,418 @@
+// svcd with `--engines` on the shipped example file, its two ComfyUI servers
+// replaced by stand-ins in this process (tests/support/comfyui_server): an
+// image with a stacked LoRA reaches the engine as a LoraLoader chain with its
+// seed, size and batch; img2img uploads its init image and loads it by the
+// name the server returned; a video is the MP4 the engine made; cancels
+// reach the engine's queue and its interrupt; each fault (a websocket that
+// drops or goes silent, a restart that forgets the prompt, an OOM, a hang)
+// ends the job as the brief says, refunded and with its event; a workflow
+// that does not fit the server stops svcd at start; a `kill -9` mid-render
+// ends the job exactly once.
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/json.hpp>
+
+#include "comfyui_server.hpp"
+#include "media_probe.hpp"
+#include "support/file_uploads.hpp"
+#include "support/image_jobs.hpp"
+#include "support/json_util.hpp"
+#include "support/output_bytes.hpp"
+#include "support/server_fixture.hpp"
+#include "support/wait.hpp"
+
+BOOST_AUTO_TEST_SUITE(e2e_comfyui)
+
+using namespace svc::e2e;
+using svc::test::comfyui_faults;
+using svc::test::comfyui_server;
+using namespace std::chrono_literals;
+namespace json = boost::json;
+
+namespace {
+
+const std::string examples = SVC_EXAMPLES_DIR;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// The example engines file, its servers replaced by `gpu0` and `gpu1` and its
+// workflow files named by absolute path; `edit` changes it further.
+std::string engines_yaml(const comfyui_server& gpu0, const comfyui_server& gpu1) {
+  auto text = read_text(examples + "/engines/comfyui.yaml");
+  BOOST_REQUIRE(!text.empty());
+  text = std::regex_replace(text, std::regex{"http://127\\.0\\.0\\.1:8188"}, gpu0.url());
+  text = std::regex_replace(text, std::regex{"http://127\\.0\\.0\\.1:8189"}, gpu1.url());
+  return std::regex_replace(text, std::regex{"file: comfyui/"}, "file: " + examples + "/engines/comfyui/");
+}
+
+std::vector<std::string> engine_args(const std::string& file, const std::string& timeout) {
+  return {"--engines", file, "--remote-retries", "2", "--remote-backoff", "50ms", "--remote-connect-timeout", "2s",
+          "--remote-timeout", timeout, "--engine-silence", "300ms"};
+}
+
+// Started before svcd, which checks its workflows against them at start.
+struct with_engines {
+  explicit with_engines(std::chrono::milliseconds step_time)
+      : gpu0(step_time), gpu1(step_time), file(engines_yaml(gpu0, gpu1), ".yaml") {}
+  comfyui_server gpu0, gpu1;
+  svc::test::temp_file file;
+};
+
+struct comfyui_fixture : with_engines, server_fixture {
+  explicit comfyui_fixture(std::string timeout = "30s", std::chrono::milliseconds step_time = 20ms)
+      : with_engines(step_time), server_fixture(engine_args(file.path(), timeout)) {}
+  team_keys t = create_team_with_keys(1000);
+  http_client c = api();
+
+  // Every prompt either server accepted.
+  std::vector<json::object> prompts() const {
+    auto all = gpu0.prompts();
+    for (auto& p : gpu1.prompts())
+      all.push_back(p);
+    return all;
+  }
+  std::size_t count(const std::string& method, const std::string& path) const {
+    return gpu0.count(method, path) + gpu1.count(method, path);
+  }
+  void set_faults(comfyui_faults f) {
+    gpu0.set_faults(f);
+    gpu1.set_faults(f);
+  }
+
+  json::value run(const std::string& path, const json::object& body) {
+    auto created = c.request("POST", path, with_key(t.write.key, {{"Content-Type", "application/json"}}),
+                             json::serialize(body));
+    BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
+    return wait_terminal(c, t.read.key, json_str(created.json(), "id"), 60s);
+  }
+
+  // A terminal failure with `code`, its hold back with the team, and its image.failed event.
+  void check_failed_and_refunded(const json::value& job, const std::string& code) {
+    BOOST_TEST(json_str(job, "status") == "failed", job);
+    BOOST_TEST(json_str(job, "failure.code") == code, job);
+    BOOST_TEST(json_str(job, "cost.status") == "refunded");
+    BOOST_TEST(json_size(job, "output_urls") == 0);
+    auto b = get_balance(c, t.read.key);
+    BOOST_TEST(b.available == 1000);
+    BOOST_TEST(b.held == 0);
+    BOOST_TEST(terminal_events(json_str(job, "id")) == 1, "one terminal event for " << json_str(job, "id"));
+  }
+
+  // image.completed and image.failed events of job `id`.
+  int terminal_events(const std::string& id) {
+    int n = 0;
+    for (const char* type : {"image.completed", "image.failed"}) {
+      auto feed = c.get(std::string{"/v1/events?limit=100&type="} + type, with_key(t.read.key)).json();
+      for (auto& e : feed.at("data").as_array())
+        if (json_str(e, "data.id") == id)
+          ++n;
+    }
+    return n;
+  }
+};
+
+// The node of `class_type` in `prompt`s, or null.
+const json::object* node_of(const json::object& prompt, std::string_view class_type) {
+  for (auto& [id, node] : prompt)
+    if (node.is_object() && json_str(node, "class_type") == class_type)
+      return &node.as_object();
+  return nullptr;
+}
+
+struct slow_fixture : comfyui_fixture {
+  slow_fixture() : comfyui_fixture("30s", 200ms) {}
+};
+struct short_deadline_fixture : comfyui_fixture {
+  short_deadline_fixture() : comfyui_fixture("2s") {}
+};
+
+// A prompt of another client of the engine that takes minutes, so that ours waits in its queue.
+void occupy(comfyui_server& server) {
+  auto prompt = json::parse(read_text(examples + "/engines/comfyui/sdxl_text_to_image.json")).as_object();
+  prompt["3"].as_object()["inputs"].as_object()["steps"] = 10000;
+  prompt["5"].as_object()["inputs"].as_object()["width"] = 64;
+  prompt["5"].as_object()["inputs"].as_object()["height"] = 64;
+  http_client other(server.url(), foreign_server);
+  json::object body{{"prompt", prompt}, {"client_id", "another-app"},
+                    {"prompt_id", "00000000-0000-4000-8000-000000000001"}};
+  auto r = other.request("POST", "/prompt", {{"Content-Type", "application/json"}}, json::serialize(body));
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  BOOST_REQUIRE(wait_until([&] { return !server.running().empty(); }, 5s));
+}
+
+} // namespace
+
+BOOST_FIXTURE_TEST_CASE(an_image_with_stacked_loras_reaches_the_engine_as_a_lora_loader_chain, comfyui_fixture) {
+  auto body = image_body("a lighthouse at dusk", 320, 256);
+  body["seed"] = 1234;
+  body["steps"] = 12;
+  body["num_outputs"] = 2;
+  body["loras"] = json::array{json::object{{"lora", "watercolor"}, {"weight", 0.8}},
+                              json::object{{"lora", "neon-noir"}, {"weight", 0.5}}};
+  auto job = run("/v1/images", body);
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
+  BOOST_TEST(json_str(job, "model") == "sdxl", job);
+
+  auto sent = prompts();
+  BOOST_REQUIRE(sent.size() == 1u);
+  auto& p = sent[0];
+  BOOST_TEST(json_str(p, "6.inputs.text") == "a lighthouse at dusk");
+  BOOST_TEST(json_int(p, "3.inputs.seed") == 1234);
+  BOOST_TEST(json_int(p, "3.inputs.steps") == 12);
+  BOOST_TEST(json_int(p, "5.inputs.width") == 320);
+  BOOST_TEST(json_int(p, "5.inputs.height") == 256);
+  BOOST_TEST(json_int(p, "5.inputs.batch_size") == 2);
+  // checkpoint -> watercolor -> neon -> sampler and both text encoders.
+  std::vector<std::pair<std::string, const json::object*>> loaders;
+  for (auto& [id, node] : p)
+    if (json_str(node, "class_type") == "LoraLoader")
+      loaders.emplace_back(std::string{id}, &node.as_object());
+  BOOST_REQUIRE(loaders.size() == 2u);
+  auto input_from = [](const json::object& node, const char* input) {
+    auto& link = node.at("inputs").at(input).as_array();
+    return std::string{link.at(0).as_string()};
+  };
+  const json::object* first = nullptr;
+  const json::object* second = nullptr;
+  std::string second_id;
+  for (auto& [id, node] : loaders) {
+    if (input_from(*node, "model") == "4")
+      first = node;
+    else
+      second = node, second_id = id;
+  }
+  BOOST_REQUIRE(first);
+  BOOST_REQUIRE(second);
+  BOOST_TEST(json_str(*first, "inputs.lora_name") == "watercolor_sdxl.safetensors");
+  BOOST_TEST(json_str(*second, "inputs.lora_name") == "neon_sdxl.safetensors");
+  BOOST_TEST(first->at("inputs").at("strength_model").to_number<double>() == 0.8);
+  BOOST_TEST(second->at("inputs").at("strength_model").to_number<double>() == 0.5);
+  BOOST_TEST(input_from(p.at("3").as_object(), "model") == second_id, "the sampler takes the last LoRA's model");
+  BOOST_TEST(input_from(p.at("6").as_object(), "clip") == second_id, "the prompt takes the last LoRA's clip");
+  BOOST_TEST(input_from(p.at("7").as_object(), "clip") == second_id);
+
+  BOOST_REQUIRE(json_size(job, "output_urls") == 2);
+  for (int i = 0; i < 2; ++i) {
+    auto r = c.get(target_of(json_str(job, "output_urls." + std::to_string(i))));
+    BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+    BOOST_TEST(r.header_or_empty("Content-Type") == "image/png");
+    auto size = png_dimensions(r.body);
+    BOOST_REQUIRE(size);
+    BOOST_TEST(size->width == 320);
+    BOOST_TEST(size->height == 256);
+  }
+  BOOST_TEST(json_str(job, "cost.status") == "charged");
+  BOOST_TEST(wait_until([&] { return gpu0.history_size() + gpu1.history_size() == 0; }, 5s),
+             "the history entry is deleted once the outputs are fetched");
+}
+
+BOOST_FIXTURE_TEST_CASE(img2img_uploads_the_init_image_and_loads_it_by_the_returned_name, comfyui_fixture) {
+  std::string error;
+  auto jpeg = svc::test::lavfi_image("color=c=red:s=320x256", "jpg", error);
+  BOOST_REQUIRE_MESSAGE(jpeg, error);
+  auto file_id = json_str(upload_file_ok(c, t.write.key, *jpeg), "id");
+  auto body = image_body("the same, in winter", 320, 256);
+  body["init_image"] = file_id;
+  auto job = run("/v1/images", body);
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
+
+  auto uploads = gpu0.uploads();
+  for (auto& u : gpu1.uploads())
+    uploads.push_back(u);
+  BOOST_REQUIRE(uploads.size() == 1u);
+  auto sent = prompts();
+  BOOST_REQUIRE(sent.size() == 1u);
+  auto* load = node_of(sent[0], "LoadImage");
+  BOOST_REQUIRE(load);
+  BOOST_TEST(json_str(*load, "inputs.image") == uploads[0], "the name the server returned");
+  BOOST_TEST(json_int(sent[0], "11.inputs.width") == 320);
+  BOOST_TEST(sent[0].at("3").at("inputs").at("denoise").to_number<double>() < 1.0, "a strength below 1");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_video_is_the_mp4_the_engine_made, comfyui_fixture) {
+  json::object body{{"prompt", "a harbour at dawn"}, {"duration_seconds", 1}, {"fps", 16},
+                    {"width", 320}, {"height", 256}, {"seed", 99}};
+  auto created = c.request("POST", "/v1/videos", with_key(t.write.key, {{"Content-Type", "application/json"}}),
+                           json::serialize(body));
+  BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
+  c.set_timeout(90s);
+  auto job = c.get("/v1/videos/" + json_str(created.json(), "id"), with_key(t.read.key, {{"Prefer", "wait=60"}})).json();
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
+  BOOST_TEST(json_str(job, "model") == "wan-2.2", job);
+
+  auto sent = gpu0.prompts();
+  BOOST_TEST_REQUIRE(sent.size() == 1u, "the video model is served by gpu0 only");
+  BOOST_TEST(gpu1.prompts().empty());
+  BOOST_TEST(json_int(sent[0], "5.inputs.length") == 16);
+  BOOST_TEST(json_int(sent[0], "13.inputs.fps") == 16);
+  BOOST_TEST(json_int(sent[0], "3.inputs.seed") == 99);
+
+  auto video = c.get(target_of(json_str(job, "output_urls.0")));
+  BOOST_REQUIRE_MESSAGE(video.status == 200, video.summary());
+  BOOST_TEST(video.header_or_empty("Content-Type") == "video/mp4");
+  auto mismatch = svc::test::h264_mp4_mismatch(video.body, 320, 256, 16, 1.0);
+  BOOST_TEST(mismatch.empty(), mismatch);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_cancel_while_queued_deletes_the_prompt_from_the_engines_queue, comfyui_fixture) {
+  occupy(gpu0);
+  occupy(gpu1);
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  BOOST_REQUIRE(wait_until([&] { return gpu0.pending() + gpu1.pending() == 1; }, 10s));
+  auto r = c.request("POST", "/v1/images/" + id + "/cancel", with_key(t.write.key));
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  BOOST_TEST(json_str(r.json(), "cost.status") == "refunded");
+  BOOST_TEST(wait_until([&] { return gpu0.pending() + gpu1.pending() == 0; }, 5s), "our prompt left the queue");
+  BOOST_TEST(count("POST", "/queue") >= 1u);
+  BOOST_TEST(gpu0.running() == "00000000-0000-4000-8000-000000000001", "the other client's prompt runs on");
+  BOOST_TEST(get_balance(c, t.read.key).available == 1000);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_cancel_while_running_interrupts_that_prompt, slow_fixture) {
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  auto rendering = poll_image(
+    c, t.read.key, id, [](const json::value& r) { return json_at(r, "progress")->to_number<double>() > 0; }, 20s);
+  BOOST_TEST(json_str(rendering, "status") == "processing", "the engine's progress events show");
+  auto r = c.request("POST", "/v1/images/" + id + "/cancel", with_key(t.write.key));
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  BOOST_TEST(wait_until([&] { return count("POST", "/interrupt") >= 1; }, 5s), "the GPU is told to stop");
+  BOOST_TEST(wait_until([&] { return gpu0.running().empty() && gpu1.running().empty(); }, 5s));
+  auto interrupts = gpu0.requests();
+  for (auto& x : gpu1.requests())
+    interrupts.push_back(x);
+  bool named = false;
+  for (auto& x : interrupts)
+    named = named || (x.path == "/interrupt" && x.body.find("prompt_id") != std::string::npos);
+  BOOST_TEST(named, "the interrupt names our prompt, not whatever runs");
+  BOOST_TEST(get_balance(c, t.read.key).available == 1000);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_dropped_or_silent_websocket_still_ends_through_the_history, comfyui_fixture) {
+  for (auto fault : {comfyui_faults{true, false, false, false}, comfyui_faults{false, true, false, false}}) {
+    set_faults(fault);
+    auto job = run("/v1/images", image_body());
+    BOOST_TEST(json_str(job, "status") == "succeeded", job);
+    BOOST_TEST(json_size(job, "output_urls") == 1);
+  }
+  BOOST_TEST(count("GET", "/history") == 0u);
+  auto requests = gpu0.requests();
+  for (auto& x : gpu1.requests())
+    requests.push_back(x);
+  std::size_t polls = 0;
+  for (auto& x : requests)
+    polls += x.method == "GET" && x.path.rfind("/history/", 0) == 0;
+  BOOST_TEST(polls >= 2u, "each found its end by polling its history");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_restarted_engine_that_lost_the_prompt_is_provider_unavailable, slow_fixture) {
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  BOOST_REQUIRE(wait_until([&] { return !gpu0.running().empty() || !gpu1.running().empty(); }, 10s));
+  gpu0.restart();
+  gpu1.restart();
+  auto job = wait_terminal(c, t.read.key, id, 30s);
+  check_failed_and_refunded(job, "provider_unavailable");
+}
+
+BOOST_FIXTURE_TEST_CASE(an_out_of_memory_is_provider_error_with_its_exception_type, comfyui_fixture) {
+  set_faults({false, false, true, false});
+  auto job = run("/v1/images", image_body());
+  check_failed_and_refunded(job, "provider_error");
+  BOOST_TEST(json_str(job, "failure.message").find("OutOfMemoryError") != std::string::npos, job);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_hang_is_provider_timeout_and_the_prompt_is_stopped, short_deadline_fixture) {
+  set_faults({false, false, false, true});
+  auto job = run("/v1/images", image_body());
+  check_failed_and_refunded(job, "provider_timeout");
+  BOOST_TEST(wait_until([&] { return count("POST", "/interrupt") >= 1; }, 5s));
+  BOOST_TEST(wait_until([&] { return gpu0.running().empty() && gpu1.running().empty(); }, 5s));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_kill_9_mid_render_ends_the_job_exactly_once, slow_fixture) {
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  BOOST_REQUIRE(wait_until([&] { return !gpu0.running().empty() || !gpu1.running().empty(); }, 10s));
+  svcd.kill9();
+  svcd.start();
+  auto c2 = api();
+  auto job = wait_terminal(c2, t.read.key, id, 60s);
+  BOOST_TEST(is_terminal_status(json_str(job, "status")), job);
+  c = std::move(c2);
+  BOOST_TEST(terminal_events(id) == 1);
+  auto b = get_balance(c, t.read.key);
+  BOOST_TEST(b.held == 0);
+  BOOST_TEST(b.available == (json_str(job, "cost.status") == "charged" ? 1000 - json_int(job, "cost.credits").value_or(0) : 1000));
+}
+
+BOOST_FIXTURE_TEST_CASE(the_models_come_from_the_file_and_a_bad_one_is_refused, comfyui_fixture) {
+  auto models = c.get("/v1/models", with_key(t.read.key)).json();
+  std::vector<std::string> ids;
+  for (auto& m : models.at("data").as_array())
+    ids.push_back(json_str(m, "id"));
+  BOOST_TEST((ids == std::vector<std::string>{"sdxl", "wan-2.2"}), models);
+  auto body = image_body();
+  body["model"] = "flux-dev";
+  auto r = create_image(c, t.write.key, body);
+  BOOST_TEST(is_error(r, 400, "invalid_parameter"), r.summary());
+  BOOST_TEST(json_str(r.json(), "error.param") == "model");
+  body["model"] = "wan-2.2";
+  r = create_image(c, t.write.key, body);
+  BOOST_TEST(is_error(r, 400, "invalid_parameter"), "a video model makes no stills: " << r.summary());
+  BOOST_TEST(prompts().empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(an_engines_headers_go_with_every_call_to_it, comfyui_fixture) {
+  auto with_header = [](const comfyui_server& s) {
+    std::size_t n = 0;
+    for (auto& x : s.requests())
+      n += x.authorization == "Bearer replace-me";
+    return n;
+  };
+  BOOST_TEST(gpu1.count("GET", "/object_info") == 1u, "checked at start");
+  BOOST_TEST(with_header(gpu1) == gpu1.requests().size());
+  BOOST_TEST(with_header(gpu0) == 0u);
+  BOOST_TEST(svcd.log_tail(400).find("replace-me") == std::string::npos, "never logged");
+}
+
+BOOST_AUTO_TEST_CASE(a_workflow_that_does_not_fit_the_server_stops_svcd_at_start) {
+  comfyui_server gpu0, gpu1;
+  auto text = engines_yaml(gpu0, gpu1);
+  struct variant {
+    std::string from, to, expect;
+  };
+  // A custom node the server lacks; a LoRA file it has not installed.
+  auto workflow = read_text(examples + "/engines/comfyui/sdxl_text_to_image.json");
+  auto custom = std::regex_replace(workflow, std::regex{"\"VAEDecode\""}, "\"VAEDecodeTiled\"");
+  svc::test::temp_file custom_file(custom, ".json");
+  const std::vector<variant> variants{
+    {examples + "/engines/comfyui/sdxl_text_to_image.json", custom_file.path(), "VAEDecodeTiled"},
+    {"file: neon_sdxl.safetensors", "file: neon_xl_v2.safetensors", "neon_xl_v2.safetensors"}};
+  for (auto& v : variants) {
+    auto changed = text;
+    auto at = changed.find(v.from);
+    BOOST_REQUIRE(at != std::string::npos);
+    changed.replace(at, v.from.size(), v.to);
+    svc::test::temp_file file(changed, ".yaml");
+    try {
+      svcd_process svcd(engine_args(file.path(), "30s"));
+      BOOST_ERROR("svcd started with " << v.expect);
+    } catch (const std::runtime_error& e) {
+      std::string why = e.what();
+      BOOST_TEST(why.find("exited during start") != std::string::npos, why);
+      BOOST_TEST(why.find(v.expect) != std::string::npos, why);
+      BOOST_TEST(why.find("gpu0") != std::string::npos, "names the engine: " << why);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

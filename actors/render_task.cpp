@@ -16,6 +16,7 @@ namespace {
 
 providers::render_request render_request_of(const schema::job_record& r) {
   providers::render_request req;
+  req.job_id = r.id;
   req.model = r.model;
   req.prompt = r.prompt;
   req.negative_prompt = r.negative_prompt;

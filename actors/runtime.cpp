@@ -63,7 +63,7 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
     error = "seeding the LoRA catalogue: " + st.message;
     return nullptr;
   }
-  auto generation = providers::make_generation(cfg, error);
+  auto generation = providers::make_generation(cfg, links.engine_callbacks, error);
   if (!generation)
     return nullptr;
   rt->backend_ = std::move(generation->backend);

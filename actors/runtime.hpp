@@ -9,6 +9,7 @@
 #include "actors/job.hpp"
 #include "persistence/counted_blob_store.hpp"
 #include "persistence/environment.hpp"
+#include "providers/engine_callbacks.hpp"
 #include "schema/model_catalogue.hpp"
 
 namespace svc::actors {
@@ -39,6 +40,7 @@ struct runtime_links {
   core::mail_sender* mail = nullptr;            ///< mail to team owners; may be null (no mail)
   core::mail_sender* mail_fallback = nullptr;   ///< where mail the relay keeps refusing goes; may be null
   team_ownership owns_team;                     ///< in a cluster, the teams this node holds; empty: all
+  providers::engine_callbacks engine_callbacks; ///< where Cog engines post their webhooks
 };
 
 /// Applies Svc's scheduler settings and error category to a CAF config.

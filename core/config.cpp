@@ -153,6 +153,9 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("remote-backoff", "wait before the first retry of the remote back end, doubling for each next one", &config::remote_backoff));
   o.push_back(duration_option("remote-poll", "interval of progress polls while the remote back end renders", &config::remote_poll));
   o.push_back(duration_option("engine-silence", "a ComfyUI render whose websocket sent nothing for this long (or dropped) is checked through /history", &config::engine_silence));
+  o.push_back(text_option("engine-callback-listen", "HOST:PORT of the listener engines call back on (Cog's webhooks; bound only when --engines has a Cog engine; not the API, so API clients cannot reach it; keep its port fixed: a container posts to the URL it was given, also after svcd restarted)", &config::engine_callback_listen));
+  o.push_back(text_option("engine-callback-url", "URL the engines reach that listener at (default http://<bound engine-callback address>)", &config::engine_callback_url));
+  o.push_back(int_option("engine-callback-body-limit", "bytes of one call from an engine (a Cog webhook carrying its outputs as data: URIs; 413 past it)", &config::engine_callback_body_limit, 1 << 20, 1LL << 32));
   o.push_back(int_option("workers", "concurrent generations (0: number of cores; with --engines, the sum of their slots)", &config::workers, 0, 1024));
   o.back().default_text = "cores";
   o.push_back(duration_option("render-delay", "extra time per generation (simulates slower back ends)", &config::render_delay));
@@ -178,6 +181,12 @@ std::vector<config_option> make_options() {
   o.push_back(int_option("list-scan-limit", "records one list request examines (a filter that matches rarely); past it the page ends early with has_more and a next_cursor that resumes the scan", &config::list_scan_limit, 1, 1000000));
   o.push_back(duration_option("drain-timeout", "after SIGTERM, how long open API connections may take to finish (long polls answer at once; /readyz is 503 meanwhile)", &config::drain_timeout));
   o.push_back(duration_option("request-deadline", "internal answer deadline; 503 unavailable past it (a cancel waits for its refund instead)", &config::request_deadline));
+  // At most the longest `Prefer: wait`, which a cluster's forwarding deadline is sized for.
+  o.push_back(parsed_option("openai-wait", "how long POST /v1/images/generations and /v1/images/edits wait for their job to end (more than 0, at most 60s); then 504 generation_timeout, and the job runs on", "60s", &config::openai_wait,
+                            [](const std::string& v) {
+                              auto d = parse_duration(v);
+                              return d && *d > duration::zero() && *d <= std::chrono::seconds{60} ? d : std::nullopt;
+                            }));
   o.push_back(int_option("http-threads", "asio threads serving both listeners", &config::http_threads, 1, 64));
   o.push_back(int_option("actor-threads", "actor scheduler worker threads", &config::actor_threads, 1, 64));
   o.push_back(choice_option("actor-policy", "actor scheduler: stealing (idle workers poll, then back off) or sharing (they sleep)", &config::actor_policy, {"sharing", "stealing"}));

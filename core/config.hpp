@@ -65,6 +65,9 @@ struct config {
   duration remote_backoff = std::chrono::seconds{1};          ///< before the first retry, doubling after each
   duration remote_poll = std::chrono::milliseconds{500};      ///< between progress polls of a remote render
   duration engine_silence = std::chrono::seconds{5};          ///< a ComfyUI socket quiet this long: its history is polled
+  std::string engine_callback_listen = "127.0.0.1:8083"; ///< HOST:PORT where engines call back (Cog webhooks); bound with Cog engines only
+  std::string engine_callback_url;                      ///< URL engines reach that listener at; empty: http://<bound address>
+  int64_t engine_callback_body_limit = 128LL << 20;     ///< bytes of one call back (a webhook with data: URI outputs)
   int workers = 0;                     ///< concurrent generations; 0: number of cores
   duration render_delay{0};            ///< simulated extra back-end time per job
   std::string moderation_words;        ///< disallowed-words file; empty: the built-in list
@@ -88,6 +91,7 @@ struct config {
   int64_t max_upload_pixels = 4096 * 4096; ///< width x height of an uploaded image; more: 400 (the decoder's limit too)
   std::size_t list_scan_limit = 1000;     ///< records one list request examines; past it the page ends early with a resuming cursor
   duration request_deadline = std::chrono::seconds{10}; ///< internal actor answer deadline: 503 past it
+  duration openai_wait = std::chrono::seconds{60};      ///< POST /v1/images/generations and /edits wait this long for their job (at most 60 s), then 504
   duration drain_timeout = std::chrono::seconds{10};    ///< SIGTERM: how long open API connections may take to finish
 
   // --- runtime

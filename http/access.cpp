@@ -14,7 +14,14 @@
 namespace svc::http {
 namespace {
 
-std::string listener_name(listener_kind k) { return k == listener_kind::api ? "api" : "admin"; }
+std::string listener_name(listener_kind k) {
+  switch (k) {
+  case listener_kind::api: return "api";
+  case listener_kind::admin: return "admin";
+  case listener_kind::engine: return "engine";
+  }
+  return "api";
+}
 
 // A route template, never the path: a label per path would grow without bound.
 std::string route_label(const request_context& ctx) {
@@ -57,10 +64,11 @@ core::metrics::histogram& latency_of(const request_context& ctx, unsigned status
 
 // The body bytes counter of a listener, found once.
 core::metrics::counter& bytes_of(listener_kind k) {
-  static std::array<core::metrics::counter*, 2> counters{
+  static std::array<core::metrics::counter*, 3> counters{
     &core::metrics::svc().http_response_bytes.with({listener_name(listener_kind::api)}),
-    &core::metrics::svc().http_response_bytes.with({listener_name(listener_kind::admin)})};
-  return *counters[k == listener_kind::api ? 0 : 1];
+    &core::metrics::svc().http_response_bytes.with({listener_name(listener_kind::admin)}),
+    &core::metrics::svc().http_response_bytes.with({listener_name(listener_kind::engine)})};
+  return *counters[static_cast<int>(k)];
 }
 
 } // namespace

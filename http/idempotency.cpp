@@ -29,10 +29,13 @@ std::optional<idempotency_claim> read_idempotency_claim(const context_ptr& ctx, 
   return idempotency_claim{std::string{key}, core::to_hex(core::sha256(boost::json::serialize(body)))};
 }
 
-void reply_replay(const context_ptr& ctx, const schema::idempotency_record& earlier, const idempotency_claim& claim) {
+void reply_replay(const context_ptr& ctx, const schema::idempotency_record& earlier, const idempotency_claim& claim,
+                  const replay_answer& answer) {
   if (earlier.request_sha256 != claim.request_sha256)
     return reply_error(ctx, schema::make_api_error(schema::error_code::idempotency_key_reused, {},
                                                    "Idempotency-Key"));
+  if (answer)
+    return answer(earlier);
   header_list headers{{"Idempotent-Replayed", "true"}};
   if (!earlier.location.empty())
     headers.emplace_back("Location", earlier.location);
@@ -49,7 +52,7 @@ persistence::read_result<schema::idempotency_record> find_idempotency_record(con
 }
 
 bool claim_create(const context_ptr& ctx, std::string_view route, const boost::json::object& body,
-                  std::optional<idempotency_claim>& claim) {
+                  std::optional<idempotency_claim>& claim, const replay_answer& answer) {
   bool ok = true;
   claim = read_idempotency_claim(ctx, body, ok);
   if (!ok || !claim)
@@ -60,7 +63,7 @@ bool claim_create(const context_ptr& ctx, std::string_view route, const boost::j
     return false;
   }
   if (earlier.has_value()) {
-    reply_replay(ctx, *earlier, *claim);
+    reply_replay(ctx, *earlier, *claim, answer);
     return false;
   }
   return true;

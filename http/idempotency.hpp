@@ -28,9 +28,15 @@ struct idempotency_claim {
 std::optional<idempotency_claim> read_idempotency_claim(const context_ptr& ctx, const boost::json::object& body,
                                                         bool& ok);
 
-/// Answers with an earlier create's stored response if its fingerprint
-/// matches, else 422 `idempotency_key_reused`.
-void reply_replay(const context_ptr& ctx, const schema::idempotency_record& earlier, const idempotency_claim& claim);
+/// How a route answers a repeat of an earlier create under the same key
+/// and body, given that create's record.
+using replay_answer = std::function<void(const schema::idempotency_record& earlier)>;
+
+/// Answers with an earlier create's stored response (with `Idempotent-Replayed:
+/// true`), or `answer`'s when given, if its fingerprint matches; else 422
+/// `idempotency_key_reused`.
+void reply_replay(const context_ptr& ctx, const schema::idempotency_record& earlier, const idempotency_claim& claim,
+                  const replay_answer& answer = {});
 
 /// The unexpired record under `team/route/key`: found, absent, or the store's error.
 persistence::read_result<schema::idempotency_record> find_idempotency_record(const context_ptr& ctx,
@@ -39,10 +45,10 @@ persistence::read_result<schema::idempotency_record> find_idempotency_record(con
 
 /// The claim of a create on `route` with `body`, a repeat of an earlier create
 /// answered: false once the request is answered (400 for a malformed key, the
-/// earlier create's replay or 422, 503 when the store failed); else true,
-/// with `claim` nullopt without the header.
+/// earlier create's replay, by `answer` when given, or 422, 503 when the
+/// store failed); else true, with `claim` nullopt without the header.
 bool claim_create(const context_ptr& ctx, std::string_view route, const boost::json::object& body,
-                  std::optional<idempotency_claim>& claim);
+                  std::optional<idempotency_claim>& claim, const replay_answer& answer = {});
 
 /// The record that replays a create's 201 `answer` (with `location`) under
 /// `claim` until --idempotency-ttl from now; nullopt without a claim.

@@ -89,4 +89,22 @@ void admin_pipeline::on_protocol_error(protocol_error e, const std::string& deta
   reply_error(ctx, protocol_api_error(e, detail, svc_.cfg));
 }
 
+engine_callback_pipeline::engine_callback_pipeline(services& svc) : svc_{svc}, routes_{engine_callback_routes()} {}
+
+void engine_callback_pipeline::on_request(http_request req, std::shared_ptr<body_source>, const peer_info& peer,
+                                          responder done) {
+  auto ctx = std::make_shared<request_context>(svc_, listener_kind::engine, std::move(req), peer, std::move(done));
+  assign_request_id(*ctx);
+  match_route(*ctx, routes_);
+  finish(ctx);
+}
+
+void engine_callback_pipeline::on_protocol_error(protocol_error e, const std::string& detail, const peer_info& peer,
+                                                 responder done) {
+  auto ctx = std::make_shared<request_context>(svc_, listener_kind::engine, http_request{}, peer, std::move(done));
+  assign_request_id(*ctx);
+  ctx->req.keep_alive(false);
+  reply_error(ctx, protocol_api_error(e, detail, svc_.cfg));
+}
+
 } // namespace svc::http

@@ -26,7 +26,7 @@ struct legacy_redirect {
 };
 
 /// The request's route-specific phase: public API (rate limited) or admin.
-enum class listener_kind { api, admin };
+enum class listener_kind { api, admin, engine };
 
 struct request_context {
   request_context(services& s, listener_kind k, http_request r, peer_info p, responder d)

@@ -10,8 +10,6 @@
 namespace svc::http {
 namespace {
 
-using verb = beast::http::verb;
-
 request_route to_shard(std::optional<core::shard_id> shard, bool redirect = false) {
   if (!shard)
     return {};
@@ -57,8 +55,10 @@ request_route route_api_request(const http_request& head) {
   auto secret = schema::api_key_secret(presented_key(head));
   if (!secret)
     return {};
-  bool streams = head.method() == verb::post && path == "/v1/files";
-  return to_shard(core::shard_of_key_secret(*secret), streams);
+  // A body its handler streams (an upload) is not forwarded: its client is sent to the owner.
+  static const router api{api_routes()};
+  auto match = api.match(head.method(), path);
+  return to_shard(core::shard_of_key_secret(*secret), match.matched && match.matched->streams_body);
 }
 
 std::optional<uint16_t> parse_shard_number(std::string_view text) {

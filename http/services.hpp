@@ -15,6 +15,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "actors/runtime.hpp"
+#include "core/callback_inbox.hpp"
 #include "http/job_view_cache.hpp"
 #include "http/key_cache.hpp"
 #include "http/long_polls.hpp"
@@ -87,6 +88,9 @@ struct services {
   /// threads: the reads are short (one piece each), and more would only
   /// queue on the same disk.
   boost::asio::thread_pool blob_reads{2};
+  /// Where the engine-callback listener delivers engines' calls (Cog
+  /// webhooks) to the renders waiting for them; null without --engines.
+  core::callback_inbox* engine_callbacks = nullptr;
 
   const persistence::tables& tables() const { return runtime.tables(); }
   const actors::runtime_handles& actors() const { return handles; }

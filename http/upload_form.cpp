@@ -1,7 +1,5 @@
 #include "http/upload_form.hpp"
 
-#include <algorithm>
-
 namespace svc::http {
 namespace {
 
@@ -20,37 +18,15 @@ schema::api_error bad_purpose() { return invalid("purpose", "must be one of init
 } // namespace
 
 upload_form::upload_form(std::string_view boundary, std::uint64_t expected_bytes)
-  : parser_{boundary, *this}, expected_bytes_{expected_bytes} {}
-
-bool upload_form::refuse(schema::api_error e) {
-  if (!error_)
-    error_ = std::move(e);
-  return false;
-}
-
-void upload_form::refuse_multipart(multipart_error e) {
-  refuse(make_api_error(error_code::invalid_body, {{"detail", std::string{describe(e)}}}));
-}
-
-bool upload_form::feed(std::string_view bytes) {
-  if (error_)
-    return false;
-  auto e = parser_.feed(bytes);
-  if (e != multipart_error::none && e != multipart_error::stopped)
-    refuse_multipart(e);
-  return !error_;
-}
+  : form_reader{boundary, expected_bytes} {}
 
 schema::checked<upload> upload_form::finish() {
-  if (!error_)
-    if (auto e = parser_.finish(); e != multipart_error::none && e != multipart_error::stopped)
-      refuse_multipart(e);
-  if (!error_ && !have_file_)
-    refuse(invalid("file", "is required: send the image as the part named 'file'"));
-  if (!error_ && !purpose_text_)
-    refuse(invalid("purpose", "is required: one of init_image, mask"));
-  if (error_)
-    return *error_;
+  if (!end_of_body())
+    return error();
+  if (!have_file_)
+    return invalid("file", "is required: send the image as the part named 'file'");
+  if (!purpose_text_)
+    return invalid("purpose", "is required: one of init_image, mask");
   return upload{std::move(bytes_), *schema::file_purpose_from_name(*purpose_text_)};
 }
 
@@ -60,8 +36,7 @@ bool upload_form::on_part_begin(const part_header& header) {
       return refuse(invalid("file", "must be sent once"));
     have_file_ = true;
     current_ = part::file;
-    // One allocation for the whole file: it is at most the body's size.
-    bytes_.reserve(static_cast<std::size_t>(std::min(expected_bytes_, schema::max_file_body_bytes)));
+    reserve_for_file(bytes_);
     return true;
   }
   if (header.name == "purpose") {

@@ -1,5 +1,6 @@
 #include "providers/backends.hpp"
 
+#include "providers/cog/cog_backend.hpp"
 #include "providers/comfyui/comfyui_backend.hpp"
 #include "providers/engine_router.hpp"
 #include "providers/engines_file.hpp"
@@ -59,11 +60,9 @@ bool serves(const schema::model_entry& m, const engine_spec& e) {
   return std::find(m.engines.begin(), m.engines.end(), e.name) != m.engines.end();
 }
 
-// A ComfyUI engine, its workflows checked against the server when it answers.
-std::unique_ptr<generation_backend> make_comfyui(const core::config& cfg, const engine_spec& e,
-                                                 const engines_file& file, std::string& error) {
-  std::map<std::string, model_setup> setups;
-  std::map<std::string, std::string> lora_files;
+// The setups of the models `e` serves, and the files of the LoRAs they take.
+void served_by(const engine_spec& e, const engines_file& file, std::map<std::string, model_setup>& setups,
+               std::map<std::string, std::string>& lora_files) {
   for (auto& m : file.models)
     if (serves(m, e)) {
       setups.emplace(m.id, file.setups.at(m.id));
@@ -71,41 +70,71 @@ std::unique_ptr<generation_backend> make_comfyui(const core::config& cfg, const 
         if (std::find(l.models.begin(), l.models.end(), m.id) != l.models.end())
           lora_files.emplace(l.slug, l.file);
     }
-  comfyui_options opts;
+}
+
+// The deadlines and retries of a ComfyUI or Cog engine: the --remote-* options.
+template <class Options>
+Options engine_options(const core::config& cfg) {
+  Options opts;
   opts.timeout = cfg.remote_timeout;
   opts.connect_timeout = cfg.remote_connect_timeout;
   opts.silence = cfg.engine_silence;
   opts.retries = cfg.remote_retries;
   opts.backoff = cfg.remote_backoff;
+  return opts;
+}
+
+// A ComfyUI engine, its workflows checked against the server when it answers.
+std::unique_ptr<generation_backend> make_comfyui(const core::config& cfg, const engine_spec& e,
+                                                 const engines_file& file, std::string& error) {
+  std::map<std::string, model_setup> setups;
+  std::map<std::string, std::string> lora_files;
+  served_by(e, file, setups, lora_files);
   std::string why;
   auto backend = std::make_unique<comfyui_backend>(e, *parse_remote_url(e.url, why), std::move(setups),
-                                                   std::move(lora_files), opts);
+                                                   std::move(lora_files), engine_options<comfyui_options>(cfg));
   if (error = backend->check_workflows(); !error.empty())
+    return nullptr;
+  return backend;
+}
+
+// A Cog container, its input maps checked against its schema when it answers.
+std::unique_ptr<generation_backend> make_cog(const core::config& cfg, const engine_spec& e, const engines_file& file,
+                                             const engine_callbacks& callbacks, std::string& error) {
+  std::map<std::string, model_setup> setups;
+  std::map<std::string, std::string> lora_files;
+  served_by(e, file, setups, lora_files);
+  std::string why;
+  auto backend = std::make_unique<cog_backend>(e, *parse_remote_url(e.url, why), std::move(setups),
+                                               std::move(lora_files), engine_options<cog_options>(cfg), callbacks);
+  if (error = backend->check_inputs(); !error.empty())
     return nullptr;
   return backend;
 }
 
 // The back end of one engine of the file.
 std::unique_ptr<generation_backend> make_engine(const core::config& cfg, const engine_spec& e,
-                                                const engines_file& file, std::string& error) {
+                                                const engines_file& file, const engine_callbacks& callbacks,
+                                                std::string& error) {
   std::string why;
   switch (e.kind) {
   case engine_kind::procedural: return make_procedural(cfg);
   case engine_kind::a1111: return make_a1111(cfg, *parse_remote_url(e.url, why), e.headers);
   case engine_kind::comfyui: return make_comfyui(cfg, e, file, error);
-  default: break;
+  case engine_kind::cog: return make_cog(cfg, e, file, callbacks, error);
   }
-  error = "engine " + e.name + ": the kind " + std::string{to_string(e.kind)} + " is not available in this build";
+  error = "engine " + e.name + ": unknown kind";
   return nullptr;
 }
 
-std::optional<generation_setup> from_engines_file(const core::config& cfg, std::string& error) {
+std::optional<generation_setup> from_engines_file(const core::config& cfg, const engine_callbacks& callbacks,
+                                                  std::string& error) {
   auto file = read_engines_file(cfg.engines, error);
   if (!file || !remote_durations_valid(cfg, error))
     return std::nullopt;
   std::vector<routed_engine> engines;
   for (auto& e : file->engines) {
-    routed_engine r{e.name, e.slots, make_engine(cfg, e, *file, error), {}};
+    routed_engine r{e.name, e.slots, make_engine(cfg, e, *file, callbacks, error), {}};
     if (!r.backend)
       return std::nullopt;
     for (auto& m : file->models)
@@ -133,9 +162,23 @@ std::unique_ptr<generation_backend> make_backend(const core::config& cfg, std::s
   return nullptr;
 }
 
-std::optional<generation_setup> make_generation(const core::config& cfg, std::string& error) {
+bool engines_call_back(const core::config& cfg) {
+  if (cfg.engines.empty())
+    return false;
+  std::string ignored;
+  auto file = read_engines_file(cfg.engines, ignored);
+  if (!file)
+    return false;
+  for (auto& e : file->engines)
+    if (e.kind == engine_kind::cog)
+      return true;
+  return false;
+}
+
+std::optional<generation_setup> make_generation(const core::config& cfg, const engine_callbacks& callbacks,
+                                                std::string& error) {
   if (!cfg.engines.empty())
-    return from_engines_file(cfg, error);
+    return from_engines_file(cfg, callbacks, error);
   generation_setup setup;
   setup.backend = make_backend(cfg, error);
   if (!setup.backend)

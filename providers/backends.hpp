@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/config.hpp"
+#include "providers/engine_callbacks.hpp"
 #include "providers/generation_backend.hpp"
 #include "providers/worker_pool.hpp"
 #include "schema/model_catalogue.hpp"
@@ -26,8 +27,14 @@ std::unique_ptr<generation_backend> make_backend(const core::config& cfg, std::s
 
 /// The engines and models of `cfg.engines`, or without it the back end of
 /// `cfg.provider` and its built-in models; nothing with `error` set when the
-/// file or an engine's own description refuses them.
-std::optional<generation_setup> make_generation(const core::config& cfg, std::string& error);
+/// file or an engine's own description refuses them. Cog engines post their
+/// webhooks to `callbacks`.
+std::optional<generation_setup> make_generation(const core::config& cfg, const engine_callbacks& callbacks,
+                                                std::string& error);
+
+/// True when `cfg.engines` names an engine that calls svcd back (Cog); false
+/// also when the file cannot be read (make_generation then says why).
+bool engines_call_back(const core::config& cfg);
 
 /// A pool of `workers` threads (0: one per core).
 std::unique_ptr<worker_pool> make_worker_pool(int workers);

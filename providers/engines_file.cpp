@@ -132,7 +132,8 @@ void read_cog_inputs(const map_reader& model, model_setup& setup) {
   for (auto it = n.begin(); it != n.end(); ++it) {
     auto field = it->first.as<std::string>();
     auto& fields = bindable_fields();
-    if (std::find(fields.begin(), fields.end(), field) == fields.end())
+    bool lora_list = field == "loras" || field == "lora_weights"; // only a Cog input takes a list
+    if (!lora_list && std::find(fields.begin(), fields.end(), field) == fields.end())
       fault(model.where(), "inputs: '" + field + "' is no Svc field");
     if (!it->second.IsScalar() || it->second.as<std::string>().empty())
       fault(model.where(), "inputs: " + field + " must name one input of the model");

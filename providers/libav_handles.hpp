@@ -1,7 +1,8 @@
 #pragma once
-// Owning handles for the FFmpeg objects the MP4 encoder and the image decoder
-// share, so every early return frees what was allocated, and one place that
-// turns libav's error codes into text. Call load_libav first.
+// Owning handles for the FFmpeg objects the MP4 encoder, the image decoder
+// and the video probe share, so every early return frees what was
+// allocated, and one place that turns libav's error codes into text. Call
+// load_libav first.
 
 #include <memory>
 #include <string>

@@ -54,6 +54,8 @@ SVC_LIBAV_FORWARD(avutil, void, av_freep, (void* p), (p))
 SVC_LIBAV_FORWARD(avutil, int, av_dict_set, (AVDictionary** d, const char* k, const char* v, int flags), (d, k, v, flags))
 SVC_LIBAV_FORWARD(avutil, int, av_dict_set_int, (AVDictionary** d, const char* k, int64_t v, int flags), (d, k, v, flags))
 SVC_LIBAV_FORWARD(avutil, void, av_dict_free, (AVDictionary** d), (d))
+SVC_LIBAV_FORWARD(avutil, AVDictionaryEntry*, av_dict_get,
+                  (const AVDictionary* d, const char* k, const AVDictionaryEntry* prev, int flags), (d, k, prev, flags))
 SVC_LIBAV_FORWARD(avutil, AVFrame*, av_frame_alloc, (void), ())
 SVC_LIBAV_FORWARD(avutil, void, av_frame_free, (AVFrame** f), (f))
 SVC_LIBAV_FORWARD(avutil, int, av_frame_get_buffer, (AVFrame* f, int align), (f, align))
@@ -74,8 +76,11 @@ SVC_LIBAV_FORWARD(avcodec, int, avcodec_send_packet, (AVCodecContext* c, const A
 SVC_LIBAV_FORWARD(avcodec, int, avcodec_receive_packet, (AVCodecContext* c, AVPacket* p), (c, p))
 SVC_LIBAV_FORWARD(avcodec, AVPacket*, av_packet_alloc, (void), ())
 SVC_LIBAV_FORWARD(avcodec, void, av_packet_free, (AVPacket** p), (p))
+SVC_LIBAV_FORWARD(avcodec, void, av_packet_unref, (AVPacket* p), (p))
 SVC_LIBAV_FORWARD(avcodec, int, av_new_packet, (AVPacket* p, int size), (p, size))
 SVC_LIBAV_FORWARD(avcodec, void, av_packet_rescale_ts, (AVPacket* p, AVRational from, AVRational to), (p, from, to))
+SVC_LIBAV_FORWARD(avcodec, const char*, avcodec_get_name, (enum AVCodecID id), (id))
+SVC_LIBAV_FORWARD(avcodec, const AVCodecDescriptor*, avcodec_descriptor_get_by_name, (const char* name), (name))
 
 SVC_LIBAV_FORWARD(avformat, int, avformat_alloc_output_context2,
                   (AVFormatContext** s, const AVOutputFormat* o, const char* format, const char* file),
@@ -91,6 +96,16 @@ SVC_LIBAV_FORWARD(avformat, AVIOContext*, avio_alloc_context,
                   (buffer, size, writable, opaque, read, write, seek))
 SVC_LIBAV_FORWARD(avformat, void, avio_context_free, (AVIOContext** s), (s))
 SVC_LIBAV_FORWARD(avformat, void, avio_flush, (AVIOContext* s), (s))
+SVC_LIBAV_FORWARD(avformat, AVFormatContext*, avformat_alloc_context, (void), ())
+SVC_LIBAV_FORWARD(avformat, int, av_probe_input_buffer2,
+                  (AVIOContext* pb, const AVInputFormat** fmt, const char* url, void* logctx, unsigned int offset,
+                   unsigned int max_probe_size),
+                  (pb, fmt, url, logctx, offset, max_probe_size))
+SVC_LIBAV_FORWARD(avformat, int, avformat_open_input,
+                  (AVFormatContext** s, const char* url, const AVInputFormat* fmt, AVDictionary** options),
+                  (s, url, fmt, options))
+SVC_LIBAV_FORWARD(avformat, void, avformat_close_input, (AVFormatContext** s), (s))
+SVC_LIBAV_FORWARD(avformat, int, av_read_frame, (AVFormatContext* s, AVPacket* p), (s, p))
 
 SVC_LIBAV_FORWARD(swscale, SwsContext*, sws_getContext,
                   (int sw, int sh, enum AVPixelFormat sf, int dw, int dh, enum AVPixelFormat df, int flags,

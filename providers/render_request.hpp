@@ -20,6 +20,7 @@ struct lora_weight {
 
 /// Everything a back end needs for one generation.
 struct render_request {
+  std::string job_id;           ///< the job's id; an engine that keys work by it (a Cog prediction) gets it
   std::string model;            ///< the catalogue model's id; a back end serving one model ignores it
   std::string prompt;           ///< what to depict
   std::string negative_prompt;  ///< what to avoid

@@ -97,6 +97,21 @@ const std::vector<error_info> catalogue = {
   {c::insufficient_storage, "insufficient_storage", 507, t::internal,
    "The server's storage is full; nothing was changed. Retry later.",
    "The data store is full (its map, `--map-size`, or the disk): writes are refused while reads go on. Deletes still commit, and writes work again as soon as the expiry sweeper, `--job-retention` or the operator frees room."},
+  // The answers of the OpenAI-compatible routes, which wait for their job's end:
+  // one code per way it can end without outputs, so an SDK's status classes hold.
+  {c::generation_rejected, "generation_rejected", 400, t::invalid_request,
+   "The image {id} was rejected by moderation: {detail}. Its credits were refunded.",
+   "`POST /v1/images/generations` or `/v1/images/edits`: the job ended `moderation_rejected`, or `failed` with "
+   "`failure.code` `moderation`; nothing is charged. Retrying the same prompt ends the same way."},
+  {c::generation_failed, "generation_failed", 502, t::internal,
+   "The image {id} ended as {status} ({failure_code}: {detail}); its credits were refunded.",
+   "`POST /v1/images/generations` or `/v1/images/edits`: the job `failed` in the back end or `expired` in the "
+   "queue; the message carries its `failure` code and message, as `GET /v1/images/{id}` shows them. Nothing is charged."},
+  {c::generation_timeout, "generation_timeout", 504, t::internal,
+   "The image {id} is still {status} after {wait}; it keeps running. Poll GET /v1/images/{id} for its outputs.",
+   "`POST /v1/images/generations` or `/v1/images/edits`: the job did not end within `--openai-wait` (60 s by "
+   "default). It is not cancelled: it is charged if it succeeds, and a retry with the same `Idempotency-Key` "
+   "waits for the same job again."},
 };
 
 } // namespace

@@ -52,6 +52,9 @@ enum class error_code : uint8_t {
   storage_unavailable,
   owner_unavailable,
   insufficient_storage,
+  generation_rejected,
+  generation_failed,
+  generation_timeout,
 };
 
 /// One row of the catalogue.

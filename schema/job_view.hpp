@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/json/value.hpp>
 
@@ -18,6 +19,10 @@ struct output_signer {
   std::string_view base_url; ///< `http://host:port`, no trailing slash
   std::string_view secret;   ///< the server's URL-signing secret
 };
+
+/// The signed URLs of a job's outputs (index i names output i): empty until
+/// it succeeded, the same URLs every read of the same record shows.
+std::vector<std::string> output_urls(const job_record& r, const output_signer& signer);
 
 /// The image or video record of decisions.md, with `output_urls` and `outputs`.
 boost::json::value job_view(const job_record& r, const output_signer& signer);

@@ -12,6 +12,7 @@
 #include "core/log.hpp"
 #include "core/metric_catalogue.hpp"
 #include "persistence/data_dir.hpp"
+#include "providers/backends.hpp"
 #include "cluster/cluster_node.hpp"
 #include "http/listener.hpp"
 #include "clients/mail_senders.hpp"
@@ -34,6 +35,7 @@ using cluster::cluster_table;
 using cluster::configure_cluster_transport;
 using http::admin_pipeline;
 using http::api_pipeline;
+using http::engine_callback_pipeline;
 using http::exchange_handler;
 using http::listener;
 using http::response_budget;
@@ -136,6 +138,8 @@ int run_server(const core::config& cfg) {
     return 1;
   }
   auto mail_fallback = make_mail_fallback(cfg);
+  // Outlives the runtime: renders on the worker pool wait on it until the pool stops.
+  core::callback_inbox engine_inbox;
   caf::actor_system_config caf_cfg;
   actors::configure_actor_system(caf_cfg, cfg);
   if (clustered)
@@ -156,6 +160,13 @@ int run_server(const core::config& cfg) {
       listeners.push_back(std::make_shared<listener>(ioc, cfg.admin_listen, limits_of(cfg), budget));
       listeners[0]->count_connections_in(core::metrics::svc().http_connections.with({"api"}));
       listeners[1]->count_connections_in(core::metrics::svc().http_connections.with({"admin"}));
+      if (providers::engines_call_back(cfg)) {
+        // Engines post whole outputs back (Cog's data: URIs): a body limit of its own.
+        auto limits = limits_of(cfg);
+        limits.body_limit = static_cast<std::size_t>(cfg.engine_callback_body_limit);
+        listeners.push_back(std::make_shared<listener>(ioc, cfg.engine_callback_listen, limits, budget));
+        listeners[2]->count_connections_in(core::metrics::svc().http_connections.with({"engine"}));
+      }
     } catch (const std::exception& e) {
       core::log_error("svcd", e.what());
       return 1;
@@ -168,6 +179,11 @@ int run_server(const core::config& cfg) {
     links.webhooks = webhooks.get();
     links.mail = mail.get();
     links.mail_fallback = mail_fallback.get();
+    if (listeners.size() > 2) {
+      auto bound = url_of(listeners[2]->local_endpoint());
+      links.engine_callbacks = {cfg.engine_callback_url.empty() ? bound : cfg.engine_callback_url, *url_secret,
+                                &engine_inbox};
+    }
     if (table)
       links.owns_team = [t = table.get()](const std::string& team_id) { return t->holds_team(team_id); };
     auto clock = cfg.clock_start ? core::make_clock_starting_at(*cfg.clock_start) : core::make_system_clock();
@@ -178,8 +194,10 @@ int run_server(const core::config& cfg) {
     }
     services svc{sys, cfg, clock, *env, *rt, ioc, base_url, *admin_token};
     svc.url_secret = *url_secret;
+    svc.engine_callbacks = &engine_inbox;
     api_pipeline api{svc};
     admin_pipeline admin{svc};
+    engine_callback_pipeline engine_calls{svc};
     std::unique_ptr<cluster_node> cluster;
     if (table) {
       cluster = cluster_node::start(cfg, svc, *rt, api, admin, base_url, admin_url, *table, error);
@@ -190,6 +208,8 @@ int run_server(const core::config& cfg) {
     }
     listeners[0]->start(cluster ? cluster->api_front() : static_cast<exchange_handler&>(api));
     listeners[1]->start(cluster ? cluster->admin_front() : static_cast<exchange_handler&>(admin));
+    if (listeners.size() > 2)
+      listeners[2]->start(engine_calls);
     // Before svcd.json says we are up: whoever reads it may stop us at once, and
     // a SIGTERM with no handler yet would end the process undrained (status 143).
     net::signal_set signals{ioc, SIGTERM, SIGINT};

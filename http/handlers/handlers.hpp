@@ -30,6 +30,10 @@ void create_image(const context_ptr& ctx);
 void create_video(const context_ptr& ctx);
 void estimate_image(const context_ptr& ctx);
 
+// openai_images.cpp
+void create_openai_image(const context_ptr& ctx);
+void edit_openai_image(const context_ptr& ctx);
+
 // job_reads.cpp
 void get_image(const context_ptr& ctx);
 void get_video(const context_ptr& ctx);

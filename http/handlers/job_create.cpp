@@ -7,8 +7,7 @@
 #include "core/shard.hpp"
 #include "http/actor_call.hpp"
 #include "http/handlers/handlers.hpp"
-#include "http/handlers/priced_request.hpp"
-#include "http/idempotency.hpp"
+#include "http/handlers/job_admission.hpp"
 #include "schema/estimate_view.hpp"
 #include "schema/job_view.hpp"
 
@@ -69,22 +68,32 @@ void admit(const context_ptr& ctx, std::string_view route, const boost::json::ob
   std::optional<idempotency_claim> claim;
   if (!claim_create(ctx, route, fingerprinted, claim))
     return;
-  actors::job_admission admission;
-  admission.job = std::move(job);
-  auto location = ctx->svc.base_url + "/v1/" + std::string{route} + "/" + admission.job.id;
+  auto location = ctx->svc.base_url + "/v1/" + std::string{route} + "/" + job.id;
   std::string body;
-  schema::write_job_view(body, admission.job, {ctx->svc.base_url, ctx->svc.url_secret});
-  admission.idempotency = replay_record(ctx, route, claim, body, location);
-  ask<actors::admission_result>(ctx, ctx->svc.actors().jobs,
-                                on_created<actors::admission_result>(ctx, claim, std::move(body), std::move(location)),
-                                actors::create_atom::value, std::move(admission));
+  schema::write_job_view(body, job, {ctx->svc.base_url, ctx->svc.url_secret});
+  auto answer = on_created<actors::admission_result>(ctx, claim, body, location);
+  admit_job(ctx, route, claim, std::move(job), body, location, std::move(answer));
 }
 
 } // namespace
 
+schema::job_record new_image_job(const context_ptr& ctx, const priced_image& p) {
+  return new_job(ctx, schema::job_kind::image, p);
+}
+
+void admit_job(const context_ptr& ctx, std::string_view route, const std::optional<idempotency_claim>& claim,
+               schema::job_record job, const std::string& answer, const std::string& location,
+               std::function<void(actors::admission_result&)> on_result) {
+  actors::job_admission admission;
+  admission.job = std::move(job);
+  admission.idempotency = replay_record(ctx, route, claim, answer, location);
+  ask<actors::admission_result>(ctx, ctx->svc.actors().jobs, std::move(on_result), actors::create_atom::value,
+                                std::move(admission));
+}
+
 void create_image(const context_ptr& ctx) {
   if (auto priced = read_priced_image(ctx))
-    admit(ctx, "images", priced->body, new_job(ctx, schema::job_kind::image, *priced));
+    admit(ctx, "images", priced->body, new_image_job(ctx, *priced));
 }
 
 void create_video(const context_ptr& ctx) {

@@ -12,6 +12,7 @@
 #include "core/log.hpp"
 #include "http/actor_call.hpp"
 #include "http/handlers/handlers.hpp"
+#include "http/job_wait.hpp"
 #include "http/json_body.hpp"
 #include "http/list_params.hpp"
 #include "schema/job_view.hpp"
@@ -60,11 +61,6 @@ void reply_job(const context_ptr& ctx, const schema::job_record& job, header_lis
   reply_body(ctx, 200, std::move(body), "application/json", std::move(extra));
 }
 
-void reply_not_found(const context_ptr& ctx, std::string_view kind, const std::string& id) {
-  reply_error(ctx, schema::make_api_error(schema::error_code::resource_not_found,
-                                          {{"kind", std::string{kind}}, {"id", id.substr(0, 64)}}, "id"));
-}
-
 // The view of the caller's job `id` as stored now: from the cache when the
 // stored bytes are those it was made from. Null when there is no such job of
 // this team (an answer has then been sent).
@@ -72,7 +68,7 @@ std::shared_ptr<const job_view_cache::view> current_view(const context_ptr& ctx,
                                                           const std::string& id) {
   auto object = schema::to_string(kind);
   if (!core::has_id_shape(id, schema::id_prefix(kind))) {
-    reply_not_found(ctx, object, id);
+    reply_job_not_found(ctx, object, id);
     return nullptr;
   }
   auto& jobs = ctx->svc.tables().jobs;
@@ -92,7 +88,7 @@ std::shared_ptr<const job_view_cache::view> current_view(const context_ptr& ctx,
     }
   }
   if (!view || view->team_id != ctx->team->id) { // another team's job is as unknown as a missing one
-    reply_not_found(ctx, object, id);
+    reply_job_not_found(ctx, object, id);
     return nullptr;
   }
   return view;
@@ -100,7 +96,6 @@ std::shared_ptr<const job_view_cache::view> current_view(const context_ptr& ctx,
 
 void get_job(const context_ptr& ctx, schema::job_kind kind) {
   auto& id = ctx->param("id");
-  auto object = schema::to_string(kind);
   auto job = current_view(ctx, kind, id);
   if (!job)
     return;
@@ -108,34 +103,10 @@ void get_job(const context_ptr& ctx, schema::job_kind kind) {
   auto wait = ctx->svc.draining ? 0 : preferred_wait(ctx);
   if (wait == 0 || schema::is_terminal(job->status))
     return reply_body(ctx, 200, job->body, "application/json");
-  // Held by the job actor until terminal; when the wait runs out, or a drain
-  // starts, the row as it is then.
+  // Held until terminal; when the wait runs out, or a drain starts, the row as it is then.
   header_list applied{{"Preference-Applied", "wait=" + std::to_string(wait)}};
-  auto as_it_is = [ctx, applied, id, object] {
-    auto now = ctx->svc.tables().jobs.get(id);
-    if (now.failed())
-      return reply_storage_failure(ctx, now.why());
-    if (now.has_value())
-      return reply_job(ctx, *now, applied);
-    reply_not_found(ctx, object, id);
-  };
-  auto asking = std::make_shared<caf::actor>();
-  auto ticket = ctx->svc.waits.add([ctx, as_it_is, asking] {
-    if (*asking) // its answer would come too late
-      caf::anon_send_exit(*asking, caf::exit_reason::user_shutdown);
-    boost::asio::post(ctx->svc.io, as_it_is);
-  });
-  *asking = ask_within<schema::job_record>(
-    ctx, ctx->svc.actors().jobs, caf::duration{std::chrono::seconds{wait}},
-    [ctx, applied, ticket](schema::job_record& done) {
-      ctx->svc.waits.remove(ticket);
-      reply_job(ctx, done, applied);
-    },
-    [ctx, as_it_is, ticket](const caf::error&) {
-      ctx->svc.waits.remove(ticket);
-      as_it_is();
-    },
-    actors::wait_atom::value, ctx->team->id, id);
+  await_job(ctx, id, caf::duration{std::chrono::seconds{wait}},
+            [ctx, applied](const schema::job_record& now) { reply_job(ctx, now, applied); });
 }
 
 void list_jobs(const context_ptr& ctx, schema::job_kind kind) {
@@ -176,7 +147,7 @@ void answer_when_settled(const context_ptr& ctx, const std::string& team_id, con
   auto kind = *schema::job_kind_of_id(id); // the routes took only img_ and vid_ ids
   auto job = ctx->svc.tables().jobs.get(id).keep_if([&](const schema::job_record& r) { return r.team_id == team_id; });
   if (job.absent())
-    return reply_not_found(ctx, schema::to_string(kind), id);
+    return reply_job_not_found(ctx, schema::to_string(kind), id);
   if (job.has_value() && schema::is_terminal(job->status)) {
     if (job->status == schema::job_status::cancelled)
       return reply_job(ctx, *job);
@@ -220,14 +191,14 @@ void cancel_job(const context_ptr& ctx) {
   auto& id = ctx->param("id");
   // The spec lets the images path cancel videos too.
   if (!core::has_id_shape(id, "img") && !core::has_id_shape(id, "vid"))
-    return reply_not_found(ctx, "image", id);
+    return reply_job_not_found(ctx, "image", id);
   cancel(ctx);
 }
 
 void cancel_video(const context_ptr& ctx) {
   auto& id = ctx->param("id");
   if (!core::has_id_shape(id, "vid"))
-    return reply_not_found(ctx, "video", id);
+    return reply_job_not_found(ctx, "video", id);
   cancel(ctx);
 }
 

@@ -1,5 +1,7 @@
 #include "providers/comfyui/comfy_protocol.hpp"
 
+#include "providers/request_fields.hpp"
+
 #include <boost/json.hpp>
 
 namespace svc::providers {
@@ -20,18 +22,10 @@ const json::object* object_at(const json::object& o, std::string_view key) {
 // The value a bound field takes for this render; null when the request has none.
 json::value bound_value(const std::string& field, const comfy_inputs& in) {
   auto& r = *in.request;
-  if (field == "prompt") return json::string{r.prompt};
-  if (field == "negative_prompt") return json::string{r.negative_prompt};
-  if (field == "seed") return static_cast<std::uint64_t>(r.seed);
-  if (field == "width") return r.width;
-  if (field == "height") return r.height;
-  if (field == "steps") return r.steps;
   if (field == "num_outputs") return r.is_video() ? 1 : r.num_outputs;
   if (field == "init_image") return in.init_image.empty() ? json::value{} : json::value(json::string{in.init_image});
   if (field == "denoise") return in.init_image.empty() ? 1.0 : in.denoise;
-  if (field == "frames") return r.duration_seconds * r.fps;
-  if (field == "fps") return r.fps;
-  return {};
+  return request_field(field, r);
 }
 
 bool is_link_to(const json::value& v, std::string_view node, std::int64_t output) {

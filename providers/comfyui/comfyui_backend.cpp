@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <optional>
 
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/executor_work_guard.hpp>
 #include <boost/json.hpp>
 
 #include "core/crypto.hpp"
@@ -12,7 +10,10 @@
 #include "core/log.hpp"
 #include "providers/comfyui/comfy_protocol.hpp"
 #include "providers/comfyui/comfy_socket.hpp"
+#include "providers/engine_calls.hpp"
+#include "providers/engine_output.hpp"
 #include "providers/remote/http_exchange.hpp"
+#include "providers/video_probe.hpp"
 #include "schema/image_sniff.hpp"
 
 namespace svc::providers {
@@ -25,8 +26,7 @@ using steady = std::chrono::steady_clock;
 
 // How often the render's loop wakes to look at its cancel token and deadline.
 constexpr std::chrono::milliseconds comfy_tick{50};
-// Answers but outputs are small JSON; /object_info of a big install is several MB.
-constexpr std::size_t comfy_small_answer = 1u << 20;
+// /object_info of a big install is several MB.
 constexpr std::size_t comfy_object_info_answer = 64u << 20;
 
 // A canonical lowercase UUID v4, as C2 requires of `prompt_id`.
@@ -45,15 +45,6 @@ const std::string& worker_client_id() {
   return id;
 }
 
-// The largest output an engine may honestly send: an uncompressed RGBA
-// frame per image (PNG, WebP), and for a video that per frame, both with
-// 1 MiB of headers. More is refused unread.
-std::size_t output_limit(const render_request& req) {
-  std::size_t frame = static_cast<std::size_t>(req.width) * static_cast<std::size_t>(req.height) * 4;
-  std::size_t frames = req.is_video() ? static_cast<std::size_t>(req.duration_seconds) * req.fps + 1 : 1;
-  return frame * frames + (1u << 20);
-}
-
 render_mode mode_of(const render_request& req) {
   bool init = !req.init_image.empty();
   if (req.is_video())
@@ -68,47 +59,19 @@ render_mode mode_of(const render_request& req) {
 class comfy_render {
 public:
   comfy_render(comfyui_backend& b, const render_request& req, const progress_fn& progress, const cancel_token& cancel)
-      : b_(b), req_(req), progress_(progress), cancel_(cancel), deadline_(steady::now() + b.options_.timeout),
-        tick_(ioc_) {}
+      : b_(b), req_(req), progress_(progress), cancel_(cancel),
+        calls_(b.url_, b.engine_.headers, req.correlation, b.options_.connect_timeout, b.options_.timeout / 10,
+               steady::now() + b.options_.timeout) {}
 
   render_outcome run();
 
 private:
-  exchange_answer call(bhttp::verb method, std::string target, std::string body = {},
-                       std::size_t limit = comfy_small_answer, std::string content_type = "application/json") {
-    exchange_request r;
-    r.method = method;
-    r.target = b_.url_.target(target);
-    r.host = b_.url_.host_header();
-    r.authorization = b_.url_.authorization;
-    r.headers = schema::outbound_headers(req_.correlation);
-    r.headers.insert(r.headers.end(), b_.engine_.headers.begin(), b_.engine_.headers.end());
-    r.body = std::move(body);
-    r.content_type = std::move(content_type);
-    r.connect_deadline = std::min(deadline_, steady::now() + b_.options_.connect_timeout);
-    r.deadline = std::min(deadline_, steady::now() + b_.options_.connect_timeout + b_.options_.timeout / 10);
-    r.body_limit = limit;
-    std::optional<exchange_answer> got;
-    auto ex = http_exchange::start(ioc_, endpoints_, std::move(r), [&got](exchange_answer a) { got = std::move(a); });
-    run_until([&] { return got.has_value(); });
-    return std::move(*got);
+  exchange_answer call(bhttp::verb method, const std::string& target, std::string body = {},
+                       std::size_t limit = engine_small_answer, std::string content_type = "application/json") {
+    return calls_.call(method, target, std::move(body), limit, std::move(content_type));
   }
-
   // Runs the io_context for about one tick (frames arrive meanwhile).
-  void wait_a_tick() {
-    bool fired = false;
-    tick_.expires_after(comfy_tick);
-    tick_.async_wait([&fired](boost::system::error_code) { fired = true; });
-    run_until([&] { return fired; });
-  }
-
-  // Runs handlers until `done()`; each wait has a handler of its own pending
-  // (an answer, a timer, a handshake), all with deadlines.
-  template <class Done>
-  void run_until(Done done) {
-    while (!done())
-      ioc_.run_one();
-  }
+  void wait_a_tick() { calls_.pause(comfy_tick); }
 
   void report(double p) {
     p = std::clamp(p, 0.0, 0.99);
@@ -121,7 +84,7 @@ private:
   std::optional<provider_error> upload_init_image(std::string& name);
   std::optional<provider_error> submit(const json::object& prompt);
   std::variant<comfy_history, provider_error> follow();
-  render_outcome collect(const comfy_history& h);
+  render_outcome collect(const comfy_history& h, const model_setup& setup);
   void cancel_prompt();
   void forget_prompt();
 
@@ -129,15 +92,7 @@ private:
   const render_request& req_;
   const progress_fn& progress_;
   const cancel_token& cancel_;
-  steady::time_point deadline_;
-  net::io_context ioc_;
-  // Keeps run_one() waiting rather than stopping the io_context: without it
-  // the io_context was seen stopped, an exchange still pending, right after
-  // the engine dropped the websocket, and a stopped io_context returns at
-  // once from every later run_one().
-  net::executor_work_guard<net::io_context::executor_type> busy_ = net::make_work_guard(ioc_);
-  net::steady_timer tick_;
-  std::vector<net::ip::tcp::endpoint> endpoints_;
+  engine_calls calls_;
   std::unique_ptr<comfy_socket> socket_;
   std::string prompt_id_ = uuid4();
   double shown_ = 0;
@@ -148,7 +103,7 @@ std::optional<provider_error> comfy_render::upload_init_image(std::string& name)
   // Per job: an identical file of another job would be answered with the other's name.
   auto file = "svc-" + prompt_id_ + ".png";
   auto a = call(bhttp::verb::post, "/upload/image", comfy_upload_body(boundary, file, "svc", req_.init_image),
-                comfy_small_answer, "multipart/form-data; boundary=" + boundary);
+                engine_small_answer, "multipart/form-data; boundary=" + boundary);
   if (a.fault != exchange_fault::none)
     return provider_error::unavailable("uploading the init image failed: " + a.detail);
   auto uploaded = a.status == 200 ? comfy_uploaded_name(a.body) : std::nullopt;
@@ -201,11 +156,11 @@ std::variant<comfy_history, provider_error> comfy_render::follow() {
     }
     if (cancel_.cancelled())
       return provider_error::cancelled();
-    if (steady::now() >= deadline_)
+    if (steady::now() >= calls_.deadline())
       return provider_error::timeout("the engine did not finish within " + core::format_duration(b_.options_.timeout));
     bool quiet = steady::now() - socket_->last_heard() >= b_.options_.silence;
     if (ended || socket_->is_down() || quiet) {
-      auto a = call(bhttp::verb::get, "/history/" + prompt_id_, {}, comfy_small_answer * 16);
+      auto a = call(bhttp::verb::get, "/history/" + prompt_id_, {}, engine_small_answer * 16);
       if (a.fault != exchange_fault::none && !ended)
         return provider_error::unavailable("the engine stopped answering: " + a.detail);
       auto parsed = comfy_parse_history(a.body, prompt_id_);
@@ -216,7 +171,7 @@ std::variant<comfy_history, provider_error> comfy_render::follow() {
           h->exception_type = error_type;
         return *h;
       }
-      auto q = call(bhttp::verb::get, "/queue", {}, comfy_small_answer * 64);
+      auto q = call(bhttp::verb::get, "/queue", {}, engine_small_answer * 64);
       if (q.fault == exchange_fault::none && q.status == 200 && !comfy_queue_holds(q.body, prompt_id_)) {
         // It may have ended between the two calls.
         auto again = comfy_parse_history(call(bhttp::verb::get, "/history/" + prompt_id_).body, prompt_id_);
@@ -226,20 +181,20 @@ std::variant<comfy_history, provider_error> comfy_render::follow() {
       }
       if (socket_->is_down()) {
         core::log_warn("comfyui", b_.engine_.name + ": websocket lost (" + socket_->why() + "); reconnecting");
-        socket_ = std::make_unique<comfy_socket>(ioc_, b_.url_, b_.engine_.headers, worker_client_id());
-        socket_->open(endpoints_, steady::now() + b_.options_.connect_timeout);
+        socket_ = std::make_unique<comfy_socket>(calls_.ioc(), b_.url_, b_.engine_.headers, worker_client_id());
+        socket_->open(calls_.endpoints(), steady::now() + b_.options_.connect_timeout);
       } else if (quiet) {
         socket_->frames().clear();
         // Heard from history instead: ask again after another quiet spell.
-        socket_ = std::make_unique<comfy_socket>(ioc_, b_.url_, b_.engine_.headers, worker_client_id());
-        socket_->open(endpoints_, steady::now() + b_.options_.connect_timeout);
+        socket_ = std::make_unique<comfy_socket>(calls_.ioc(), b_.url_, b_.engine_.headers, worker_client_id());
+        socket_->open(calls_.endpoints(), steady::now() + b_.options_.connect_timeout);
       }
     }
     wait_a_tick();
   }
 }
 
-render_outcome comfy_render::collect(const comfy_history& h) {
+render_outcome comfy_render::collect(const comfy_history& h, const model_setup& setup) {
   if (!h.success) {
     if (!h.exception_type.empty())
       return provider_error::failed("the engine failed: " + h.exception_type);
@@ -258,13 +213,22 @@ render_outcome comfy_render::collect(const comfy_history& h) {
       return provider_error::unavailable("fetching the output " + f.filename + " failed: " +
                                          (a.fault == exchange_fault::none ? "HTTP " + std::to_string(a.status) : a.detail));
     if (video) {
+      // The file's name says nothing of what it holds: a workflow may save
+      // other frames, another size or another container than asked.
       std::string error;
+      auto facts = probe_video_bytes(a.body, error);
+      if (!facts)
+        return provider_error::failed("the engine's output " + f.filename + " is no readable video: " + error);
+      auto mismatch = video_mismatch(*facts, req_.width, req_.height, req_.duration_seconds * req_.fps,
+                                     req_.duration_seconds, setup.frame_tolerance, setup.duration_tolerance);
+      if (!mismatch.empty())
+        return provider_error::failed(mismatch);
       if (!req_.video_file || !req_.video_file->write_at(0, a.body.data(), a.body.size(), error))
         return provider_error::failed("storing the engine's video failed: " + error);
       result.in_video_file = true;
-      result.content_type = std::string{type};
-      result.width = req_.width;
-      result.height = req_.height;
+      result.content_type = facts->content_type;
+      result.width = facts->width;
+      result.height = facts->height;
       return result;
     }
     auto sniffed = schema::sniff_image(a.body);
@@ -286,12 +250,12 @@ render_outcome comfy_render::collect(const comfy_history& h) {
 
 // Delete from the queue, interrupt by id, then confirm (engines.md 1.9).
 void comfy_render::cancel_prompt() {
-  deadline_ = steady::now() + b_.options_.connect_timeout; // the job's own deadline may be gone
+  calls_.set_deadline(steady::now() + b_.options_.connect_timeout); // the job's own deadline may be gone
   auto id = json::serialize(json::array{json::string{prompt_id_}});
   call(bhttp::verb::post, "/queue", "{\"delete\":" + id + "}");
   call(bhttp::verb::post, "/interrupt", json::serialize(json::object{{"prompt_id", prompt_id_}}));
-  while (steady::now() < deadline_) {
-    auto q = call(bhttp::verb::get, "/queue", {}, comfy_small_answer * 64);
+  while (steady::now() < calls_.deadline()) {
+    auto q = call(bhttp::verb::get, "/queue", {}, engine_small_answer * 64);
     if (q.fault != exchange_fault::none || (q.status == 200 && !comfy_queue_holds(q.body, prompt_id_)))
       break;
     wait_a_tick();
@@ -313,8 +277,7 @@ render_outcome comfy_render::run() {
   if (workflow == setup->second.workflows.end())
     return provider_error::failed("the model " + req_.model + " has no " + std::string{to_string(mode)} + " workflow");
   std::string why;
-  endpoints_ = resolve_endpoints(b_.url_.host, b_.url_.port, why);
-  if (endpoints_.empty())
+  if (!calls_.resolve(why))
     return provider_error::unavailable("cannot reach the engine: " + why);
   comfy_inputs in{&req_, {}, {}, setup->second.denoise};
   for (auto& l : req_.loras) {
@@ -331,9 +294,9 @@ render_outcome comfy_render::run() {
   auto prompt = comfy_prompt(workflow->second, in);
   if (auto* e = std::get_if<provider_error>(&prompt))
     return *e;
-  socket_ = std::make_unique<comfy_socket>(ioc_, b_.url_, b_.engine_.headers, worker_client_id());
-  socket_->open(endpoints_, steady::now() + b_.options_.connect_timeout);
-  run_until([&] { return socket_->is_open() || socket_->is_down(); });
+  socket_ = std::make_unique<comfy_socket>(calls_.ioc(), b_.url_, b_.engine_.headers, worker_client_id());
+  socket_->open(calls_.endpoints(), steady::now() + b_.options_.connect_timeout);
+  calls_.run_until([&] { return socket_->is_open() || socket_->is_down(); });
   if (socket_->is_down())
     return provider_error::unavailable("the engine's websocket: " + socket_->why());
   if (auto e = submit(std::get<json::object>(prompt)))
@@ -344,7 +307,7 @@ render_outcome comfy_render::run() {
       cancel_prompt();
     return *e;
   }
-  auto outcome = collect(std::get<comfy_history>(end));
+  auto outcome = collect(std::get<comfy_history>(end), setup->second);
   forget_prompt();
   if (outcome.ok() && progress_)
     progress_(1.0);

@@ -10,9 +10,7 @@
 // ends the job exactly once.
 #include <boost/test/unit_test.hpp>
 
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,9 +18,11 @@
 
 #include "comfyui_server.hpp"
 #include "media_probe.hpp"
+#include "support/engine_jobs.hpp"
 #include "support/file_uploads.hpp"
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
+#include "support/process.hpp"
 #include "support/output_bytes.hpp"
 #include "support/server_fixture.hpp"
 #include "support/wait.hpp"
@@ -39,17 +39,10 @@ namespace {
 
 const std::string examples = SVC_EXAMPLES_DIR;
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 // The example engines file, its servers replaced by `gpu0` and `gpu1` and its
 // workflow files named by absolute path; `edit` changes it further.
 std::string engines_yaml(const comfyui_server& gpu0, const comfyui_server& gpu1) {
-  auto text = read_text(examples + "/engines/comfyui.yaml");
+  auto text = read_file(examples + "/engines/comfyui.yaml");
   BOOST_REQUIRE(!text.empty());
   text = std::regex_replace(text, std::regex{"http://127\\.0\\.0\\.1:8188"}, gpu0.url());
   text = std::regex_replace(text, std::regex{"http://127\\.0\\.0\\.1:8189"}, gpu1.url());
@@ -90,36 +83,11 @@ struct comfyui_fixture : with_engines, server_fixture {
     gpu1.set_faults(f);
   }
 
-  json::value run(const std::string& path, const json::object& body) {
-    auto created = c.request("POST", path, with_key(t.write.key, {{"Content-Type", "application/json"}}),
-                             json::serialize(body));
-    BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
-    return wait_terminal(c, t.read.key, json_str(created.json(), "id"), 60s);
-  }
-
-  // A terminal failure with `code`, its hold back with the team, and its image.failed event.
+  json::value run(const std::string& path, const json::object& body) { return run_engine_job(c, t, path, body); }
   void check_failed_and_refunded(const json::value& job, const std::string& code) {
-    BOOST_TEST(json_str(job, "status") == "failed", job);
-    BOOST_TEST(json_str(job, "failure.code") == code, job);
-    BOOST_TEST(json_str(job, "cost.status") == "refunded");
-    BOOST_TEST(json_size(job, "output_urls") == 0);
-    auto b = get_balance(c, t.read.key);
-    BOOST_TEST(b.available == 1000);
-    BOOST_TEST(b.held == 0);
-    BOOST_TEST(terminal_events(json_str(job, "id")) == 1, "one terminal event for " << json_str(job, "id"));
+    svc::e2e::check_failed_and_refunded(c, t, job, code);
   }
-
-  // image.completed and image.failed events of job `id`.
-  int terminal_events(const std::string& id) {
-    int n = 0;
-    for (const char* type : {"image.completed", "image.failed"}) {
-      auto feed = c.get(std::string{"/v1/events?limit=100&type="} + type, with_key(t.read.key)).json();
-      for (auto& e : feed.at("data").as_array())
-        if (json_str(e, "data.id") == id)
-          ++n;
-    }
-    return n;
-  }
+  int terminal_events(const std::string& id) { return svc::e2e::terminal_events(c, t.read.key, id); }
 };
 
 // The node of `class_type` in `prompt`s, or null.
@@ -139,7 +107,7 @@ struct short_deadline_fixture : comfyui_fixture {
 
 // A prompt of another client of the engine that takes minutes, so that ours waits in its queue.
 void occupy(comfyui_server& server) {
-  auto prompt = json::parse(read_text(examples + "/engines/comfyui/sdxl_text_to_image.json")).as_object();
+  auto prompt = json::parse(read_file(examples + "/engines/comfyui/sdxl_text_to_image.json")).as_object();
   prompt["3"].as_object()["inputs"].as_object()["steps"] = 10000;
   prompt["5"].as_object()["inputs"].as_object()["width"] = 64;
   prompt["5"].as_object()["inputs"].as_object()["height"] = 64;
@@ -391,7 +359,7 @@ BOOST_AUTO_TEST_CASE(a_workflow_that_does_not_fit_the_server_stops_svcd_at_start
     std::string from, to, expect;
   };
   // A custom node the server lacks; a LoRA file it has not installed.
-  auto workflow = read_text(examples + "/engines/comfyui/sdxl_text_to_image.json");
+  auto workflow = read_file(examples + "/engines/comfyui/sdxl_text_to_image.json");
   auto custom = std::regex_replace(workflow, std::regex{"\"VAEDecode\""}, "\"VAEDecodeTiled\"");
   svc::test::temp_file custom_file(custom, ".json");
   const std::vector<variant> variants{

@@ -7,14 +7,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
-#include <csignal>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <string>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
 
 #include <boost/json/object.hpp>
@@ -23,8 +20,8 @@
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
 #include "support/process.hpp"
+#include "support/script_run.hpp"
 #include "support/server_fixture.hpp"
-#include "support/wait.hpp"
 #include "support/webhook_receiver_fixture.hpp"
 
 BOOST_AUTO_TEST_SUITE(e2e_examples)
@@ -42,53 +39,6 @@ struct examples_fixture : webhook_fixture {
   examples_fixture() : webhook_fixture({"--render-delay", "1s"}) {}
 };
 
-// An example program run with `env` settings, its stdout and stderr in one
-// file of a temporary directory; killed when it goes out of scope.
-class example_run {
-public:
-  example_run(const std::vector<std::string>& env, const std::string& interpreter, const std::string& script)
-    : dir_(make_temp_dir("svc-example-")) {
-    std::vector<std::string> argv{"/usr/bin/env"};
-    argv.insert(argv.end(), env.begin(), env.end());
-    argv.push_back(interpreter);
-    argv.push_back(examples_dir + "/" + script);
-    int fd = ::open(output_path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    BOOST_REQUIRE(fd >= 0);
-    pid_ = spawn(argv, fd, fd);
-    ::close(fd);
-  }
-  ~example_run() {
-    if (!exit_code_) {
-      ::kill(pid_, SIGTERM);
-      if (!wait_exit(pid_, 5s)) {
-        ::kill(pid_, SIGKILL);
-        wait_exit(pid_, 5s);
-      }
-    }
-    std::filesystem::remove_all(dir_);
-  }
-  example_run(const example_run&) = delete;
-  example_run& operator=(const example_run&) = delete;
-
-  /// The exit code, or -1 when it did not exit within `timeout`.
-  int wait(std::chrono::milliseconds timeout) {
-    exit_code_ = wait_exit(pid_, timeout);
-    return exit_code_.value_or(-1);
-  }
-  std::string output() const { return read_file(output_path()); }
-  /// Waits until the output holds `text`.
-  bool wait_output(const std::string& text, std::chrono::milliseconds timeout) const {
-    return wait_until([&] { return output().find(text) != std::string::npos; }, timeout, 50ms);
-  }
-  const std::string& dir() const { return dir_; }
-
-private:
-  std::string output_path() const { return dir_ + "/output.txt"; }
-  std::string dir_;
-  pid_t pid_ = -1;
-  std::optional<int> exit_code_;
-};
-
 bool is_png_file(const std::string& path) {
   return read_file(path).rfind("\x89PNG\r\n\x1a\n", 0) == 0;
 }
@@ -97,9 +47,9 @@ bool is_png_file(const std::string& path) {
 void check_client(examples_fixture& f, const std::string& interpreter, const std::string& script) {
   auto team = create_webhook_team(f);
   std::string out_dir = make_temp_dir("svc-example-out-");
-  example_run run({"SVC_API_URL=" + f.svcd.api_url(), "SVC_API_KEY=" + team.write.key, "SVC_OUTPUT_DIR=" + out_dir,
+  script_run run({"SVC_API_URL=" + f.svcd.api_url(), "SVC_API_KEY=" + team.write.key, "SVC_OUTPUT_DIR=" + out_dir,
                    "SVC_WEBHOOK_URL=" + f.hooks->url()},
-                  interpreter, script);
+                  interpreter, examples_dir + "/" + script);
   BOOST_REQUIRE_EQUAL(run.wait(60s), 0);
   auto output = run.output();
   BOOST_TEST_MESSAGE(output);
@@ -153,9 +103,9 @@ void check_receiver(examples_fixture& f, const std::string& script, const std::s
   std::ofstream{tls_dir + "/server.pem"} << webhook_test_pki().server.cert;
   std::ofstream{tls_dir + "/server.key"} << webhook_test_pki().server.key;
   auto port = std::to_string(closed_local_port());
-  example_run receiver({"SVC_WEBHOOK_SECRET=" + json_str(endpoint, "secret"), "SVC_RECEIVER_PORT=" + port,
+  script_run receiver({"SVC_WEBHOOK_SECRET=" + json_str(endpoint, "secret"), "SVC_RECEIVER_PORT=" + port,
                         "SVC_RECEIVER_CERT=" + tls_dir + "/server.pem", "SVC_RECEIVER_KEY=" + tls_dir + "/server.key"},
-                       "node", script);
+                       "node", examples_dir + "/" + script);
   BOOST_REQUIRE_MESSAGE(receiver.wait_output("\"listening\"", 15s), receiver.output());
   auto receiver_url = "https://127.0.0.1:" + port + "/hooks";
 

@@ -13,10 +13,7 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/json.hpp>
 
-#include "core/memory_file.hpp"
-#include "providers/image.hpp"
-#include "providers/mp4_encoder.hpp"
-#include "providers/png_writer.hpp"
+#include "tests/support/fake_media.hpp"
 #include "tests/support/loopback_listener.hpp"
 
 namespace svc::test {
@@ -45,33 +42,6 @@ bool is_uuid(std::string_view s) {
       return false;
   }
   return true;
-}
-
-// A picture that differs per seed (the same rule as the A1111 stand-in).
-std::string make_png(int width, int height, std::uint64_t seed) {
-  providers::image img(width, height);
-  const float r = static_cast<float>(seed % 7) / 6.0f, g = static_cast<float>((seed / 7) % 7) / 6.0f;
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x)
-      img.at(x, y) = {r, g, static_cast<float>(x + y) / static_cast<float>(width + height)};
-  std::string out, error;
-  providers::encode_png(img, {}, out, error);
-  return out;
-}
-
-std::string make_mp4(int width, int height, int frames, int fps) {
-  core::memory_file file;
-  providers::mp4_encoder enc;
-  std::string error;
-  if (!enc.open(width, height, std::max(fps, 1), file, error))
-    return {};
-  for (int f = 0; f < frames; ++f)
-    enc.push([&](int y, providers::rgb* row) {
-      for (int x = 0; x < width; ++x)
-        row[x] = {static_cast<float>(f) / static_cast<float>(frames), static_cast<float>(y) / height, 0.5f};
-    }, error);
-  enc.finish(error);
-  return file.take();
 }
 
 std::string_view content_type_of(std::string_view name) {
@@ -293,13 +263,13 @@ struct comfyui_server::impl {
     };
     if (!w.video_saver.empty()) {
       auto name = "ComfyUI_" + std::to_string(++saved) + "_.mp4";
-      auto f = save("video", name, make_mp4(w.width, w.height, w.frames, w.fps));
+      auto f = save("video", name, fake_mp4(w.width, w.height, w.frames, w.fps));
       outputs[w.video_saver] = {{"images", json::array{f}}, {"animated", json::array{true}}};
     }
     for (auto& node : w.image_savers) {
       json::array images;
       for (int i = 0; i < w.batch; ++i)
-        images.push_back(save("", "ComfyUI_" + std::to_string(++saved) + "_.png", make_png(w.width, w.height, w.seed + i)));
+        images.push_back(save("", "ComfyUI_" + std::to_string(++saved) + "_.png", fake_png(w.width, w.height, w.seed + i)));
       outputs[node] = {{"images", std::move(images)}};
     }
     for (auto& [node, out] : outputs)

@@ -1,0 +1,51 @@
+#include "core/callback_inbox.hpp"
+
+#include "core/crypto.hpp"
+
+namespace svc::core {
+
+void callback_inbox::open(const std::string& id) {
+  std::lock_guard lock{mutex_};
+  open_[id];
+}
+
+void callback_inbox::close(const std::string& id) {
+  std::lock_guard lock{mutex_};
+  open_.erase(id);
+}
+
+bool callback_inbox::deliver(const std::string& id, std::string body) {
+  {
+    std::lock_guard lock{mutex_};
+    auto it = open_.find(id);
+    if (it == open_.end())
+      return false;
+    if (it->second.size() >= limit_)
+      it->second.pop_front();
+    it->second.push_back(std::move(body));
+  }
+  arrived_.notify_all();
+  return true;
+}
+
+std::optional<std::string> callback_inbox::take(const std::string& id, std::chrono::milliseconds wait) {
+  std::unique_lock lock{mutex_};
+  auto ready = [&] {
+    auto it = open_.find(id);
+    return it == open_.end() || !it->second.empty();
+  };
+  if (!arrived_.wait_for(lock, wait, ready))
+    return std::nullopt;
+  auto it = open_.find(id);
+  if (it == open_.end())
+    return std::nullopt;
+  auto body = std::move(it->second.front());
+  it->second.pop_front();
+  return body;
+}
+
+std::string callback_token(std::string_view key, std::string_view id) {
+  return to_hex(hmac_sha256(key, "engine-callback:" + std::string{id}));
+}
+
+} // namespace svc::core

@@ -69,8 +69,10 @@ std::vector<std::string> cog_args(const std::string& file, const std::string& ti
           "--engine-callback-listen", "127.0.0.1:" + free_loopback_port()};
 }
 
-cog_options made_with(cog_profile profile, cog_model_kind kind, std::chrono::milliseconds render_time) {
+cog_options made_with(cog_profile profile, cog_model_kind kind, std::chrono::milliseconds render_time,
+                      bool webm = false) {
   cog_options o;
+  o.webm_video = webm;
   o.profile = profile;
   o.kind = kind;
   o.render_time = render_time;
@@ -79,17 +81,18 @@ cog_options made_with(cog_profile profile, cog_model_kind kind, std::chrono::mil
 
 // Started before svcd, which checks the input maps against them at start.
 struct with_containers {
-  with_containers(cog_profile profile, std::chrono::milliseconds render_time)
+  with_containers(cog_profile profile, std::chrono::milliseconds render_time, bool webm)
       : image(made_with(profile, cog_model_kind::image, render_time)),
-        video(made_with(profile, cog_model_kind::video, render_time)), file(cog_engines_yaml(image, video), ".yaml") {}
+        video(made_with(profile, cog_model_kind::video, render_time, webm)),
+        file(cog_engines_yaml(image, video), ".yaml") {}
   cog_server image, video;
   svc::test::temp_file file;
 };
 
 struct cog_fixture : with_containers, server_fixture {
   explicit cog_fixture(cog_profile profile = cog_profile::coglet, std::string timeout = "30s",
-                       std::chrono::milliseconds render_time = 50ms)
-      : with_containers(profile, render_time), server_fixture(cog_args(file.path(), timeout)) {}
+                       std::chrono::milliseconds render_time = 50ms, bool webm = false)
+      : with_containers(profile, render_time, webm), server_fixture(cog_args(file.path(), timeout)) {}
   team_keys t = create_team_with_keys(1000);
   http_client c = api();
 
@@ -161,6 +164,17 @@ void check_stacked_lora_image(cog_fixture& f) {
   BOOST_TEST(f.image.count("GET", "/predictions*") == 0u, "Cog has no GET of a prediction");
 }
 
+// A one-second 16 fps video job on the video container; its terminal state.
+json::value run_video(cog_fixture& f) {
+  json::object body{{"prompt", "a harbour at dawn"}, {"duration_seconds", 1}, {"fps", 16},
+                    {"width", 320}, {"height", 256}, {"seed", 99}};
+  auto created = f.c.request("POST", "/v1/videos", with_key(f.t.write.key, {{"Content-Type", "application/json"}}),
+                             json::serialize(body));
+  BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
+  f.c.set_timeout(90s);
+  return f.c.get("/v1/videos/" + json_str(created.json(), "id"), with_key(f.t.read.key, {{"Prefer", "wait=60"}})).json();
+}
+
 } // namespace
 
 BOOST_FIXTURE_TEST_CASE(an_image_with_stacked_loras_reaches_the_model_as_its_lora_inputs, cog_fixture) {
@@ -187,13 +201,7 @@ BOOST_FIXTURE_TEST_CASE(img2img_sends_the_init_image_as_a_data_uri, cog_fixture)
 }
 
 BOOST_FIXTURE_TEST_CASE(a_video_is_the_mp4_the_model_made, cog_fixture) {
-  json::object body{{"prompt", "a harbour at dawn"}, {"duration_seconds", 1}, {"fps", 16},
-                    {"width", 320}, {"height", 256}, {"seed", 99}};
-  auto created = c.request("POST", "/v1/videos", with_key(t.write.key, {{"Content-Type", "application/json"}}),
-                           json::serialize(body));
-  BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
-  c.set_timeout(90s);
-  auto job = c.get("/v1/videos/" + json_str(created.json(), "id"), with_key(t.read.key, {{"Prefer", "wait=60"}})).json();
+  auto job = run_video(*this);
   BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
   BOOST_TEST(json_str(job, "model") == "text-to-video", job);
   auto sent = video.predictions();
@@ -206,6 +214,41 @@ BOOST_FIXTURE_TEST_CASE(a_video_is_the_mp4_the_model_made, cog_fixture) {
   BOOST_TEST(mp4.header_or_empty("Content-Type") == "video/mp4");
   auto mismatch = svc::test::h264_mp4_mismatch(mp4.body, 320, 256, 16, 1.0);
   BOOST_TEST(mismatch.empty(), mismatch);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_video_short_of_the_asked_frames_fails_and_is_refunded, cog_fixture) {
+  cog_faults short_by_four;
+  short_by_four.missing_frames = 4; // the model allows one frame off
+  video.set_faults(short_by_four);
+  auto job = run_video(*this);
+  BOOST_TEST(json_str(job, "status") == "failed", job);
+  BOOST_TEST(json_str(job, "failure.code") == "provider_error", job);
+  BOOST_TEST(json_str(job, "failure.message").find("12 frames") != std::string::npos, job);
+  BOOST_TEST(json_str(job, "cost.status") == "refunded", job);
+  BOOST_TEST(get_balance(c, t.read.key).available == 1000);
+  cog_faults one_short;
+  one_short.missing_frames = 1;
+  video.set_faults(one_short);
+  job = run_video(*this);
+  BOOST_TEST(json_str(job, "status") == "succeeded", "within the tolerance: " << job);
+}
+
+struct webm_fixture : cog_fixture {
+  webm_fixture() : cog_fixture(cog_profile::coglet, "30s", 50ms, true) {}
+};
+
+BOOST_FIXTURE_TEST_CASE(a_webm_video_is_served_as_webm_with_byte_ranges, webm_fixture) {
+  auto job = run_video(*this);
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
+  auto target = target_of(json_str(job, "output_urls.0"));
+  auto whole = c.get(target);
+  BOOST_REQUIRE_MESSAGE(whole.status == 200, whole.summary());
+  BOOST_TEST(whole.header_or_empty("Content-Type") == "video/webm");
+  BOOST_TEST(whole.body.substr(0, 4) == std::string("\x1a\x45\xdf\xa3"), "an EBML header");
+  auto part = c.get(target, {{"Range", "bytes=4-99"}});
+  BOOST_TEST(part.status == 206, part.summary());
+  BOOST_TEST(part.header_or_empty("Content-Type") == "video/webm");
+  BOOST_TEST(part.body == whole.body.substr(4, 96));
 }
 
 BOOST_FIXTURE_TEST_CASE(a_cancel_while_queued_never_reaches_the_container_and_one_while_running_does, cog_fixture) {

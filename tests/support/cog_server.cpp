@@ -107,6 +107,7 @@ struct cog_server::impl {
   cog_faults faults;
   std::vector<cog_request> requests;
   std::vector<json::object> predictions;
+  std::vector<double> render_seconds; // of each ended run: its create to its completed webhook
   std::vector<cog_webhook> webhooks;
   std::optional<prediction> run;
   std::uint64_t serial = 0; // numbers runs, so a tick or a disconnect of an ended run is ignored
@@ -294,12 +295,16 @@ struct cog_server::impl {
     auto number = [&](const char* key) { return static_cast<int>(in.at(key).as_int64()); };
     bool image = options.kind == cog_model_kind::image;
     json::array outputs;
+    bool webm = !image && options.webm_video;
+    int frames = image ? 0 : std::max(1, number("num_frames") - faults.missing_frames);
     for (int i = 0; i < (image ? number("num_outputs") : 1); ++i) {
       auto bytes = image ? fake_png(number("width"), number("height"), static_cast<std::uint64_t>(run->seed + i))
-                         : fake_mp4(number("width"), number("height"), number("num_frames"), number("fps"));
+                   : webm ? fake_webm(number("width"), number("height"), frames, number("fps"))
+                          : fake_mp4(number("width"), number("height"), frames, number("fps"));
       if (i == 0 && faults.oversized_output)
         bytes.resize(faults.oversized_output, '\0');
-      outputs.push_back(publish(std::move(bytes), image ? ".png" : ".mp4", image ? "image/png" : "video/mp4"));
+      outputs.push_back(publish(std::move(bytes), image ? ".png" : webm ? ".webm" : ".mp4",
+                                image ? "image/png" : webm ? "video/webm" : "video/mp4"));
       run->output = outputs;
       if (coglet()) // the Python server sends output webhooks only for iterator outputs
         notify(*run, "output");
@@ -314,6 +319,7 @@ struct cog_server::impl {
     p.error = error;
     p.completed_at = now_text();
     p.predict_time = std::chrono::duration<double>(steady::now() - p.started).count();
+    render_seconds.push_back(p.predict_time);
     notify(p, "completed");
     if (p.sync)
       respond(p.sync, 200, json::serialize(sync_answer(p)));
@@ -503,6 +509,11 @@ std::size_t cog_server::count(const std::string& method, const std::string& path
 std::string cog_server::running() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->run ? impl_->run->id : std::string{};
+}
+
+std::vector<double> cog_server::render_seconds() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->render_seconds;
 }
 
 std::vector<cog_webhook> cog_server::webhooks() const {

@@ -36,6 +36,7 @@ struct cog_options {
   std::chrono::milliseconds render_time{50};  ///< from start to completed
   std::chrono::milliseconds setup_time{0};    ///< STARTING this long after construction (and after restart)
   bool url_outputs = false;                   ///< outputs as http URLs it serves, not data: URIs
+  bool webm_video = false;                    ///< a video model makes VP9 WebM, not H.264 MP4
   std::string webhook_token;                  ///< sent as `Authorization: Bearer <token>` when set
 };
 
@@ -46,6 +47,7 @@ struct cog_faults {
   bool fail_prediction = false; ///< the model raises: a terminal status failed with an error
   bool hang = false;            ///< never completes (until cancelled)
   std::size_t oversized_output = 0; ///< when set, the output is this many bytes (a PNG padded out)
+  int missing_frames = 0;           ///< a video has this many frames fewer than asked
   bool defunct = false;         ///< /health-check DEFUNCT (the worker crashed); creates refused as during setup
   std::string user_healthcheck_error; ///< when set and idle, /health-check UNHEALTHY with this message
 };
@@ -92,6 +94,9 @@ public:
   std::size_t count(const std::string& method, const std::string& path) const;
   /// The id of the prediction running now, or empty.
   std::string running() const;
+  /// Seconds each ended run took, from its create to its `completed`
+  /// webhook (what svcd's time over a job is measured against).
+  std::vector<double> render_seconds() const;
   /// Every webhook sent so far, in order; one entry per try, so a retried `completed` appears once per try.
   std::vector<cog_webhook> webhooks() const;
 

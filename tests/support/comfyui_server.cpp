@@ -120,6 +120,7 @@ struct comfyui_server::impl {
     std::string id;
     json::object prompt;
     std::string client;
+    std::chrono::steady_clock::time_point accepted = std::chrono::steady_clock::now();
   };
 
   std::chrono::milliseconds step_time;
@@ -128,6 +129,7 @@ struct comfyui_server::impl {
   comfyui_installed installed;
   std::vector<comfyui_request> requests;
   std::vector<json::object> prompts;
+  std::vector<double> render_seconds; // of each finished prompt: accepted to its end
   std::vector<queued> queue;
   std::optional<queued> run;
   int run_step = 0;
@@ -305,6 +307,7 @@ struct comfyui_server::impl {
                                     {"messages", messages}}},
                         {"meta", json::object{}}};
     auto client = run->client, id = run->id;
+    render_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - run->accepted).count());
     run.reset();
     broadcast_status();
     event(client, "executing", {{"node", nullptr}, {"prompt_id", id}});
@@ -530,6 +533,11 @@ std::vector<std::string> comfyui_server::uploads() const {
 std::string comfyui_server::running() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->run ? impl_->run->id : std::string{};
+}
+
+std::vector<double> comfyui_server::render_seconds() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->render_seconds;
 }
 
 std::size_t comfyui_server::pending() const {

@@ -68,6 +68,9 @@ public:
   std::string running() const;
   /// Prompts waiting in the queue.
   std::size_t pending() const;
+  /// Seconds each finished prompt took, from its POST /prompt to its end
+  /// (what svcd's time over a job is measured against).
+  std::vector<double> render_seconds() const;
 
 private:
   struct impl;

@@ -1,8 +1,11 @@
 #include "fake_media.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 #include "core/memory_file.hpp"
+#include "media_probe.hpp"
 #include "providers/image.hpp"
 #include "providers/mp4_encoder.hpp"
 #include "providers/png_writer.hpp"
@@ -34,6 +37,19 @@ std::string fake_mp4(int w, int h, int frames, int fps) {
     }, error);
   enc.finish(error);
   return file.take();
+}
+
+std::string fake_webm(int w, int h, int frames, int fps, const std::string& suffix) {
+  const std::string ffmpeg = find_on_path("ffmpeg");
+  if (ffmpeg.empty())
+    return {};
+  const temp_file out("", suffix);
+  const std::string source = "testsrc=s=" + std::to_string(w) + "x" + std::to_string(h) + ":r=" + std::to_string(fps);
+  if (!run_command(ffmpeg + " -v error -y -f lavfi -i " + source + " -frames:v " + std::to_string(frames) +
+                   " -c:v libvpx-vp9 -deadline realtime '" + out.path() + "'"))
+    return {};
+  std::ifstream in(out.path(), std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 } // namespace svc::test

@@ -15,6 +15,7 @@
 #include "providers/mp4_encoder.hpp"
 #include "providers/png_writer.hpp"
 
+#include "fake_media.hpp"
 #include "media_probe.hpp"
 
 BOOST_AUTO_TEST_SUITE(providers_video_probe)
@@ -44,19 +45,12 @@ const std::string& encoded_mp4() {
   return mp4;
 }
 
-// A VP9 video of a lavfi test pattern by the ffmpeg CLI (Svc writes no WebM
-// of its own); the suffix picks the muxer: `.webm`, or `.mkv` for a Matroska
+// A VP9 video; the suffix picks the muxer: `.webm`, or `.mkv` for a Matroska
 // file that is not WebM.
 std::string ffmpeg_vp9(const std::string& suffix) {
-  const std::string ffmpeg = svc::test::find_on_path("ffmpeg");
-  BOOST_REQUIRE_MESSAGE(!ffmpeg.empty(), "ffmpeg not found on PATH (Debian package ffmpeg)");
-  const svc::test::temp_file out("", suffix);
-  const std::string source = "testsrc=s=" + std::to_string(video_width) + "x" + std::to_string(video_height) + ":r=" +
-                             std::to_string(video_fps) + ":d=" + std::to_string(static_cast<int>(video_seconds));
-  BOOST_REQUIRE(svc::test::run_command(ffmpeg + " -v error -y -f lavfi -i " + source +
-                                       " -c:v libvpx-vp9 -deadline realtime '" + out.path() + "'"));
-  std::ifstream in(out.path(), std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  auto bytes = svc::test::fake_webm(video_width, video_height, static_cast<int>(video_seconds * video_fps), video_fps, suffix);
+  BOOST_REQUIRE_MESSAGE(!bytes.empty(), "ffmpeg (Debian package ffmpeg) could not make a VP9 " << suffix);
+  return bytes;
 }
 
 // `n` bytes of noise, the same on every run (the engine's raw output is not trusted).

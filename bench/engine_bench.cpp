@@ -22,6 +22,7 @@
 #include "support/http_client.hpp"
 #include "support/json_util.hpp"
 #include "support/svcd_process.hpp"
+#include "core/time_format.hpp"
 
 namespace json = boost::json;
 using namespace std::chrono;
@@ -93,15 +94,28 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(i, v.size() - 1)];
 }
 
-// Runs `a.jobs` jobs on a svcd with `engines_yaml`; seconds each job took end to end.
-std::vector<double> job_seconds(const std::string& engines_yaml, std::vector<std::string> extra, const bench_args& a) {
+// Where a job's time went, by its record's timestamps (milliseconds apart).
+struct job_times {
+  double total = 0;        ///< POST sent .. long-poll answered, seconds
+  double admitted_ms = 0;  ///< created_at .. started_at: admission, dispatch to a worker
+  double finished_ms = 0;  ///< started_at .. completed_at: the render, with the engine's own time
+};
+
+double ms_between(const json::value& job, const char* from, const char* to) {
+  auto a = svc::core::parse_iso8601(svc::e2e::json_str(job, from));
+  auto b = svc::core::parse_iso8601(svc::e2e::json_str(job, to));
+  return a && b ? duration<double, std::milli>(*b - *a).count() : 0.0;
+}
+
+// Runs `a.jobs` jobs on a svcd with `engines_yaml`; how long each took.
+std::vector<job_times> job_seconds(const std::string& engines_yaml, std::vector<std::string> extra, const bench_args& a) {
   auto file = write_temp(engines_yaml, ".yaml");
   std::vector<std::string> args{"--engines", file};
   args.insert(args.end(), extra.begin(), extra.end());
   svcd_process svcd(args);
   auto key = team_key(svcd, a.jobs);
   http_client api(svcd.api_url(), svc::e2e::foreign_server);
-  std::vector<double> out;
+  std::vector<job_times> out;
   for (int i = 0; i < a.jobs; ++i) {
     json::object body{{"prompt", "a plain grey box"}, {"width", 256}, {"height", 256}, {"steps", 10}, {"seed", i}};
     auto t0 = steady_clock::now();
@@ -114,22 +128,38 @@ std::vector<double> job_seconds(const std::string& engines_yaml, std::vector<std
     auto t1 = steady_clock::now();
     if (svc::e2e::json_str(done.json(), "status") != "succeeded")
       throw std::runtime_error("job " + id + ": " + done.body);
-    out.push_back(duration<double>(t1 - t0).count());
+    auto job = done.json();
+    out.push_back({duration<double>(t1 - t0).count(), ms_between(job, "created_at", "started_at"),
+                   ms_between(job, "started_at", "completed_at")});
   }
   std::remove(file.c_str());
   return out;
 }
 
-void report(const std::string& engine, const std::vector<double>& total, const std::vector<double>& render) {
-  if (total.size() != render.size())
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (auto x : v)
+    sum += x;
+  return v.empty() ? 0 : sum / static_cast<double>(v.size());
+}
+
+void report(const std::string& engine, const std::vector<job_times>& jobs, const std::vector<double>& render) {
+  if (jobs.size() != render.size())
     throw std::runtime_error(engine + ": " + std::to_string(render.size()) + " engine times for " +
-                             std::to_string(total.size()) + " jobs");
-  std::vector<double> added;
-  for (std::size_t i = 0; i < total.size(); ++i)
-    added.push_back((total[i] - render[i]) * 1000);
+                             std::to_string(jobs.size()) + " jobs");
+  std::vector<double> added, admitted, around_render, http;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    added.push_back((jobs[i].total - render[i]) * 1000);
+    admitted.push_back(jobs[i].admitted_ms);
+    around_render.push_back(jobs[i].finished_ms - render[i] * 1000);
+    http.push_back(jobs[i].total * 1000 - jobs[i].admitted_ms - jobs[i].finished_ms);
+  }
   std::printf("%-8s jobs=%zu engine p50=%.1f ms | added p50=%.2f ms p90=%.2f ms p99=%.2f ms max=%.2f ms\n",
               engine.c_str(), added.size(), percentile(render, 0.5) * 1000, percentile(added, 0.5),
               percentile(added, 0.9), percentile(added, 0.99), percentile(added, 1.0));
+  std::printf("%-8s   mean split (record timestamps, ms resolution): admission+dispatch %.2f ms, "
+              "around the engine %.2f ms, create answer+long poll %.2f ms\n",
+              "", mean(admitted), mean(around_render), mean(http));
 }
 
 } // namespace

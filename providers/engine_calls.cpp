@@ -58,11 +58,4 @@ exchange_answer engine_calls::run(exchange_request r, const std::vector<boost::a
   return std::move(*got);
 }
 
-void engine_calls::pause(std::chrono::milliseconds d) {
-  bool fired = false;
-  pause_timer_.expires_after(d);
-  pause_timer_.async_wait([&fired](boost::system::error_code) { fired = true; });
-  run_until([&] { return fired; });
-}
-
 } // namespace svc::providers

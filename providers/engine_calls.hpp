@@ -48,7 +48,22 @@ public:
   /// One GET of an absolute http URL the engine named (an output), bounded by `limit`.
   exchange_answer fetch(const remote_url& where, const std::string& target, std::size_t limit);
   /// Runs the io_context for `d` (handlers of others on it run meanwhile).
-  void pause(std::chrono::milliseconds d);
+  void pause(std::chrono::milliseconds d) {
+    pause_until(d, [] { return false; });
+  }
+  /// Runs it for `d`, or until `woken()` after a handler ran (a websocket
+  /// frame arrived), whichever is first.
+  template <class Woken>
+  void pause_until(std::chrono::milliseconds d, Woken woken) {
+    bool fired = false;
+    pause_timer_.expires_after(d);
+    pause_timer_.async_wait([&fired](boost::system::error_code) { fired = true; });
+    run_until([&] { return fired || woken(); });
+    if (!fired) { // the timer's handler refers to `fired`: let it run before returning
+      pause_timer_.cancel();
+      run_until([&] { return fired; });
+    }
+  }
   /// Runs handlers until `done()`: for a wait whose own handler is pending
   /// with a deadline (a websocket's handshake).
   template <class Done>

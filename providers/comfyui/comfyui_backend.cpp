@@ -70,8 +70,11 @@ private:
                        std::size_t limit = engine_small_answer, std::string content_type = "application/json") {
     return calls_.call(method, target, std::move(body), limit, std::move(content_type));
   }
-  // Runs the io_context for about one tick (frames arrive meanwhile).
-  void wait_a_tick() { calls_.pause(comfy_tick); }
+  // Runs the io_context for about one tick, or until a frame arrives or the
+  // socket drops: the end of a prompt is seen when its event comes.
+  void wait_a_tick() {
+    calls_.pause_until(comfy_tick, [this] { return socket_ && (!socket_->frames().empty() || socket_->is_down()); });
+  }
 
   void report(double p) {
     p = std::clamp(p, 0.0, 0.99);
@@ -258,7 +261,7 @@ void comfy_render::cancel_prompt() {
     auto q = call(bhttp::verb::get, "/queue", {}, engine_small_answer * 64);
     if (q.fault != exchange_fault::none || (q.status == 200 && !comfy_queue_holds(q.body, prompt_id_)))
       break;
-    wait_a_tick();
+    calls_.pause(comfy_tick); // frames are no longer read: a plain pause
   }
   forget_prompt();
 }

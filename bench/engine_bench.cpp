@@ -25,7 +25,9 @@
 #include "core/time_format.hpp"
 
 namespace json = boost::json;
-using namespace std::chrono;
+using std::chrono::duration;
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
 using svc::e2e::http_client;
 using svc::e2e::svcd_process;
 

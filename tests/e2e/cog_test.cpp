@@ -354,28 +354,11 @@ BOOST_FIXTURE_TEST_CASE(the_webhook_route_takes_only_calls_about_a_prediction_sv
 BOOST_AUTO_TEST_CASE(an_input_map_that_does_not_fit_the_model_stops_svcd_at_start) {
   cog_server image, video({cog_profile::coglet, cog_model_kind::video});
   auto text = cog_engines_yaml(image, video);
-  struct variant {
-    std::string from, to, expect;
-  };
-  const std::vector<variant> variants{{"steps: num_inference_steps, num_outputs", "steps: num_steps, num_outputs", "num_steps"},
-                                      {"constants: {scheduler: K_EULER}", "constants: {sampler: K_EULER}", "sampler"},
-                                      {"inputs: {prompt: prompt,", "inputs: {prompt: seed,", "'seed' is integer"}};
-  for (auto& v : variants) {
-    auto changed = text;
-    auto at = changed.find(v.from);
-    BOOST_REQUIRE_MESSAGE(at != std::string::npos, v.from);
-    changed.replace(at, v.from.size(), v.to);
-    svc::test::temp_file file(changed, ".yaml");
-    try {
-      svcd_process svcd(cog_args(file.path(), "30s"));
-      BOOST_ERROR("svcd started with " << v.expect);
-    } catch (const std::runtime_error& e) {
-      std::string why = e.what();
-      BOOST_TEST(why.find("exited during start") != std::string::npos, why);
-      BOOST_TEST(why.find(v.expect) != std::string::npos, why);
-      BOOST_TEST(why.find("cog-sdxl") != std::string::npos, "names the engine: " << why);
-    }
-  }
+  check_refused_at_start(text,
+                         {{"steps: num_inference_steps, num_outputs", "steps: num_steps, num_outputs", "num_steps"},
+                          {"constants: {scheduler: K_EULER}", "constants: {sampler: K_EULER}", "sampler"},
+                          {"inputs: {prompt: prompt,", "inputs: {prompt: seed,", "'seed' is integer"}},
+                         "cog-sdxl", [](const std::string& path) { return cog_args(path, "30s"); });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -355,32 +355,15 @@ BOOST_FIXTURE_TEST_CASE(an_engines_headers_go_with_every_call_to_it, comfyui_fix
 BOOST_AUTO_TEST_CASE(a_workflow_that_does_not_fit_the_server_stops_svcd_at_start) {
   comfyui_server gpu0, gpu1;
   auto text = engines_yaml(gpu0, gpu1);
-  struct variant {
-    std::string from, to, expect;
-  };
   // A custom node the server lacks; a LoRA file it has not installed.
   auto workflow = read_file(examples + "/engines/comfyui/sdxl_text_to_image.json");
   auto custom = std::regex_replace(workflow, std::regex{"\"VAEDecode\""}, "\"VAEDecodeTiled\"");
   svc::test::temp_file custom_file(custom, ".json");
-  const std::vector<variant> variants{
-    {examples + "/engines/comfyui/sdxl_text_to_image.json", custom_file.path(), "VAEDecodeTiled"},
-    {"file: neon_sdxl.safetensors", "file: neon_xl_v2.safetensors", "neon_xl_v2.safetensors"}};
-  for (auto& v : variants) {
-    auto changed = text;
-    auto at = changed.find(v.from);
-    BOOST_REQUIRE(at != std::string::npos);
-    changed.replace(at, v.from.size(), v.to);
-    svc::test::temp_file file(changed, ".yaml");
-    try {
-      svcd_process svcd(engine_args(file.path(), "30s"));
-      BOOST_ERROR("svcd started with " << v.expect);
-    } catch (const std::runtime_error& e) {
-      std::string why = e.what();
-      BOOST_TEST(why.find("exited during start") != std::string::npos, why);
-      BOOST_TEST(why.find(v.expect) != std::string::npos, why);
-      BOOST_TEST(why.find("gpu0") != std::string::npos, "names the engine: " << why);
-    }
-  }
+  check_refused_at_start(
+    text,
+    {{examples + "/engines/comfyui/sdxl_text_to_image.json", custom_file.path(), "VAEDecodeTiled"},
+     {"file: neon_sdxl.safetensors", "file: neon_xl_v2.safetensors", "neon_xl_v2.safetensors"}},
+    "gpu0", [](const std::string& path) { return engine_args(path, "30s"); });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,8 @@
 
 #include "support/image_jobs.hpp"
 #include "support/json_util.hpp"
+#include "support/svcd_process.hpp"
+#include "media_probe.hpp"
 
 namespace svc::e2e {
 namespace json = boost::json;
@@ -40,6 +42,27 @@ void check_failed_and_refunded(http_client& c, const team_keys& t, const json::v
   BOOST_TEST(b.available == credits);
   BOOST_TEST(b.held == 0);
   BOOST_TEST(terminal_events(c, t.read.key, json_str(job, "id")) == 1, "one terminal event for " << json_str(job, "id"));
+}
+
+void check_refused_at_start(const std::string& engines_yaml, const std::vector<refused_edit>& edits,
+                            const std::string& engine,
+                            const std::function<std::vector<std::string>(const std::string&)>& args_for) {
+  for (auto& e : edits) {
+    auto changed = engines_yaml;
+    auto at = changed.find(e.from);
+    BOOST_REQUIRE_MESSAGE(at != std::string::npos, e.from);
+    changed.replace(at, e.from.size(), e.to);
+    svc::test::temp_file file(changed, ".yaml");
+    try {
+      svcd_process svcd(args_for(file.path()));
+      BOOST_ERROR("svcd started with " << e.expect);
+    } catch (const std::runtime_error& error) {
+      std::string why = error.what();
+      BOOST_TEST(why.find("exited during start") != std::string::npos, why);
+      BOOST_TEST(why.find(e.expect) != std::string::npos, why);
+      BOOST_TEST(why.find(engine) != std::string::npos, "names the engine: " << why);
+    }
+  }
 }
 
 } // namespace svc::e2e

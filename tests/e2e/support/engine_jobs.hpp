@@ -2,7 +2,9 @@
 // What the engine suites (ComfyUI, Cog) do with a job alike: run one to its
 // end, count its terminal events, and check that a failure was recorded,
 // refunded and announced once.
+#include <functional>
 #include <string>
+#include <vector>
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -24,5 +26,17 @@ int terminal_events(http_client& c, const std::string& read_key, const std::stri
 void check_failed_and_refunded(http_client& c, const team_keys& t, const boost::json::value& job,
                                const std::string& code, const std::string& message_part = "",
                                long long credits = 1000);
+
+/// A change to an engines file that svcd must refuse at start.
+struct refused_edit {
+  std::string from, to; ///< replaced in the file's text
+  std::string expect;   ///< in svcd's start error
+};
+
+/// For each edit of `engines_yaml`, svcd given the edited file (and `args_for`
+/// its path) exits during start with an error naming `expect` and `engine`.
+void check_refused_at_start(const std::string& engines_yaml, const std::vector<refused_edit>& edits,
+                            const std::string& engine,
+                            const std::function<std::vector<std::string>(const std::string&)>& args_for);
 
 } // namespace svc::e2e

@@ -20,9 +20,16 @@ bool callback_inbox::deliver(const std::string& id, std::string body) {
     auto it = open_.find(id);
     if (it == open_.end())
       return false;
-    if (it->second.size() >= limit_)
-      it->second.pop_front();
-    it->second.push_back(std::move(body));
+    auto& waiting = it->second;
+    waiting.push_back(std::move(body));
+    auto bytes = [&] {
+      std::size_t n = 0;
+      for (auto& b : waiting)
+        n += b.size();
+      return n;
+    };
+    while (waiting.size() > 1 && (waiting.size() > limit_ || bytes() > byte_limit_))
+      waiting.pop_front();
   }
   arrived_.notify_all();
   return true;
@@ -30,15 +37,15 @@ bool callback_inbox::deliver(const std::string& id, std::string body) {
 
 std::optional<std::string> callback_inbox::take(const std::string& id, std::chrono::milliseconds wait) {
   std::unique_lock lock{mutex_};
+  // An id that is not open waits its whole time too: a caller looping on it
+  // must not spin.
   auto ready = [&] {
     auto it = open_.find(id);
-    return it == open_.end() || !it->second.empty();
+    return it != open_.end() && !it->second.empty();
   };
   if (!arrived_.wait_for(lock, wait, ready))
     return std::nullopt;
   auto it = open_.find(id);
-  if (it == open_.end())
-    return std::nullopt;
   auto body = std::move(it->second.front());
   it->second.pop_front();
   return body;

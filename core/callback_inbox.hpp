@@ -19,21 +19,23 @@ namespace svc::core {
 
 class callback_inbox {
 public:
-  /// At most this many bodies wait per id (an engine cannot fill memory).
-  explicit callback_inbox(std::size_t per_id_limit = 64) : limit_(per_id_limit) {}
+  /// At most `per_id_limit` bodies and `per_id_bytes` bytes wait per id (the
+  /// newest always), so an engine cannot fill memory.
+  explicit callback_inbox(std::size_t per_id_limit = 64, std::size_t per_id_bytes = std::size_t{256} << 20)
+      : limit_(per_id_limit), byte_limit_(per_id_bytes) {}
 
   /// Starts taking deliveries for `id` (again: keeps what waits).
   void open(const std::string& id);
   /// Stops taking them and drops what waits.
   void close(const std::string& id);
-  /// Queues `body` for `id`; false when `id` is not open. Past the limit the
-  /// oldest goes: a later state supersedes it, and the final one comes last.
+  /// Queues `body` for `id`; false when `id` is not open. Past a limit the
+  /// oldest go: a later state supersedes them, and the final one comes last.
   bool deliver(const std::string& id, std::string body);
   /// The oldest body for `id`, waiting up to `wait`; nothing on time out.
   std::optional<std::string> take(const std::string& id, std::chrono::milliseconds wait);
 
 private:
-  std::size_t limit_;
+  std::size_t limit_, byte_limit_;
   std::mutex mutex_;
   std::condition_variable arrived_;
   std::map<std::string, std::deque<std::string>> open_;

@@ -23,6 +23,10 @@
 
 namespace svc::providers {
 
+/// How long after an engine could not be checked at its start (it did not
+/// answer) the next render asks it again; renders meanwhile go ahead.
+constexpr std::chrono::seconds engine_recheck_interval{10};
+
 /// An engine's answers are small JSON unless they carry outputs.
 constexpr std::size_t engine_small_answer = 1u << 20;
 

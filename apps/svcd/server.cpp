@@ -139,7 +139,7 @@ int run_server(const core::config& cfg) {
   }
   auto mail_fallback = make_mail_fallback(cfg);
   // Outlives the runtime: renders on the worker pool wait on it until the pool stops.
-  core::callback_inbox engine_inbox;
+  core::callback_inbox engine_inbox{64, 2 * static_cast<std::size_t>(cfg.engine_callback_body_limit)};
   caf::actor_system_config caf_cfg;
   actors::configure_actor_system(caf_cfg, cfg);
   if (clustered)
@@ -180,6 +180,12 @@ int run_server(const core::config& cfg) {
     links.mail = mail.get();
     links.mail_fallback = mail_fallback.get();
     if (listeners.size() > 2) {
+      // A container cannot post to 0.0.0.0: the address it reaches svcd at must be said.
+      if (cfg.engine_callback_url.empty() && listeners[2]->local_endpoint().address().is_unspecified()) {
+        core::log_error("svcd", "--engine-callback-listen binds every address; set --engine-callback-url to the "
+                                "URL the Cog containers reach it at");
+        return 1;
+      }
       auto bound = url_of(listeners[2]->local_endpoint());
       links.engine_callbacks = {cfg.engine_callback_url.empty() ? bound : cfg.engine_callback_url, *url_secret,
                                 &engine_inbox};

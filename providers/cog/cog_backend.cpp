@@ -83,8 +83,9 @@ std::variant<std::optional<cog_state>, provider_error> cog_render::submit(const 
   auto body = cog_prediction_body(id_, input, b_.callbacks_.cog_webhook(id_));
   auto backoff = b_.options_.backoff;
   for (int attempt = 0;; ++attempt) {
-    auto a = calls_.call(bhttp::verb::put, "/predictions/" + id_, body, engine_small_answer, "application/json",
-                         {{"Prefer", "respond-async"}});
+    // The Python server's 202 echoes the input, an init image's data: URI with it.
+    auto a = calls_.call(bhttp::verb::put, "/predictions/" + id_, body, engine_small_answer + 2 * body.size(),
+                         "application/json", {{"Prefer", "respond-async"}});
     bool none = a.fault == exchange_fault::none;
     if (none && (a.status == 201 || a.status == 202))
       return std::optional<cog_state>{};
@@ -117,6 +118,11 @@ std::variant<std::optional<cog_state>, provider_error> cog_render::submit(const 
 std::variant<cog_state, provider_error> cog_render::follow() {
   auto& inbox = *b_.callbacks_.inbox;
   auto heard = steady::now();
+  // The container turns READY as the run ends and posts `completed` after
+  // (a large output takes a while): idle is believed only once it lasted
+  // this long with no word.
+  const auto idle_grace = 10 * b_.options_.silence;
+  std::optional<steady::time_point> idle_since;
   for (;;) {
     if (cancel_.cancelled())
       return provider_error::cancelled();
@@ -137,17 +143,25 @@ std::variant<cog_state, provider_error> cog_render::follow() {
       continue;
     heard = steady::now();
     auto h = calls_.call(bhttp::verb::get, "/health-check");
+    if (h.fault == exchange_fault::timed_out)
+      return provider_error::timeout("the engine did not answer within the job's deadline");
     if (h.fault != exchange_fault::none)
       return provider_error::unavailable("the engine stopped answering: " + h.detail);
     auto health = cog_health(h.body);
-    if (health == "BUSY")
+    if (health == "BUSY") {
+      idle_since.reset();
       continue;
+    }
     if (health == "SETUP_FAILED" || health == "DEFUNCT" || health == "UNHEALTHY")
       return provider_error::unavailable("the engine is " + health);
     if (health == "STARTING" || health == "UNKNOWN")
       return provider_error::unavailable("the engine lost the prediction: it restarted");
-    if (health == "READY" && b_.engine_.slots == 1)
-      return provider_error::unavailable("the engine lost the prediction: it is idle and never reported its end");
+    if (health == "READY" && b_.engine_.slots == 1) {
+      if (!idle_since)
+        idle_since = steady::now();
+      else if (steady::now() - *idle_since >= idle_grace)
+        return provider_error::unavailable("the engine lost the prediction: it is idle and never reported its end");
+    }
   }
 }
 
@@ -255,14 +269,18 @@ render_outcome cog_render::run() {
   if (progress_)
     progress_(0.0);
   open_inbox inbox{*b_.callbacks_.inbox, id_};
+  // Every failure from here on cancels: a create whose answer was lost may
+  // have started the run, and a run given up on must not go on unwatched
+  // (an id that is not running is only a 404).
   auto submitted = submit(cog_input(setup->second, in));
-  if (auto* e = std::get_if<provider_error>(&submitted))
+  if (auto* e = std::get_if<provider_error>(&submitted)) {
+    cancel_prediction();
     return *e;
+  }
   auto& early = std::get<0>(submitted);
   auto end = early ? std::variant<cog_state, provider_error>{*early} : follow();
   if (auto* e = std::get_if<provider_error>(&end)) {
-    if (e->code == "cancelled" || e->code == "provider_timeout")
-      cancel_prediction();
+    cancel_prediction();
     return *e;
   }
   auto outcome = collect(std::get<cog_state>(end));
@@ -279,8 +297,9 @@ cog_backend::cog_backend(engine_spec engine, remote_url url, std::map<std::strin
 
 std::string cog_backend::check_inputs() {
   std::lock_guard lock{check_mutex_};
-  if (checked_)
+  if (checked_ || steady::now() - last_check_ < engine_recheck_interval)
     return check_failure_;
+  last_check_ = steady::now();
   engine_calls calls{url_, engine_.headers, {}, options_.connect_timeout, options_.connect_timeout,
                      steady::now() + 2 * options_.connect_timeout};
   std::string why;

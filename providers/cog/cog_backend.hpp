@@ -64,6 +64,7 @@ private:
   engine_callbacks callbacks_;
   std::mutex check_mutex_;
   bool checked_ = false;      // under check_mutex_
+  std::chrono::steady_clock::time_point last_check_; // under check_mutex_: see engine_recheck_interval
   std::string check_failure_; // under check_mutex_: once set, every render fails with it
 };
 

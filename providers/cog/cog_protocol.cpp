@@ -187,7 +187,7 @@ std::string cog_check_inputs(std::string_view openapi, const model_setup& setup)
     bool fits = type == want || (want == "number" && type == "integer") || (want == "integer" && type == "number");
     if (!type.empty() && !fits)
       return "the model's input '" + name + "' is " + type + ", but " + field + " is " + std::string{want};
-    if (field == "init_image" && cog_text(schema->if_contains("format")) != "uri")
+    if (field == "init_image" && (!schema || cog_text(schema->if_contains("format")) != "uri"))
       return "the model's input '" + name + "' (for init_image) takes no file (format uri)";
   }
   for (auto& [name, value] : setup.cog_constants)

@@ -2,6 +2,8 @@
 
 #include "providers/request_fields.hpp"
 
+#include <algorithm>
+
 #include <boost/json.hpp>
 
 namespace svc::providers {
@@ -152,6 +154,18 @@ std::optional<std::string> comfy_submit_refusal(int status, std::string_view bod
       return "the engine refused the prompt: " + text_of(e->if_contains("type")) + ": " +
              text_of(e->if_contains("message")).substr(0, 300);
   return "the engine answered POST /prompt with HTTP " + std::to_string(status);
+}
+
+std::string comfy_accepted_id(std::string_view body) {
+  boost::system::error_code ec;
+  auto v = json::parse(body, ec);
+  auto* o = ec ? nullptr : v.if_object();
+  auto id = o ? text_of(o->if_contains("prompt_id")) : std::string{};
+  // It goes into URL paths (/history/<id>): letters, digits and '-' only.
+  bool plain = id.size() <= 64 && std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
+  });
+  return plain ? id : std::string{};
 }
 
 std::optional<comfy_event> comfy_parse_event(std::string_view text) {

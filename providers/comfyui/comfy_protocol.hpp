@@ -43,6 +43,9 @@ std::string comfy_prompt_body(const boost::json::object& prompt, std::string_vie
 /// words fit for `failure.message`; nullopt for a 200 without node errors.
 std::optional<std::string> comfy_submit_refusal(int status, std::string_view body);
 
+/// The `prompt_id` an accepted `POST /prompt` answered; empty when none.
+std::string comfy_accepted_id(std::string_view body);
+
 /// One websocket text frame, as far as the back end reads it.
 struct comfy_event {
   std::string type;       ///< `status`, `executing`, `progress`, `execution_error`, ...

@@ -14,13 +14,19 @@ using steady = std::chrono::steady_clock;
 
 // A frame is an event of a few hundred bytes, or a preview image.
 constexpr std::size_t max_frame_bytes = 16u << 20;
+// Text frames kept unread; a render reads them every tick.
+constexpr std::size_t max_frames_kept = 1024;
 
 } // namespace
 
 struct comfy_socket::impl : std::enable_shared_from_this<impl> {
   impl(boost::asio::io_context& ioc, const remote_url& url, std::vector<std::pair<std::string, std::string>> h,
        std::string id)
-      : ws(ioc), host(url.host_header()), target(url.target("/ws?clientId=" + id)), headers(std::move(h)) {}
+      : ws(ioc), host(url.host_header()), target(url.target("/ws?clientId=" + id)), headers(std::move(h)) {
+    // The URL's `user:password@` goes with the upgrade as with every HTTP call (a proxy's basic auth).
+    if (!url.authorization.empty())
+      headers.insert(headers.begin(), {"Authorization", url.authorization});
+  }
 
   websocket::stream<beast::tcp_stream> ws;
   beast::flat_buffer buffer;
@@ -47,6 +53,8 @@ struct comfy_socket::impl : std::enable_shared_from_this<impl> {
       self->heard = steady::now();
       if (self->ws.got_text())
         self->frames.push_back(beast::buffers_to_string(self->buffer.data()));
+      if (self->frames.size() > max_frames_kept) // unread for long: the newest tell the state
+        self->frames.pop_front();
       self->buffer.consume(self->buffer.size());
       self->read();
     });

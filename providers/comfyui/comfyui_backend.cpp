@@ -70,10 +70,10 @@ private:
                        std::size_t limit = engine_small_answer, std::string content_type = "application/json") {
     return calls_.call(method, target, std::move(body), limit, std::move(content_type));
   }
-  // Runs the io_context for about one tick, or until a frame arrives or the
-  // socket drops: the end of a prompt is seen when its event comes.
+  // Runs the io_context for about one tick, or until a frame arrives: the
+  // end of a prompt is seen when its event comes.
   void wait_a_tick() {
-    calls_.pause_until(comfy_tick, [this] { return socket_ && (!socket_->frames().empty() || socket_->is_down()); });
+    calls_.pause_until(comfy_tick, [this] { return socket_ && !socket_->frames().empty(); });
   }
 
   void report(double p) {
@@ -124,8 +124,15 @@ std::optional<provider_error> comfy_render::submit(const json::object& prompt) {
     bool transient = a.fault == exchange_fault::connect_failed ||
                      (a.fault == exchange_fault::none && (a.status == 502 || a.status == 503 || a.status == 504));
     if (a.fault == exchange_fault::none && !transient) {
-      if (auto refusal = comfy_submit_refusal(a.status, a.body))
+      if (auto refusal = comfy_submit_refusal(a.status, a.body)) {
+        // A 200 with node errors still runs the outputs that validated (brief 1.3).
+        if (a.status == 200)
+          cancel_prompt();
         return provider_error::failed(*refusal);
+      }
+      // Servers before 2025-07 ignore the client's prompt_id and make their own.
+      if (auto id = comfy_accepted_id(a.body); !id.empty())
+        prompt_id_ = id;
       return std::nullopt;
     }
     if (!transient || attempt >= b_.options_.retries)
@@ -142,6 +149,9 @@ std::optional<provider_error> comfy_render::submit(const json::object& prompt) {
 // neither its queue nor its history knows it.
 std::variant<comfy_history, provider_error> comfy_render::follow() {
   std::string error_type;
+  // The history is asked at most once a quiet spell while the socket is down
+  // or silent, so a socket that keeps failing does not flood the engine.
+  auto last_poll = steady::now();
   for (;;) {
     bool ended = false;
     auto& frames = socket_->frames();
@@ -161,9 +171,14 @@ std::variant<comfy_history, provider_error> comfy_render::follow() {
       return provider_error::cancelled();
     if (steady::now() >= calls_.deadline())
       return provider_error::timeout("the engine did not finish within " + core::format_duration(b_.options_.timeout));
-    bool quiet = steady::now() - socket_->last_heard() >= b_.options_.silence;
-    if (ended || socket_->is_down() || quiet) {
+    auto now = steady::now();
+    bool quiet = now - socket_->last_heard() >= b_.options_.silence;
+    bool due = now - last_poll >= b_.options_.silence;
+    if (ended || ((socket_->is_down() || quiet) && due)) {
+      last_poll = now;
       auto a = call(bhttp::verb::get, "/history/" + prompt_id_, {}, engine_small_answer * 16);
+      if (a.fault == exchange_fault::timed_out && !ended)
+        return provider_error::timeout("the engine did not answer within the job's deadline");
       if (a.fault != exchange_fault::none && !ended)
         return provider_error::unavailable("the engine stopped answering: " + a.detail);
       auto parsed = comfy_parse_history(a.body, prompt_id_);
@@ -207,8 +222,8 @@ render_outcome comfy_render::collect(const comfy_history& h, const model_setup& 
   for (auto& f : h.files) {
     auto type = comfy_content_type(f.filename);
     bool video = type.substr(0, 6) == "video/";
-    if (type.empty() || video != req_.is_video())
-      continue; // a preview, a mask or a second kind the model also saves
+    if (f.type != "output" || type.empty() || video != req_.is_video())
+      continue; // a preview (`temp`), a mask or a second kind the model also saves
     auto a = call(bhttp::verb::get, "/view?" + comfy_view_query(f), {}, output_limit(req_));
     if (a.fault == exchange_fault::too_large)
       return provider_error::failed("the engine's output " + f.filename + " is larger than the asked size can be");
@@ -305,9 +320,11 @@ render_outcome comfy_render::run() {
   if (auto e = submit(std::get<json::object>(prompt)))
     return *e;
   auto end = follow();
+  socket_.reset(); // no more frames are read: none may pile up while outputs download
   if (auto* e = std::get_if<provider_error>(&end)) {
-    if (e->code == "cancelled" || e->code == "provider_timeout")
-      cancel_prompt();
+    // Whatever ended the wait, the prompt must not run on unwatched (a lost
+    // one is only not found).
+    cancel_prompt();
     return *e;
   }
   auto outcome = collect(std::get<comfy_history>(end), setup->second);
@@ -324,8 +341,9 @@ comfyui_backend::comfyui_backend(engine_spec engine, remote_url url, std::map<st
 
 std::string comfyui_backend::check_workflows() {
   std::lock_guard lock{check_mutex_};
-  if (checked_)
+  if (checked_ || steady::now() - last_check_ < engine_recheck_interval)
     return check_failure_;
+  last_check_ = steady::now();
   net::io_context ioc;
   std::string why;
   auto endpoints = resolve_endpoints(url_.host, url_.port, why);

@@ -61,6 +61,7 @@ private:
   comfyui_options options_;
   std::atomic<bool> checked_{false};
   std::mutex check_mutex_;
+  std::chrono::steady_clock::time_point last_check_; // under check_mutex_: an unreachable server is asked again only after engine_recheck_interval
   std::string check_failure_; // under check_mutex_: once set, every render fails with it
 };
 

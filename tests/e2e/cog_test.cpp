@@ -361,4 +361,20 @@ BOOST_AUTO_TEST_CASE(an_input_map_that_does_not_fit_the_model_stops_svcd_at_star
                          "cog-sdxl", [](const std::string& path) { return cog_args(path, "30s"); });
 }
 
+BOOST_AUTO_TEST_CASE(a_callback_listener_on_every_address_needs_its_url) {
+  cog_server image, video({cog_profile::coglet, cog_model_kind::video});
+  svc::test::temp_file file(cog_engines_yaml(image, video), ".yaml");
+  auto args = cog_args(file.path(), "30s");
+  args.back() = "0.0.0.0:" + free_loopback_port();
+  try {
+    svcd_process svcd(args);
+    BOOST_ERROR("svcd started with no URL for a callback listener on 0.0.0.0");
+  } catch (const std::runtime_error& e) {
+    std::string why = e.what();
+    BOOST_TEST(why.find("--engine-callback-url") != std::string::npos, why);
+  }
+  args.insert(args.end(), {"--engine-callback-url", "http://127.0.0.1:" + args.back().substr(8)});
+  svcd_process svcd(args); // with it, svcd starts
+}
+
 BOOST_AUTO_TEST_SUITE_END()

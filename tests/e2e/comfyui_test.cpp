@@ -56,15 +56,23 @@ std::vector<std::string> engine_args(const std::string& file, const std::string&
 
 // Started before svcd, which checks its workflows against them at start.
 struct with_engines {
-  explicit with_engines(std::chrono::milliseconds step_time)
-      : gpu0(step_time), gpu1(step_time), file(engines_yaml(gpu0, gpu1), ".yaml") {}
+  explicit with_engines(std::chrono::milliseconds step_time, const std::string& gpu0_credentials = "")
+      : gpu0(step_time), gpu1(step_time), file(with_credentials(engines_yaml(gpu0, gpu1), gpu0_credentials), ".yaml") {}
+  // gpu0's URL as `http://user:password@host:port` (a proxy's basic auth).
+  std::string with_credentials(std::string text, const std::string& credentials) {
+    if (credentials.empty())
+      return text;
+    auto url = gpu0.url();
+    return std::regex_replace(text, std::regex{url}, "http://" + credentials + "@" + url.substr(7));
+  }
   comfyui_server gpu0, gpu1;
   svc::test::temp_file file;
 };
 
 struct comfyui_fixture : with_engines, server_fixture {
-  explicit comfyui_fixture(std::string timeout = "30s", std::chrono::milliseconds step_time = 20ms)
-      : with_engines(step_time), server_fixture(engine_args(file.path(), timeout)) {}
+  explicit comfyui_fixture(std::string timeout = "30s", std::chrono::milliseconds step_time = 20ms,
+                           const std::string& gpu0_credentials = "")
+      : with_engines(step_time, gpu0_credentials), server_fixture(engine_args(file.path(), timeout)) {}
   team_keys t = create_team_with_keys(1000);
   http_client c = api();
 
@@ -350,6 +358,27 @@ BOOST_FIXTURE_TEST_CASE(an_engines_headers_go_with_every_call_to_it, comfyui_fix
   BOOST_TEST(with_header(gpu1) == gpu1.requests().size());
   BOOST_TEST(with_header(gpu0) == 0u);
   BOOST_TEST(svcd.log_tail(400).find("replace-me") == std::string::npos, "never logged");
+}
+
+struct basic_auth_fixture : comfyui_fixture {
+  basic_auth_fixture() : comfyui_fixture("30s", 20ms, "svc:s3cret") {}
+};
+
+BOOST_FIXTURE_TEST_CASE(a_urls_credentials_go_with_every_call_and_the_websocket, basic_auth_fixture) {
+  json::object body{{"prompt", "a harbour at dawn"}, {"duration_seconds", 1}, {"fps", 16}, {"width", 320}, {"height", 256}};
+  auto created = c.request("POST", "/v1/videos", with_key(t.write.key, {{"Content-Type", "application/json"}}),
+                           json::serialize(body));
+  BOOST_REQUIRE_MESSAGE(created.status == 201, created.summary());
+  c.set_timeout(90s);
+  auto job = c.get("/v1/videos/" + json_str(created.json(), "id"), with_key(t.read.key, {{"Prefer", "wait=60"}})).json();
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", "the video model runs on gpu0 only: " << job);
+  bool socket_seen = false;
+  for (auto& x : gpu0.requests()) {
+    BOOST_TEST(x.authorization == "Basic c3ZjOnMzY3JldA==", x.method << " " << x.path);
+    socket_seen = socket_seen || x.path == "/ws";
+  }
+  BOOST_TEST(socket_seen);
+  BOOST_TEST(svcd.log_tail(400).find("s3cret") == std::string::npos, "never logged");
 }
 
 BOOST_AUTO_TEST_CASE(a_workflow_that_does_not_fit_the_server_stops_svcd_at_start) {

@@ -51,6 +51,25 @@ BOOST_AUTO_TEST_CASE(past_its_bound_an_id_keeps_the_newest) {
   BOOST_TEST(*inbox.take("a", 0ms) == "3");
 }
 
+BOOST_AUTO_TEST_CASE(past_its_byte_bound_an_id_keeps_the_newest) {
+  callback_inbox inbox{64, 10};
+  inbox.open("a");
+  inbox.deliver("a", "123456");
+  inbox.deliver("a", "7890ab");
+  BOOST_TEST(*inbox.take("a", 0ms) == "7890ab");
+  BOOST_TEST(!inbox.take("a", 0ms));
+  inbox.deliver("a", std::string(100, 'x'));
+  BOOST_TEST(inbox.take("a", 0ms)->size() == 100u, "the newest stays, however large");
+}
+
+BOOST_AUTO_TEST_CASE(a_take_on_a_closed_id_waits_its_time) {
+  callback_inbox inbox;
+  auto t0 = std::chrono::steady_clock::now();
+  BOOST_TEST(!inbox.take("never", 30ms));
+  bool waited = std::chrono::steady_clock::now() - t0 >= 25ms;
+  BOOST_TEST(waited, "no spinning on an id that is not open");
+}
+
 BOOST_AUTO_TEST_CASE(a_token_depends_on_the_key_and_the_id) {
   auto t = svc::core::callback_token("key", "img_1");
   BOOST_TEST(t.size() == 64u);

@@ -133,6 +133,12 @@ BOOST_AUTO_TEST_CASE(an_input_map_is_checked_against_the_schema) {
   unrequired.cog_inputs.erase("prompt");
   unrequired.cog_inputs["negative_prompt"] = "lora_scales";
   BOOST_TEST(cog_check_inputs(openapi, unrequired).find("requires the input 'prompt'") != std::string::npos);
+  // A $ref to a component that is no object (a hostile or broken schema) is refused, not followed.
+  const char* bad_ref = R"({"components":{"schemas":{"Input":{"properties":{
+    "prompt":{"type":"string"},"image":{"allOf":[{"$ref":"#/components/schemas/file"}]}}},"file":3}}})";
+  model_setup takes_image;
+  takes_image.cog_inputs = {{"prompt", "prompt"}, {"init_image", "image"}};
+  BOOST_TEST(cog_check_inputs(bad_ref, takes_image).find("format uri") != std::string::npos);
   BOOST_TEST(!cog_check_inputs("{}", setup).empty());
   BOOST_TEST(!cog_check_inputs("not json", setup).empty());
 }

@@ -83,6 +83,10 @@ BOOST_AUTO_TEST_CASE(a_refusal_names_its_node_and_message) {
   BOOST_TEST(comfy_submit_refusal(400, R"({"error":{"type":"invalid_prompt","message":"Cannot execute"},"node_errors":{}})")
                ->find("invalid_prompt") != std::string::npos);
   BOOST_TEST(*comfy_submit_refusal(500, "<html>") == "the engine answered POST /prompt with HTTP 500");
+  // An older server's own id is followed; one that could break a URL path is not.
+  BOOST_TEST(comfy_accepted_id(R"({"prompt_id":"8a1b-77","number":3,"node_errors":{}})") == "8a1b-77");
+  BOOST_TEST(comfy_accepted_id(R"({"prompt_id":"../../x","number":3})").empty());
+  BOOST_TEST(comfy_accepted_id("[").empty());
   BOOST_TEST(comfy_submit_refusal(200, R"({"prompt_id":"x","node_errors":{"3":{"errors":[]}}})").has_value(),
              "a 200 with node errors is a refusal");
 }

@@ -15,6 +15,7 @@
 
 #include "tests/support/fake_media.hpp"
 #include "tests/support/loopback_listener.hpp"
+#include "tests/support/one_request_http.hpp"
 
 namespace svc::test {
 namespace {
@@ -316,35 +317,13 @@ struct comfyui_server::impl {
 
   // --- HTTP (io thread)
   void accept() {
-    auto socket = std::make_shared<tcp::socket>(listener.ioc);
-    listener.acceptor.async_accept(*socket, [this, socket](error_code ec) {
-      if (ec)
-        return;
-      read(socket);
-      accept();
-    });
-  }
-  void read(const std::shared_ptr<tcp::socket>& socket) {
-    auto buffer = std::make_shared<beast::flat_buffer>();
-    auto parser = std::make_shared<bhttp::request_parser<bhttp::string_body>>();
-    parser->body_limit(100u << 20);
-    bhttp::async_read(*socket, *buffer, *parser, [this, socket, buffer, parser](error_code ec, std::size_t) {
-      if (ec)
-        return;
-      handle(socket, parser->release());
-    });
+    // Init images come as data URIs (Cog) or multipart uploads (ComfyUI).
+    serve_one_request_each(listener, 100u << 20,
+                           [this](const std::shared_ptr<tcp::socket>& socket, one_request req) { handle(socket, std::move(req)); });
   }
   void respond(const std::shared_ptr<tcp::socket>& socket, int status, std::string body,
                std::string_view type = "application/json") {
-    auto res = std::make_shared<bhttp::response<bhttp::string_body>>(static_cast<bhttp::status>(status), 11);
-    res->set(bhttp::field::content_type, type);
-    res->keep_alive(false);
-    res->body() = std::move(body);
-    res->prepare_payload();
-    bhttp::async_write(*socket, *res, [socket, res](error_code, std::size_t) {
-      error_code ignored;
-      socket->shutdown(tcp::socket::shutdown_both, ignored);
-    });
+    respond_and_close(socket, status, std::move(body), type);
   }
   void handle(const std::shared_ptr<tcp::socket>& socket, bhttp::request<bhttp::string_body> req) {
     std::string target{req.target()};

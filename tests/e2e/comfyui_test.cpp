@@ -315,6 +315,37 @@ BOOST_FIXTURE_TEST_CASE(a_hang_is_provider_timeout_and_the_prompt_is_stopped, sh
   BOOST_TEST(wait_until([&] { return gpu0.running().empty() && gpu1.running().empty(); }, 5s));
 }
 
+BOOST_FIXTURE_TEST_CASE(a_200_with_node_errors_fails_and_its_prompt_does_not_run_on, slow_fixture) {
+  comfyui_faults f;
+  f.partial_node_errors = true;
+  set_faults(f);
+  auto job = run("/v1/images", image_body());
+  check_failed_and_refunded(job, "provider_error");
+  BOOST_TEST(json_str(job, "failure.message").find("SaveImage") != std::string::npos, job);
+  BOOST_TEST(count("POST", "/queue") + count("POST", "/interrupt") >= 1u, "the prompt the engine queued is cancelled");
+  BOOST_TEST(wait_until([&] { return gpu0.running().empty() && gpu1.running().empty(); }, 5s));
+  BOOST_TEST(gpu0.pending() + gpu1.pending() == 0u);
+}
+
+BOOST_FIXTURE_TEST_CASE(previews_are_no_outputs, comfyui_fixture) {
+  comfyui_faults f;
+  f.previews = true;
+  set_faults(f);
+  auto job = run("/v1/images", image_body());
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
+  BOOST_TEST(json_size(job, "output_urls") == 1);
+  auto requests = gpu0.requests();
+  for (auto& x : gpu1.requests())
+    requests.push_back(x);
+  std::size_t views = 0, temp_views = 0;
+  for (auto& x : requests) {
+    views += x.path == "/view";
+    temp_views += x.path == "/view" && x.query.find("type=temp") != std::string::npos;
+  }
+  BOOST_TEST(views == 1u);
+  BOOST_TEST(temp_views == 0u, "the 64x64 preview was never fetched");
+}
+
 BOOST_FIXTURE_TEST_CASE(a_kill_9_mid_render_ends_the_job_exactly_once, slow_fixture) {
   auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
   BOOST_REQUIRE(wait_until([&] { return !gpu0.running().empty() || !gpu1.running().empty(); }, 10s));

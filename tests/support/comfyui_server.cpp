@@ -260,10 +260,13 @@ struct comfyui_server::impl {
   }
   json::object save_outputs(const comfyui_work& w) {
     json::object outputs;
-    auto save = [&](const std::string& sub, const std::string& name, std::string bytes) {
-      files["output/" + sub + "/" + name] = std::move(bytes);
-      return json::object{{"filename", name}, {"subfolder", sub}, {"type", "output"}};
+    auto save = [&](const std::string& sub, const std::string& name, std::string bytes, const std::string& type = "output") {
+      files[type + "/" + sub + "/" + name] = std::move(bytes);
+      return json::object{{"filename", name}, {"subfolder", sub}, {"type", type}};
     };
+    if (faults.previews) // ComfyUI's own preview node: a temp file of another size
+      outputs["preview"] = {{"images", json::array{save("", "ComfyUI_temp_" + std::to_string(++saved) + "_.png",
+                                                           fake_png(64, 64, w.seed), "temp")}}};
     if (!w.video_saver.empty()) {
       auto name = "ComfyUI_" + std::to_string(++saved) + "_.mp4";
       auto f = save("video", name, fake_mp4(w.width, w.height, w.frames, w.fps));
@@ -425,7 +428,13 @@ struct comfyui_server::impl {
     prompts.push_back(prompt->as_object());
     double number = ++counter;
     queue.push_back({number, id, prompt->as_object(), client});
-    respond(socket, 200, json::serialize(json::object{{"prompt_id", id}, {"number", number}, {"node_errors", json::object{}}}));
+    json::object node_errors;
+    if (faults.partial_node_errors)
+      node_errors["12"] = {{"errors", json::array{json::object{{"type", "required_input_missing"},
+                                                               {"message", "Required input is missing"},
+                                                               {"details", "images"}, {"extra_info", json::object{}}}}},
+                           {"dependent_outputs", json::array{"12"}}, {"class_type", "SaveImage"}};
+    respond(socket, 200, json::serialize(json::object{{"prompt_id", id}, {"number", number}, {"node_errors", node_errors}}));
     broadcast_status();
     start_next();
   }

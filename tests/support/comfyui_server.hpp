@@ -26,6 +26,11 @@ struct comfyui_faults {
   bool silent_socket = false; ///< keep websockets open but send them nothing
   bool out_of_memory = false; ///< fail each prompt at its first step with an OOM `execution_error`
   bool hang = false;          ///< never finish a prompt (steps stop before the last)
+  /// Answer `POST /prompt` with 200 and an output node's `node_errors`, and
+  /// queue the prompt anyway: the outputs that validated run (brief 1.3).
+  bool partial_node_errors = false;
+  /// Each prompt also saves a `PreviewImage` (`type: temp`, 64x64), listed before its outputs.
+  bool previews = false;
 };
 
 /// One request as received (for checks of what the client sent).

@@ -4,6 +4,7 @@
 
 #include "actors/job_directory_parts.hpp"
 #include "actors/mailbox_depth.hpp"
+#include "actors/render_cost.hpp"
 #include "actors/supervision.hpp"
 #include "actors/team_gate.hpp"
 #include "core/log.hpp"
@@ -49,6 +50,10 @@ void add_queue_deadline(job_directory_self self, const context& ctx, core::time_
   arm_queue_deadline(self, ctx);
 }
 
+queued_job queued_job_of(const job_record& record) {
+  return {record.id, record.team_id, record.model, render_cost(record)};
+}
+
 // The job's queue deadline: creation + TTL. A worker had taken it before the
 // restart: it goes back to the queue with a full TTL from now, not expired
 // for time the server was down. That deadline is given once: the job actor
@@ -80,7 +85,7 @@ job_actor spawn_job(job_directory_self self, const context& ctx, const job_servi
 // Queues a job that is not terminal (its stored record) behind the others.
 void enqueue(job_directory_self self, const context& ctx, const job_services& services, job_record& record) {
   auto deadline = queue_deadline(ctx, record);
-  if (!self->state.queue.push(record.id))
+  if (!self->state.queue.push(queued_job_of(record)))
     return;
   add_queue_deadline(self, ctx, deadline, record.id);
   publish_queue_length(self, services);
@@ -90,33 +95,45 @@ void enqueue(job_directory_self self, const context& ctx, const job_services& se
 // go, any other gets its actor, from its stored record.
 void dispatch(job_directory_self self, const context& ctx, const job_services& services) {
   auto& st = self->state;
+  auto any_model = [](const std::string&) { return true; };
   while (st.dispatched < job_dispatch_slots(services) && !st.dispatch_armed) {
-    auto id = st.queue.pop();
-    if (!id)
+    auto next = st.queue.pop(any_model);
+    if (!next)
       break;
-    if (auto it = st.jobs.find(*id); it != st.jobs.end()) {
-      if (!it->second.dispatched) {
-        it->second.dispatched = true;
-        ++st.dispatched;
-        self->send(it->second.handle, dispatch_atom::value);
+    auto& id = next->id;
+    // A job that does not render after all gives its team's charge back.
+    auto not_rendered = [&] { st.queue.finished(next->team, next->cost, 0); };
+    if (auto it = st.jobs.find(id); it != st.jobs.end()) {
+      if (it->second.dispatched) {
+        not_rendered();
+        continue;
       }
+      it->second.dispatched = true;
+      it->second.charged.emplace(next->cost, ctx.clock->now());
+      ++st.dispatched;
+      self->send(it->second.handle, dispatch_atom::value);
       continue;
     }
-    auto record = ctx.tables->jobs.get(*id);
+    auto record = ctx.tables->jobs.get(id);
     if (record.failed()) { // it keeps its place; the queue waits a second
-      core::log_error("job_directory", "job " + *id + " not started yet, the store failed: " + record.why());
-      st.queue.push_front(*id);
+      core::log_error("job_directory", "job " + id + " not started yet, the store failed: " + record.why());
+      not_rendered();
+      st.queue.push_front(*next);
       st.dispatch_armed = true;
       self->delayed_send(self, std::chrono::seconds{1}, dispatch_atom::value);
       break;
     }
     if (record.absent() || schema::is_terminal(record->status)) {
-      core::log_warn("job_directory", "queued job " + *id + " is missing or terminal in the store");
+      core::log_warn("job_directory", "queued job " + id + " is missing or terminal in the store");
+      not_rendered();
       continue;
     }
-    if (!holds_team(ctx, record->team_id)) // its shard left this node; it resumes at the new owner
+    if (!holds_team(ctx, record->team_id)) { // its shard left this node; it resumes at the new owner
+      not_rendered();
       continue;
+    }
     spawn_job(self, ctx, services, std::move(*record), job_begin::render);
+    st.jobs[id].charged.emplace(next->cost, ctx.clock->now());
   }
   publish_queue_length(self, services);
 }
@@ -231,6 +248,9 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
       if (auto job = st.jobs.find(id); job != st.jobs.end()) {
         if (job->second.dispatched)
           --st.dispatched;
+        if (auto& c = job->second.charged) // what the render took corrects its team's tag
+          st.queue.finished(job->second.team_id, c->first,
+                            std::chrono::duration<double>(ctx.clock->now() - c->second).count());
         st.jobs.erase(job);
       }
       st.queue.erase(id); // it ended while queued

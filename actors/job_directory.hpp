@@ -11,11 +11,13 @@
 // creation order) behind one timer, instead of one timer per job.
 
 #include <deque>
+#include <optional>
+#include <utility>
 #include <string>
 #include <unordered_map>
 
 #include "actors/job.hpp"
-#include "actors/job_queue.hpp"
+#include "actors/fair_queue.hpp"
 #include "actors/release_round.hpp"
 
 namespace svc::actors {
@@ -29,11 +31,13 @@ struct job_directory_state {
     job_actor handle;
     std::string team_id;
     bool dispatched = false; ///< holds a worker slot (its render is queued or running)
+    /// Given by the fair queue: what its team was charged and since when, to correct at its end.
+    std::optional<std::pair<double, core::time_point>> charged;
   };
   std::unordered_map<std::string, live_job> jobs;            ///< jobs with an actor, by id
   std::unordered_map<caf::actor_addr, std::string> job_ids;  ///< job id by actor, for down messages
   std::unordered_map<std::string, ledger_actor> ledgers;     ///< by team id, resolved once
-  job_queue queue;           ///< jobs waiting for a worker slot (some woken, with an actor)
+  fair_queue queue;          ///< jobs waiting for a worker slot (some woken, with an actor), fair between teams
   std::size_t dispatched = 0; ///< jobs holding a worker slot
   /// Queue deadlines of live jobs, earliest first.
   std::deque<std::pair<core::time_point, std::string>> queue_deadlines;

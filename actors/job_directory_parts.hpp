@@ -33,6 +33,9 @@ void add_queue_deadline(job_directory_self self, const context& ctx, core::time_
 /// Queues a job that is not terminal (its stored record) behind the others.
 void enqueue(job_directory_self self, const context& ctx, const job_services& services, schema::job_record& record);
 
+/// What the fair queue keeps of `record`.
+queued_job queued_job_of(const schema::job_record& record);
+
 /// Hands queued jobs to the free worker slots.
 void dispatch(job_directory_self self, const context& ctx, const job_services& services);
 

@@ -17,7 +17,7 @@ int64_t resume_jobs(job_directory_self self, const context& ctx, const job_servi
                     const std::vector<std::string>& ids, std::optional<core::shard_id> shard) {
   auto& st = self->state;
   int64_t resumed = 0;
-  std::vector<std::string> interrupted;
+  std::vector<queued_job> interrupted;
   for (auto& id : ids) {
     if (st.jobs.count(id) || st.queue.contains(id)) // created, cancelled or waited for meanwhile
       continue;
@@ -40,7 +40,7 @@ int64_t resume_jobs(job_directory_self self, const context& ctx, const job_servi
       continue;
     }
     add_queue_deadline(self, ctx, queue_deadline(ctx, *record), id);
-    interrupted.push_back(id);
+    interrupted.push_back(queued_job_of(*record));
     spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch);
   }
   for (auto it = interrupted.rbegin(); it != interrupted.rend(); ++it)

@@ -246,6 +246,26 @@ BOOST_AUTO_TEST_CASE(a_queued_job_has_no_actor_until_a_worker_slot_is_free_for_i
   BOOST_TEST(balance_is(opening - 50, 0));
 }
 
+BOOST_AUTO_TEST_CASE(a_team_that_comes_later_is_served_ahead_of_another_teams_backlog) {
+  start(scripted, 1); // two slots
+  std::vector<job_record> made;
+  for (int i = 0; i < 6; ++i)
+    made.push_back(create(make_job("hog [hold] " + std::to_string(i), 10)));
+  auto late = make_job("newcomer [hold]", 10);
+  late.team_id = "team_2";
+  made.push_back(create(late));
+  BOOST_REQUIRE(reaches(made[0].id, job_status::processing));
+  scripted.release();
+  for (auto& j : made)
+    BOOST_TEST((finish(j.id).status == job_status::succeeded));
+  auto order = scripted.prompts();
+  BOOST_REQUIRE(order.size() == 7u);
+  // The two slots had hog 0 and 1; the next free one goes to the newcomer, not to hog 2.
+  BOOST_TEST(order[2] == "newcomer [hold]");
+  for (int i = 0; i < 6; ++i)
+    BOOST_TEST(order[i < 2 ? i : i + 1] == "hog [hold] " + std::to_string(i), "a team's own jobs keep their order");
+}
+
 BOOST_AUTO_TEST_CASE(a_caller_waiting_for_a_queued_job_is_answered_when_it_ends) {
   start(scripted, 1);
   create(make_job("a lighthouse [hold]", 10));

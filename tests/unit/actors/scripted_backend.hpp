@@ -12,6 +12,8 @@
 #include <mutex>
 #include <string>
 
+#include <vector>
+
 #include "providers/generation_backend.hpp"
 #include "providers/image.hpp"
 #include "providers/png_writer.hpp"
@@ -25,6 +27,7 @@ public:
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++started_;
+      prompts_.push_back(req.prompt);
       init_image_ = req.init_image;
     }
     changed_.notify_all();
@@ -79,6 +82,12 @@ public:
     return started_;
   }
 
+  /// The prompts of the renders begun so far, in the order they began.
+  std::vector<std::string> prompts() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return prompts_;
+  }
+
   /// The init image bytes of the last render begun ("" for none).
   std::string init_image() const {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -98,6 +107,7 @@ private:
   int cancelled_ = 0;
   bool released_ = false;
   std::string init_image_;
+  std::vector<std::string> prompts_;
 };
 
 } // namespace svc::test

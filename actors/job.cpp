@@ -1,6 +1,7 @@
 #include "actors/job.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "actors/mailbox_depth.hpp"
 #include "actors/render_task.hpp"
@@ -140,7 +141,7 @@ void settle(job_self self, const context& ctx, const job_services& services, std
 // the back end or on fsync; the results come back as messages.
 void submit(job_self self, const job_services& services) {
   auto me = caf::actor_cast<job_actor>(self);
-  services.pool->submit(render_task(me, services, self->state.record, self->state.cancel));
+  services.pool->submit(render_task(me, services, self->state.record, self->state.engine, self->state.cancel));
 }
 
 // A job found `processing` after a restart: its render died with the
@@ -155,6 +156,31 @@ void requeue_if_processing(job_self self, const context& ctx) {
   r.started_at.reset();
   self->state.persisted_progress = 0;
   persist(self, ctx);
+}
+
+// An engine that failed (refused, reset, restarted and lost the render,
+// busy) fails the render, not the job: it waits again, first among its
+// team's jobs, for another engine, up to `--render-attempts` renders in all.
+// It is neither charged nor refunded meanwhile. The local back end has no
+// other engine: its failure ends the job.
+bool requeue_after_engine_failure(job_self self, const context& ctx, const std::string& why) {
+  auto& st = self->state;
+  auto& r = st.record;
+  auto directory = caf::actor_cast<job_directory_actor>(st.directory);
+  if (st.engine.empty() || !directory || static_cast<int>(r.engine_failures.size()) + 1 >= ctx.cfg->render_attempts)
+    return false;
+  r.engine_failures.push_back(st.engine);
+  core::log_warn("job", r.id + ": render " + std::to_string(r.engine_failures.size()) + " of at most " +
+                          std::to_string(ctx.cfg->render_attempts) + " failed on engine " + st.engine + " (" + why +
+                          "); queued again for another engine");
+  r.status = job_status::queued;
+  r.progress = 0;
+  r.started_at.reset();
+  st.persisted_progress = 0;
+  st.dispatched = false;
+  persist(self, ctx);
+  self->send(directory, requeue_atom::value, r.id, std::exchange(st.engine, {}));
+  return true;
 }
 
 // Moderates the prompts (the rules may have changed since the create), then queues the render.
@@ -225,7 +251,11 @@ job_actor::behavior_type job(job_self self, context ctx, job_services services, 
       st.waiters.push_back(promise);
       return promise;
     },
-    [=](dispatch_atom) { dispatch(self, ctx, services); },
+    [=](dispatch_atom, std::string& engine) {
+      self->state.engine = std::move(engine);
+      self->state.directory = caf::actor_cast<caf::actor_addr>(self->current_sender());
+      dispatch(self, ctx, services);
+    },
     [=](started_atom) {
       auto& st = self->state;
       if (st.ending || st.record.status != job_status::queued)
@@ -259,6 +289,8 @@ job_actor::behavior_type job(job_self self, context ctx, job_services services, 
       // A render cancelled by someone else than this job is the worker pool
       // shutting down: the job stays as it is in LMDB and resumes at the next start.
       if (self->state.ending || code == "cancelled")
+        return;
+      if (code == "provider_unavailable" && requeue_after_engine_failure(self, ctx, message))
         return;
       end_job_as(self, ctx, services, job_status::failed, schema::job_failure{std::move(code), std::move(message)});
     },

@@ -43,6 +43,8 @@ struct job_state {
   double persisted_progress = 0;        ///< progress of the last progress write
   bool ending = false;                  ///< a terminal state is being committed
   bool dispatched = false;              ///< moderated and handed to the worker pool
+  std::string engine;                   ///< where the directory placed its render ("": the back end chooses)
+  caf::actor_addr directory;            ///< who dispatched it, told when its engine fails (weak: it holds this job)
   std::optional<schema::event_record> event; ///< the terminal event, committed with the settlement
   static inline const char* name = "job";
   // An actor that dies (or follows its directory out) stops its render.

@@ -73,10 +73,11 @@ job_actor spawn_job(job_directory_self self, const context& ctx, const job_servi
                     job_record record, job_begin begin, std::optional<schema::job_failure> died) {
   auto id = record.id;
   auto team = record.team_id;
+  auto failed_on = record.engine_failures;
   auto handle = self->spawn(job, ctx, services, std::move(record), begin, std::move(died));
   adopt(self, handle);
   self->state.job_ids[handle.address()] = id;
-  self->state.jobs[id] = {handle, std::move(team), begin == job_begin::render};
+  self->state.jobs[id] = {handle, std::move(team), begin == job_begin::render, std::nullopt, std::move(failed_on)};
   if (begin == job_begin::render)
     ++self->state.dispatched;
   return handle;
@@ -91,27 +92,46 @@ void enqueue(job_directory_self self, const context& ctx, const job_services& se
   publish_queue_length(self, services);
 }
 
+namespace {
+
+// A dispatched job's render ended (its actor exited, or its engine failed
+// it): its engine slot is free, and what the render took corrects its team's tag.
+void end_placement(job_directory_self self, const context& ctx, job_directory_state::live_job& job) {
+  auto& st = self->state;
+  if (auto& p = job.placed) {
+    st.queue.finished(p->job.team, p->job.cost, std::chrono::duration<double>(ctx.clock->now() - p->since).count());
+    if (p->engine)
+      st.engines.give_back(*p->engine);
+  }
+}
+
+} // namespace
+
 // Hands queued jobs to the free worker slots: a job woken earlier is told to
 // go, any other gets its actor, from its stored record.
 void dispatch(job_directory_self self, const context& ctx, const job_services& services) {
   auto& st = self->state;
-  auto any_model = [](const std::string&) { return true; };
-  while (st.dispatched < job_dispatch_slots(services) && !st.dispatch_armed) {
-    auto next = st.queue.pop(any_model);
+  // A model no engine serves is dispatched all the same, for its back end to fail it.
+  auto placeable = [&st](const std::string& model) { return st.engines.can_place(model) || !st.engines.serves(model); };
+  auto go = [&](job_directory_state::live_job& job, const queued_job& next) {
+    auto engine = st.engines.take(next.model, job.failed_on);
+    job.dispatched = true;
+    job.placed = job_directory_state::live_job::placement{next, ctx.clock->now(), engine};
+    ++st.dispatched;
+    self->send(job.handle, dispatch_atom::value, engine.value_or(""));
+  };
+  while (!st.dispatch_armed) {
+    auto next = st.queue.pop(placeable);
     if (!next)
       break;
     auto& id = next->id;
     // A job that does not render after all gives its team's charge back.
     auto not_rendered = [&] { st.queue.finished(next->team, next->cost, 0); };
     if (auto it = st.jobs.find(id); it != st.jobs.end()) {
-      if (it->second.dispatched) {
+      if (it->second.dispatched)
         not_rendered();
-        continue;
-      }
-      it->second.dispatched = true;
-      it->second.charged.emplace(next->cost, ctx.clock->now());
-      ++st.dispatched;
-      self->send(it->second.handle, dispatch_atom::value);
+      else
+        go(it->second, *next);
       continue;
     }
     auto record = ctx.tables->jobs.get(id);
@@ -132,8 +152,8 @@ void dispatch(job_directory_self self, const context& ctx, const job_services& s
       not_rendered();
       continue;
     }
-    spawn_job(self, ctx, services, std::move(*record), job_begin::render);
-    st.jobs[id].charged.emplace(next->cost, ctx.clock->now());
+    spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch);
+    go(st.jobs[id], *next);
   }
   publish_queue_length(self, services);
 }
@@ -248,9 +268,7 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
       if (auto job = st.jobs.find(id); job != st.jobs.end()) {
         if (job->second.dispatched)
           --st.dispatched;
-        if (auto& c = job->second.charged) // what the render took corrects its team's tag
-          st.queue.finished(job->second.team_id, c->first,
-                            std::chrono::duration<double>(ctx.clock->now() - c->second).count());
+        end_placement(self, ctx, job->second);
         st.jobs.erase(job);
       }
       st.queue.erase(id); // it ended while queued
@@ -261,6 +279,7 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
       dispatch(self, ctx, services);
     }
   });
+  self->state.engines = engine_slots(services.backend->engines(), static_cast<int>(job_dispatch_slots(services)));
   self->state.recovery_began = ctx.clock->now();
   publish_queue_length(self, services);
   self->send(self, recover_atom::value, std::string{});
@@ -341,6 +360,20 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
       self->state.dispatch_armed = false;
       dispatch(self, ctx, services);
     },
+    [=](requeue_atom, const std::string& id, const std::string& engine) {
+      auto& st = self->state;
+      auto it = st.jobs.find(id);
+      if (it == st.jobs.end() || !it->second.dispatched || !it->second.placed)
+        return;
+      auto& job = it->second;
+      end_placement(self, ctx, job);
+      job.failed_on.push_back(engine);
+      job.dispatched = false;
+      --st.dispatched;
+      st.queue.push_front(std::move(job.placed->job));
+      job.placed.reset();
+      dispatch(self, ctx, services);
+    },
     [=](recover_atom, const std::string& after) { recover_batch(self, ctx, services, after); },
     [=](release_atom, core::shard_id shard) { return release_shard(self, ctx, shard); },
     [=](adopt_atom, core::shard_id shard) { return adopt_shard(self, ctx, services, shard); },
@@ -348,7 +381,8 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
     [=](describe_atom) -> actor_status {
       auto& st = self->state;
       return {"actors=" + std::to_string(st.jobs.size()) + " queued=" + std::to_string(st.queue.size())
-                + " dispatched=" + std::to_string(st.dispatched) + " admitted=" + std::to_string(st.admitted)
+                + " dispatched=" + std::to_string(st.dispatched) + " slots=" + std::to_string(st.engines.busy()) + "/"
+                + std::to_string(st.engines.total()) + " admitted=" + std::to_string(st.admitted)
                 + " recovered=" + std::to_string(st.recovered) + (st.recovering ? " recovering" : ""),
               mailbox_depth(self)};
     },

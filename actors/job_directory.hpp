@@ -13,10 +13,12 @@
 #include <deque>
 #include <optional>
 #include <utility>
+#include <vector>
 #include <string>
 #include <unordered_map>
 
 #include "actors/job.hpp"
+#include "actors/engine_slots.hpp"
 #include "actors/fair_queue.hpp"
 #include "actors/release_round.hpp"
 
@@ -31,13 +33,21 @@ struct job_directory_state {
     job_actor handle;
     std::string team_id;
     bool dispatched = false; ///< holds a worker slot (its render is queued or running)
-    /// Given by the fair queue: what its team was charged and since when, to correct at its end.
-    std::optional<std::pair<double, core::time_point>> charged;
+    /// Given by the fair queue and placed: what its team was charged, since
+    /// when, and the engine slot it holds (none for a model no engine serves).
+    struct placement {
+      queued_job job;  ///< as the fair queue gave it, with what its team was charged
+      core::time_point since;
+      std::optional<std::string> engine;
+    };
+    std::optional<placement> placed;
+    std::vector<std::string> failed_on; ///< engines its renders failed on: others go first
   };
   std::unordered_map<std::string, live_job> jobs;            ///< jobs with an actor, by id
   std::unordered_map<caf::actor_addr, std::string> job_ids;  ///< job id by actor, for down messages
   std::unordered_map<std::string, ledger_actor> ledgers;     ///< by team id, resolved once
   fair_queue queue;          ///< jobs waiting for a worker slot (some woken, with an actor), fair between teams
+  engine_slots engines;      ///< the engines' slots, taken by dispatched jobs
   std::size_t dispatched = 0; ///< jobs holding a worker slot
   /// Queue deadlines of live jobs, earliest first.
   std::deque<std::pair<core::time_point, std::string>> queue_deadlines;
@@ -50,8 +60,8 @@ struct job_directory_state {
   static inline const char* name = "job_directory";
 };
 
-/// Worker slots the directory fills: two per pool thread, so a worker
-/// whose job is settling has the next render waiting.
+/// Slots of the local back end (no engines of its own): two per pool
+/// thread, so a worker whose job is settling has the next render waiting.
 std::size_t job_dispatch_slots(const job_services& services);
 
 job_directory_actor::behavior_type job_directory(job_directory_actor::stateful_pointer<job_directory_state> self,

@@ -72,6 +72,7 @@ using job_died_atom = caf::atom_constant<caf::atom("jobdied")>;
 using disable_atom = caf::atom_constant<caf::atom("disable")>;
 using enable_atom = caf::atom_constant<caf::atom("enable")>;
 using dispatch_atom = caf::atom_constant<caf::atom("dispatch")>;
+using requeue_atom = caf::atom_constant<caf::atom("requeue")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using recover_atom = caf::atom_constant<caf::atom("recover")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
@@ -259,8 +260,8 @@ using job_actor = introspectable_actor::extend<
   caf::replies_to<cancel_atom>::with<schema::job_record>,
   /// Answers with the record once it is terminal (the caller's timeout bounds the wait).
   caf::replies_to<wait_atom>::with<schema::job_record>,
-  /// From the job directory: a worker slot is free; moderate and queue the render.
-  caf::reacts_to<dispatch_atom>,
+  /// From the job directory: a slot of this engine ("": any) is free for it; moderate and queue the render.
+  caf::reacts_to<dispatch_atom, std::string>,
   /// From the worker: it took the job (`processing`).
   caf::reacts_to<started_atom>,
   /// From the worker: progress 0..1.
@@ -296,6 +297,9 @@ using job_directory_actor = introspectable_actor::extend<
   caf::replies_to<ready_atom>::with<recovery_status>,
   /// Internal: hands queued jobs to free worker slots (again after a read that failed).
   caf::reacts_to<dispatch_atom>,
+  /// From a job whose engine failed its render: it waits again, first among
+  /// its team's jobs, for another engine (id, the engine that failed).
+  caf::reacts_to<requeue_atom, std::string, std::string>,
   /// Internal: resumes the next batch of `live_jobs` after this key.
   caf::reacts_to<recover_atom, std::string>,
   /// Stops the job actors of a shard's teams and forgets its queued jobs and

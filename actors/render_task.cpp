@@ -39,11 +39,12 @@ providers::render_request render_request_of(const schema::job_record& r) {
 } // namespace
 
 providers::pool_task render_task(job_actor me, const job_services& services, schema::job_record job,
-                                 providers::cancel_token token) {
+                                 std::string engine, providers::cancel_token token) {
   providers::pool_task task;
   task.cancel = token;
-  task.run = [me, services, job = std::move(job), token] {
+  task.run = [me, services, job = std::move(job), engine = std::move(engine), token] {
     auto request = render_request_of(job);
+    request.engine = engine;
     if (job.init_image) {
       // Read here, on the pool thread: an upload may be 20 MiB.
       auto bytes = services.blobs->get(schema::file_blob_key(*job.init_image));

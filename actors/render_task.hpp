@@ -14,6 +14,6 @@ namespace svc::actors {
 /// `progress`, then `finished` with the outputs or `failed` (code, message);
 /// `token` stops it, queued or running (a cancelled render keeps no outputs).
 providers::pool_task render_task(job_actor me, const job_services& services, schema::job_record job,
-                                 providers::cancel_token token);
+                                 std::string engine, providers::cancel_token token);
 
 } // namespace svc::actors

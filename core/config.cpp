@@ -149,6 +149,7 @@ std::vector<config_option> make_options() {
   o.push_back(text_option("remote-url", "base URL of the remote generation back end (`http://[user:password@]host[:port][/path]`)", &config::remote_url));
   o.push_back(duration_option("remote-timeout", "deadline of one job on the remote back end, retries included (then provider_timeout)", &config::remote_timeout));
   o.push_back(duration_option("remote-connect-timeout", "connecting to the remote back end; also bounds each progress poll and interrupt", &config::remote_connect_timeout));
+  o.push_back(int_option("render-attempts", "renders of a job at most, when its engine fails (refused, reset, restarted, busy): each runs on another engine where one serves the model", &config::render_attempts, 1, 10));
   o.push_back(int_option("remote-retries", "further attempts after a transport failure of the remote back end (then provider_unavailable)", &config::remote_retries, 0, 20));
   o.push_back(duration_option("remote-backoff", "wait before the first retry of the remote back end, doubling for each next one", &config::remote_backoff));
   o.push_back(duration_option("remote-poll", "interval of progress polls while the remote back end renders", &config::remote_poll));

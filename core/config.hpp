@@ -62,6 +62,7 @@ struct config {
   duration remote_timeout = std::chrono::minutes{10};         ///< per remote job, retries included
   duration remote_connect_timeout = std::chrono::seconds{10}; ///< one connect; also bounds progress polls and interrupts
   int remote_retries = 3;                                     ///< further attempts after a transport failure
+  int render_attempts = 3;                                    ///< renders of a job whose engine failed, on another engine where one serves its model
   duration remote_backoff = std::chrono::seconds{1};          ///< before the first retry, doubling after each
   duration remote_poll = std::chrono::milliseconds{500};      ///< between progress polls of a remote render
   duration engine_silence = std::chrono::seconds{5};          ///< a ComfyUI socket quiet this long: its history is polled

@@ -23,13 +23,22 @@ int engine_router::slots() const {
   return n;
 }
 
-engine_router::engine* engine_router::claim(const std::string& model, const cancel_token& cancel) {
+std::vector<engine_capacity> engine_router::engines() const {
+  std::vector<engine_capacity> out;
+  for (auto& e : engines_)
+    out.push_back({e.spec.name, e.spec.slots, e.spec.models});
+  return out;
+}
+
+engine_router::engine* engine_router::claim(const std::string& model, const std::string& name,
+                                            const cancel_token& cancel) {
   std::unique_lock lock{mutex_};
   for (;;) {
     engine* best = nullptr;
     bool serves = false;
     for (auto& e : engines_) {
-      if (std::find(e.spec.models.begin(), e.spec.models.end(), model) == e.spec.models.end())
+      if ((!name.empty() && e.spec.name != name) ||
+          std::find(e.spec.models.begin(), e.spec.models.end(), model) == e.spec.models.end())
         continue;
       serves = true;
       // Least busy by share of its slots, so a 4-slot engine takes more.
@@ -48,10 +57,12 @@ engine_router::engine* engine_router::claim(const std::string& model, const canc
 
 render_outcome engine_router::render(const render_request& req, const progress_fn& progress,
                                      const cancel_token& cancel) {
-  auto* e = claim(req.model, cancel);
+  auto* e = claim(req.model, req.engine, cancel);
   if (!e)
     return cancel.cancelled() ? provider_error::cancelled()
-                              : provider_error::failed("no engine serves the model " + req.model);
+                              : provider_error::failed(req.engine.empty()
+                                                         ? "no engine serves the model " + req.model
+                                                         : "the engine " + req.engine + " does not serve the model " + req.model);
   auto outcome = e->spec.backend->render(req, progress, cancel);
   {
     std::lock_guard lock{mutex_};

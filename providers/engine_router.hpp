@@ -28,8 +28,9 @@ public:
   /// Routes over `engines`.
   explicit engine_router(std::vector<routed_engine> engines);
 
-  /// Renders on the least busy engine serving `req.model` (waiting for a
-  /// slot, or for `cancel`); `provider_error` for a model no engine serves.
+  /// Renders on `req.engine`, or without one on the least busy engine
+  /// serving `req.model` (waiting for a slot, or for `cancel`);
+  /// `provider_error` for a model no engine serves (or the named one does not).
   render_outcome render(const render_request& req, const progress_fn& progress, const cancel_token& cancel) override;
 
   /// `engines`.
@@ -38,12 +39,14 @@ public:
   /// The sum of the engines' slots: renders that can run at once.
   int slots() const;
 
+  std::vector<engine_capacity> engines() const override;
+
 private:
   struct engine {
     routed_engine spec;
     int busy = 0;
   };
-  engine* claim(const std::string& model, const cancel_token& cancel);
+  engine* claim(const std::string& model, const std::string& name, const cancel_token& cancel);
 
   std::vector<engine> engines_;
   std::mutex mutex_;

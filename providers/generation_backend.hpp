@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "providers/cancel_token.hpp"
 #include "providers/render_request.hpp"
@@ -57,6 +58,13 @@ private:
 /// message, store an atomic).
 using progress_fn = std::function<void(double)>;
 
+/// An engine a back end renders on, as a scheduler places work on it.
+struct engine_capacity {
+  std::string name;
+  int slots = 1;                   ///< renders it runs at once
+  std::vector<std::string> models; ///< ids of the models it serves
+};
+
 /// A generation back end. Implementations are thread-safe: a worker pool calls
 /// `render` from several threads at once.
 class generation_backend {
@@ -70,6 +78,11 @@ public:
 
   /// Short name for logs and metrics (`procedural`).
   virtual std::string_view name() const = 0;
+
+  /// The engines a scheduler places renders on (`render_request::engine`);
+  /// none: the back end renders every model itself, as many at once as the
+  /// worker pool has threads.
+  virtual std::vector<engine_capacity> engines() const { return {}; }
 };
 
 } // namespace svc::providers

@@ -22,6 +22,7 @@ struct lora_weight {
 struct render_request {
   std::string job_id;           ///< the job's id; an engine that keys work by it (a Cog prediction) gets it
   std::string model;            ///< the catalogue model's id; a back end serving one model ignores it
+  std::string engine;           ///< the engine the scheduler placed it on (`generation_backend::engines`); empty: any
   std::string prompt;           ///< what to depict
   std::string negative_prompt;  ///< what to avoid
   int width = 1024;             ///< pixels

@@ -105,12 +105,16 @@ struct job_record {
   /// The create request, sent on with the job's back-end calls and its events'
   /// deliveries. None for jobs stored before it was kept.
   schema::correlation correlation;
+  /// The engines its renders failed on, in order ("" for the local back
+  /// end): each failure re-queued it, up to `--render-attempts` renders.
+  std::vector<std::string> engine_failures;
 };
-SVC_DESCRIBE(job_record, (id, team_id, kind, status, prompt, negative_prompt, width, height, num_outputs, seed, steps, duration_seconds, fps, loras, selection, init_image, metadata, api_version, model, credits, cost_status, progress, outputs, outputs_expire_at, failure, created_at, started_at, completed_at, requeue_deadline, correlation))
+SVC_DESCRIBE(job_record, (id, team_id, kind, status, prompt, negative_prompt, width, height, num_outputs, seed, steps, duration_seconds, fps, loras, selection, init_image, metadata, api_version, model, credits, cost_status, progress, outputs, outputs_expire_at, failure, created_at, started_at, completed_at, requeue_deadline, correlation, engine_failures))
 SVC_STORED_KEY(job_record, selection, "lora_selection")
 SVC_STORED_SINCE(job_record, requeue_deadline)
 SVC_STORED_SINCE(job_record, correlation)
 SVC_STORED_WHEN_SET(job_record, model)
+SVC_STORED_WHEN_SET(job_record, engine_failures)
 SVC_VIEW_HIDDEN(job_record, team_id)
 SVC_VIEW_KEY(job_record, kind, "object")
 SVC_VIEW_WHEN(job_record, duration_seconds, is_video)
@@ -124,6 +128,7 @@ SVC_VIEW_IN(job_record, cost_status, "cost")
 SVC_VIEW_KEY(job_record, cost_status, "status")
 SVC_VIEW_HIDDEN(job_record, requeue_deadline)
 SVC_VIEW_HIDDEN(job_record, correlation)
+SVC_VIEW_HIDDEN(job_record, engine_failures)
 SVC_VIEW_ORDER(job_record, (id, kind, status, model, prompt, negative_prompt, width, height, duration_seconds, fps, num_outputs, seed, steps, loras, selection, init_image, progress, outputs, outputs_expire_at, credits, cost_status, failure, metadata, api_version, created_at, started_at, completed_at))
 
 /// True for a video job: only videos show `duration_seconds` and `fps`.

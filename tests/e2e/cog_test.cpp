@@ -63,9 +63,11 @@ std::string free_loopback_port() {
   return std::to_string(a.local_endpoint().port());
 }
 
+// One render per job: each case shows what a fault does to a render, not a
+// second one elsewhere (the job directory's failover has unit cases of its own).
 std::vector<std::string> cog_args(const std::string& file, const std::string& timeout) {
   return {"--engines", file, "--remote-retries", "2", "--remote-backoff", "50ms", "--remote-connect-timeout", "2s",
-          "--remote-timeout", timeout, "--engine-silence", "300ms",
+          "--remote-timeout", timeout, "--engine-silence", "300ms", "--render-attempts", "1",
           "--engine-callback-listen", "127.0.0.1:" + free_loopback_port()};
 }
 

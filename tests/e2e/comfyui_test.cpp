@@ -49,9 +49,11 @@ std::string engines_yaml(const comfyui_server& gpu0, const comfyui_server& gpu1)
   return std::regex_replace(text, std::regex{"file: comfyui/"}, "file: " + examples + "/engines/comfyui/");
 }
 
-std::vector<std::string> engine_args(const std::string& file, const std::string& timeout) {
+// One render per job unless `attempts` says otherwise: most cases show what
+// a fault does to a render, not a second one on the other engine.
+std::vector<std::string> engine_args(const std::string& file, const std::string& timeout, int attempts = 1) {
   return {"--engines", file, "--remote-retries", "2", "--remote-backoff", "50ms", "--remote-connect-timeout", "2s",
-          "--remote-timeout", timeout, "--engine-silence", "300ms"};
+          "--remote-timeout", timeout, "--engine-silence", "300ms", "--render-attempts", std::to_string(attempts)};
 }
 
 // Started before svcd, which checks its workflows against them at start.
@@ -71,8 +73,8 @@ struct with_engines {
 
 struct comfyui_fixture : with_engines, server_fixture {
   explicit comfyui_fixture(std::string timeout = "30s", std::chrono::milliseconds step_time = 20ms,
-                           const std::string& gpu0_credentials = "")
-      : with_engines(step_time, gpu0_credentials), server_fixture(engine_args(file.path(), timeout)) {}
+                           const std::string& gpu0_credentials = "", int attempts = 1)
+      : with_engines(step_time, gpu0_credentials), server_fixture(engine_args(file.path(), timeout, attempts)) {}
   team_keys t = create_team_with_keys(1000);
   http_client c = api();
 
@@ -108,6 +110,9 @@ const json::object* node_of(const json::object& prompt, std::string_view class_t
 
 struct slow_fixture : comfyui_fixture {
   slow_fixture() : comfyui_fixture("30s", 200ms) {}
+};
+struct failover_fixture : comfyui_fixture {
+  failover_fixture() : comfyui_fixture("30s", 200ms, "", 3) {}
 };
 struct short_deadline_fixture : comfyui_fixture {
   short_deadline_fixture() : comfyui_fixture("2s") {}
@@ -298,6 +303,20 @@ BOOST_FIXTURE_TEST_CASE(a_restarted_engine_that_lost_the_prompt_is_provider_unav
   gpu1.restart();
   auto job = wait_terminal(c, t.read.key, id, 30s);
   check_failed_and_refunded(job, "provider_unavailable");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_render_lost_in_an_engine_restart_runs_again_on_the_other_engine, failover_fixture) {
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  BOOST_REQUIRE(wait_until([&] { return !gpu0.running().empty() || !gpu1.running().empty(); }, 10s));
+  auto& lost = gpu0.running().empty() ? gpu1 : gpu0;
+  auto& other = &lost == &gpu0 ? gpu1 : gpu0;
+  lost.restart();
+  auto job = wait_terminal(c, t.read.key, id, 30s);
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
+  BOOST_TEST(other.prompts().size() == 1u, "the second render ran on the other engine");
+  BOOST_TEST(json_str(job, "cost.status") == "charged");
+  BOOST_TEST(get_balance(c, t.read.key).available == 1000 - *json_int(job, "cost.credits"), "charged once");
+  BOOST_TEST(terminal_events(id) == 1);
 }
 
 BOOST_FIXTURE_TEST_CASE(an_out_of_memory_is_provider_error_with_its_exception_type, comfyui_fixture) {

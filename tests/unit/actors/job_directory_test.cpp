@@ -266,6 +266,67 @@ BOOST_AUTO_TEST_CASE(a_team_that_comes_later_is_served_ahead_of_another_teams_ba
     BOOST_TEST(order[i < 2 ? i : i + 1] == "hog [hold] " + std::to_string(i), "a team's own jobs keep their order");
 }
 
+BOOST_AUTO_TEST_CASE(a_model_whose_engine_is_busy_holds_back_no_other_model) {
+  scripted.serve({"gpu-a", 1, {"flux"}});
+  scripted.serve({"gpu-b", 1, {"sdxl"}});
+  start(scripted, 2);
+  std::vector<job_record> made;
+  for (int i = 0; i < 3; ++i) {
+    auto j = make_job("flux [hold] " + std::to_string(i), 10);
+    j.model = "flux";
+    made.push_back(create(j));
+  }
+  auto sdxl = make_job("sdxl [hold]", 10);
+  sdxl.model = "sdxl";
+  made.push_back(create(sdxl));
+  BOOST_TEST(run_until([&] { return scripted.started() == 2; }), "flux 0 on gpu-a and the sdxl job on gpu-b");
+  auto& st = state_of<job_directory_state>(jobs);
+  BOOST_TEST(st.queue.size() == 2u, "flux 1 and 2 wait in Svc's queue, not in an engine's or the pool's");
+  BOOST_TEST((scripted.prompts() == std::vector<std::string>{"flux [hold] 0", "sdxl [hold]"}));
+  BOOST_TEST((scripted.engines_used() == std::vector<std::string>{"gpu-a", "gpu-b"}));
+  scripted.release();
+  for (auto& j : made)
+    BOOST_TEST((finish(j.id).status == job_status::succeeded));
+  BOOST_TEST(scripted.most_at_once("gpu-a") == 1, "no engine ran more renders than its slots");
+  BOOST_TEST(scripted.most_at_once("gpu-b") == 1);
+  BOOST_TEST(st.engines.busy() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_render_its_engine_failed_runs_again_on_another_and_is_charged_once) {
+  scripted.serve({"gpu-a", 1, {"sdxl"}});
+  scripted.serve({"gpu-b", 1, {"sdxl"}});
+  start(scripted, 2);
+  auto j = make_job("a lighthouse [down:gpu-a]", 10);
+  j.model = "sdxl";
+  auto made = create(j);
+  auto done = finish(made.id);
+  BOOST_TEST((done.status == job_status::succeeded));
+  BOOST_TEST((scripted.engines_used() == std::vector<std::string>{"gpu-a", "gpu-b"}));
+  BOOST_TEST((stored(made.id).engine_failures == std::vector<std::string>{"gpu-a"}));
+  BOOST_TEST(balance_is(opening - 10, 0), "charged once");
+}
+
+BOOST_AUTO_TEST_CASE(a_job_whose_engines_all_fail_ends_after_its_render_attempts) {
+  cfg.render_attempts = 3;
+  scripted.serve({"gpu-a", 1, {"sdxl"}});
+  scripted.serve({"gpu-b", 1, {"sdxl"}});
+  start(scripted, 2);
+  auto j = make_job("a lighthouse [down:gpu-a][down:gpu-b]", 10);
+  j.model = "sdxl";
+  auto made = create(j);
+  auto done = finish(made.id);
+  BOOST_TEST((done.status == job_status::failed));
+  BOOST_REQUIRE(done.failure);
+  BOOST_TEST(done.failure->code == "provider_unavailable");
+  BOOST_TEST(scripted.started() == 3, "three renders, then the job fails");
+  BOOST_TEST((scripted.engines_used() == std::vector<std::string>{"gpu-a", "gpu-b", "gpu-a"}),
+             "each retry goes to an engine it has not failed on while one is free");
+  check_refunded(done);
+  BOOST_TEST(balance_is(opening, 0));
+  auto& st = state_of<job_directory_state>(jobs);
+  BOOST_TEST(st.engines.busy() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(a_caller_waiting_for_a_queued_job_is_answered_when_it_ends) {
   start(scripted, 1);
   create(make_job("a lighthouse [hold]", 10));

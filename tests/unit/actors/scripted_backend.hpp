@@ -12,6 +12,8 @@
 #include <mutex>
 #include <string>
 
+#include <algorithm>
+#include <map>
 #include <vector>
 
 #include "providers/generation_backend.hpp"
@@ -28,13 +30,27 @@ public:
       std::lock_guard<std::mutex> lock(mutex_);
       ++started_;
       prompts_.push_back(req.prompt);
+      engines_used_.push_back(req.engine);
       init_image_ = req.init_image;
+      most_at_once_[req.engine] = std::max(most_at_once_[req.engine], ++at_once_[req.engine]);
     }
+    // Counted down however the render ends.
+    struct leaving {
+      scripted_backend& b;
+      const std::string& engine;
+      ~leaving() {
+        std::lock_guard<std::mutex> lock(b.mutex_);
+        --b.at_once_[engine];
+      }
+    } left{*this, req.engine};
     changed_.notify_all();
     if (progress)
       progress(0.5);
     if (req.prompt.find("[fail]") != std::string::npos)
       return providers::provider_error::failed("the test back end failed");
+    // `[down:NAME]`: engine NAME refuses the render, as one that is unreachable or restarted.
+    if (!req.engine.empty() && req.prompt.find("[down:" + req.engine + "]") != std::string::npos)
+      return providers::provider_error::unavailable("engine " + req.engine + " is down");
     if (req.prompt.find("[late]") != std::string::npos) {
       std::unique_lock<std::mutex> lock(mutex_);
       changed_.wait(lock, [this] { return released_; });
@@ -66,6 +82,23 @@ public:
   }
 
   std::string_view name() const override { return "scripted"; }
+
+  /// Engines a scheduler places renders on; none unless `serve` was called.
+  std::vector<providers::engine_capacity> engines() const override { return fleet_; }
+  /// Declares an engine (before the directory starts).
+  void serve(providers::engine_capacity e) { fleet_.push_back(std::move(e)); }
+
+  /// The engine of each render begun so far (`render_request::engine`), in order.
+  std::vector<std::string> engines_used() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return engines_used_;
+  }
+  /// The most renders that ran at once on `engine`.
+  int most_at_once(const std::string& engine) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = most_at_once_.find(engine);
+    return it == most_at_once_.end() ? 0 : it->second;
+  }
 
   /// Lets every `[hold]` render, now and later, succeed.
   void release() {
@@ -108,6 +141,9 @@ private:
   bool released_ = false;
   std::string init_image_;
   std::vector<std::string> prompts_;
+  std::vector<std::string> engines_used_;
+  std::map<std::string, int> at_once_, most_at_once_;
+  std::vector<providers::engine_capacity> fleet_;
 };
 
 } // namespace svc::test

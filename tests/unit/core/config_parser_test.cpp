@@ -93,7 +93,7 @@ std::string dump(const config& c) {
     << "\nevent_retention=" << c.event_retention.count() << "\njob_retention=" << c.job_retention.count()
     << "\nlegacy_sunset=" << svc::core::to_unix_ms(c.legacy_sunset) << "\nprovider=" << c.provider
     << "\nremote_url=" << c.remote_url << "\nremote_timeout=" << c.remote_timeout.count()
-    << "\nremote_connect_timeout=" << c.remote_connect_timeout.count() << "\nremote_retries=" << c.remote_retries
+    << "\nremote_connect_timeout=" << c.remote_connect_timeout.count() << "\nremote_retries=" << c.remote_retries << "\nrender_attempts=" << c.render_attempts
     << "\nremote_backoff=" << c.remote_backoff.count() << "\nremote_poll=" << c.remote_poll.count() << "\nengines=" << c.engines << "\nengine_silence=" << c.engine_silence.count() << "\nengine_callback_listen=" << c.engine_callback_listen << "\nengine_callback_url=" << c.engine_callback_url << "\nengine_callback_body_limit=" << c.engine_callback_body_limit << "\nopenai_wait=" << c.openai_wait.count()
     << "\nworkers=" << c.workers << "\nrender_delay=" << c.render_delay.count()
     << "\nmoderation_words=" << c.moderation_words
@@ -154,6 +154,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"remote-timeout", "90s"},
     {"remote-connect-timeout", "3s"},
     {"remote-retries", "5"},
+    {"render-attempts", "2"},
     {"remote-backoff", "200ms"},
     {"remote-poll", "2s"},
     {"engines", "/etc/svc/engines.yaml"},

@@ -54,6 +54,12 @@ queued_job queued_job_of(const job_record& record) {
   return {record.id, record.team_id, record.model, render_cost(record)};
 }
 
+void learn_share(job_directory_self self, const context& ctx, const std::string& team_id) {
+  // Read as stored at each job: a restart, or a change this node was not told of, shows at the next one.
+  if (auto team = ctx.tables->teams.get(team_id); team.has_value())
+    self->state.queue.set_share(team_id, {team->renders.weight, static_cast<int>(team->renders.max_concurrent)});
+}
+
 // The job's queue deadline: creation + TTL. A worker had taken it before the
 // restart: it goes back to the queue with a full TTL from now, not expired
 // for time the server was down. That deadline is given once: the job actor
@@ -86,6 +92,7 @@ job_actor spawn_job(job_directory_self self, const context& ctx, const job_servi
 // Queues a job that is not terminal (its stored record) behind the others.
 void enqueue(job_directory_self self, const context& ctx, const job_services& services, job_record& record) {
   auto deadline = queue_deadline(ctx, record);
+  learn_share(self, ctx, record.team_id);
   if (!self->state.queue.push(queued_job_of(record)))
     return;
   add_queue_deadline(self, ctx, deadline, record.id);
@@ -359,6 +366,10 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
     [=](dispatch_atom) {
       self->state.dispatch_armed = false;
       dispatch(self, ctx, services);
+    },
+    [=](share_atom, const std::string& team_id, const schema::render_share& share) {
+      self->state.queue.set_share(team_id, {share.weight, static_cast<int>(share.max_concurrent)});
+      dispatch(self, ctx, services); // a cap raised may let a job go now
     },
     [=](requeue_atom, const std::string& id, const std::string& engine) {
       auto& st = self->state;

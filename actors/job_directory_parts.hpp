@@ -36,6 +36,9 @@ void enqueue(job_directory_self self, const context& ctx, const job_services& se
 /// What the fair queue keeps of `record`.
 queued_job queued_job_of(const schema::job_record& record);
 
+/// Tells the fair queue `team_id`'s weight and cap, as its stored record has them.
+void learn_share(job_directory_self self, const context& ctx, const std::string& team_id);
+
 /// Hands queued jobs to the free worker slots.
 void dispatch(job_directory_self self, const context& ctx, const job_services& services);
 

@@ -40,6 +40,7 @@ int64_t resume_jobs(job_directory_self self, const context& ctx, const job_servi
       continue;
     }
     add_queue_deadline(self, ctx, queue_deadline(ctx, *record), id);
+    learn_share(self, ctx, record->team_id);
     interrupted.push_back(queued_job_of(*record));
     spawn_job(self, ctx, services, std::move(*record), job_begin::wait_for_dispatch);
   }

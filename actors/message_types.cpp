@@ -18,6 +18,7 @@ void add_message_types(caf::actor_system_config& cfg) {
     .add_message_type<schema::file_record>("file_record_v1")
     .add_message_type<schema::correlation>("correlation_v1")
     .add_message_type<schema::bucket_limits>("bucket_limits_v1")
+    .add_message_type<schema::render_share>("render_share_v1")
     .add_message_type<schema::bucket_class>("bucket_class_v1")
     .add_message_type<schema::scope>("scope_v1")
     .add_message_type<core::mail_message>("mail_message_v1")

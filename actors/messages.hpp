@@ -73,6 +73,7 @@ using disable_atom = caf::atom_constant<caf::atom("disable")>;
 using enable_atom = caf::atom_constant<caf::atom("enable")>;
 using dispatch_atom = caf::atom_constant<caf::atom("dispatch")>;
 using requeue_atom = caf::atom_constant<caf::atom("requeue")>;
+using share_atom = caf::atom_constant<caf::atom("share")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using recover_atom = caf::atom_constant<caf::atom("recover")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
@@ -213,7 +214,9 @@ using team_directory_actor = introspectable_actor::extend<
   /// Enables a disabled team again (an enabled one is answered as it is).
   caf::replies_to<enable_atom, std::string>::with<schema::team_record>,
   /// Overrides one bucket class for a team.
-  caf::replies_to<limits_atom, std::string, schema::bucket_class, schema::bucket_limits>::with<schema::team_record>>;
+  caf::replies_to<limits_atom, std::string, schema::bucket_class, schema::bucket_limits>::with<schema::team_record>,
+  /// Sets a team's claim on the render engines (weight, cap); `invalid_parameter` out of bounds.
+  caf::replies_to<share_atom, std::string, schema::render_share>::with<schema::team_record>>;
 
 /// One team's credits: the balance and every running job's hold. A change is
 /// applied in memory at once (so concurrent creates never overdraw) and
@@ -300,6 +303,8 @@ using job_directory_actor = introspectable_actor::extend<
   /// From a job whose engine failed its render: it waits again, first among
   /// its team's jobs, for another engine (id, the engine that failed).
   caf::reacts_to<requeue_atom, std::string, std::string>,
+  /// A team's claim on the engines changed (stored already): its queued jobs are served by it from now on.
+  caf::reacts_to<share_atom, std::string, schema::render_share>,
   /// Internal: resumes the next batch of `live_jobs` after this key.
   caf::reacts_to<recover_atom, std::string>,
   /// Stops the job actors of a shard's teams and forgets its queued jobs and

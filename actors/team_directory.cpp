@@ -174,6 +174,17 @@ team_directory_actor::behavior_type team_directory(team_directory_self self, con
           [=](caf::error& err) mutable { promise.deliver(std::move(err)); });
       return promise;
     },
+    [=](share_atom, const std::string& team_id, schema::render_share share) -> caf::result<schema::team_record> {
+      auto team = load_team(ctx, team_id);
+      if (!team)
+        return std::move(team.error());
+      if (!(share.weight >= schema::min_render_weight && share.weight <= schema::max_render_weight))
+        return invalid_parameter("weight", "must be between 0.01 and 1000");
+      if (share.max_concurrent < 0 || share.max_concurrent > schema::max_concurrent_renders)
+        return invalid_parameter("max_concurrent", "must be between 0 (no cap) and 10000");
+      team->renders = share;
+      return store_team(self, ctx, *team);
+    },
     crash_on_fault(),
     [=](describe_atom) -> actor_status {
       return counted_status(self, {{"created", self->state.created}, {"changes", self->state.changes}});

@@ -45,6 +45,7 @@ std::vector<route> admin_routes() {
     with_token(v::post, "/admin/teams/{id}/enable", enable_team, "give the team's keys back", by_team),
     with_token(v::get, "/admin/teams/{id}/keys", list_team_keys, "a team's API keys", by_team),
     with_token(v::post, "/admin/teams/{id}/limits", set_team_limits, "override a bucket class", by_team),
+    with_token(v::post, "/admin/teams/{id}/renders", set_team_renders, "set a team's render weight and cap", by_team),
     with_token(v::post, "/admin/teams/{id}/credits", add_credits, "add credits", by_team),
     with_token(v::get, "/admin/teams/{id}/credits", list_team_credits, "a team's credit history", by_team),
     with_token(v::post, "/admin/keys", create_key, "issue an API key", by_body_team),

@@ -8,6 +8,9 @@ bool valid(const team_record& t) {
   for (auto& [name, limits] : t.rate_limit_overrides)
     if (!within_bounds(limits))
       return false;
+  if (!(t.renders.weight >= min_render_weight && t.renders.weight <= max_render_weight) ||
+      t.renders.max_concurrent < 0 || t.renders.max_concurrent > max_concurrent_renders)
+    return false;
   return t.disabled_reason.size() <= max_disabled_reason && (t.disabled_at || t.disabled_reason.empty());
 }
 

@@ -22,6 +22,20 @@
 namespace svc::schema {
 
 /// A team: the owner of keys, buckets, credits and resources.
+/// A team's claim on the render engines, against other teams' (the fair queue).
+struct render_share {
+  double weight = 1;          ///< its share of engine seconds against others' weights
+  int64_t max_concurrent = 0; ///< renders at once; 0: no cap of its own
+  /// The default: stored records leave it out.
+  bool empty() const { return weight == 1 && max_concurrent == 0; }
+};
+SVC_DESCRIBE(render_share, (weight, max_concurrent))
+
+/// The bounds an operator may set.
+constexpr double min_render_weight = 0.01;
+constexpr double max_render_weight = 1000;
+constexpr int64_t max_concurrent_renders = 10000;
+
 struct team_record {
   std::string id;                  ///< `team_...`
   std::string name;
@@ -34,13 +48,16 @@ struct team_record {
   /// Set while an operator has disabled the team: every API request with its keys is refused.
   std::optional<core::time_point> disabled_at;
   std::string disabled_reason; ///< the operator's note on the disable (never shown to the team); empty when enabled
+  render_share renders;        ///< set by `svcctl team limits --weight/--max-concurrent`
 };
-SVC_DESCRIBE(team_record, (id, name, owner_email, default_api_version, balance_low_threshold, created_at, rate_limit_overrides, disabled_at, disabled_reason))
+SVC_DESCRIBE(team_record, (id, name, owner_email, default_api_version, balance_low_threshold, created_at, rate_limit_overrides, disabled_at, disabled_reason, renders))
 SVC_STORED_SINCE(team_record, disabled_at) // teams stored before disabling existed are enabled
 SVC_STORED_SINCE(team_record, disabled_reason)
 SVC_VIEW_OBJECT(team_record, "team")
 SVC_VIEW_HIDDEN(team_record, disabled_at) // the admin listener adds both; the team never sees them
 SVC_VIEW_HIDDEN(team_record, disabled_reason)
+SVC_STORED_WHEN_SET(team_record, renders) // teams stored before it, and those that never set it, have the default
+SVC_VIEW_HIDDEN(team_record, renders)     // the admin listener adds it
 SVC_VIEW_ORDER(team_record, (id, name, owner_email, default_api_version, balance_low_threshold, rate_limit_overrides, created_at))
 
 /// False for a team no operator could have stored: an override out of

@@ -37,6 +37,8 @@ json::value admin_team_view(const team_record& t, const balance_record& b) {
   o["disabled"] = t.disabled_at.has_value();
   o["disabled_at"] = t.disabled_at ? json::value(core::format_iso8601(*t.disabled_at)) : json::value(nullptr);
   o["disabled_reason"] = t.disabled_at ? json::value(t.disabled_reason) : json::value(nullptr);
+  if (!t.renders.empty()) // only when set: teams that never set it answer as before
+    o["renders"] = json::object{{"weight", t.renders.weight}, {"max_concurrent", t.renders.max_concurrent}};
   return view;
 }
 

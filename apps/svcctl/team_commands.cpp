@@ -65,15 +65,29 @@ std::vector<command> team_commands() {
      [](const po::variables_map& vm, const global_options& g) {
        return send_admin_request(g, "POST", team_path(vm) + "/enable");
      }},
-    {"team limits", "--team TEAM_ID --bucket NAME --capacity N --per-minute M",
-     "override one rate-limit bucket class for one team",
+    {"team limits", "--team TEAM_ID (--bucket NAME --capacity N --per-minute M | --weight W [--max-concurrent N])",
+     "override one rate-limit bucket class for one team, or set its share of the render engines",
      [](po::options_description& d) {
        declare_team(d);
-       d.add_options()("bucket", po::value<std::string>()->required(), "the bucket class (reads, writes, ...)")(
-         "capacity", po::value<double>()->required(), "burst size")(
-         "per-minute", po::value<double>()->required(), "refill rate per minute");
+       d.add_options()("bucket", po::value<std::string>(), "the bucket class (reads, writes, ...)")(
+         "capacity", po::value<double>(), "burst size")("per-minute", po::value<double>(), "refill rate per minute")(
+         "weight", po::value<double>(), "its share of engine seconds against other teams' weights (default 1)")(
+         "max-concurrent", po::value<int64_t>(), "most renders at once (0: no cap of its own)");
      },
      [](const po::variables_map& vm, const global_options& g) {
+       bool bucket = vm.count("bucket") || vm.count("capacity") || vm.count("per-minute");
+       bool renders = vm.count("weight") || vm.count("max-concurrent");
+       if (bucket == renders)
+         throw usage_error{"give --bucket, --capacity and --per-minute, or --weight and/or --max-concurrent"};
+       if (renders) {
+         boost::json::object body;
+         body["weight"] = vm.count("weight") ? vm["weight"].as<double>() : 1.0;
+         body["max_concurrent"] = vm.count("max-concurrent") ? vm["max-concurrent"].as<int64_t>() : 0;
+         return send_admin_request(g, "POST", team_path(vm) + "/renders", body);
+       }
+       for (const char* name : {"bucket", "capacity", "per-minute"})
+         if (!vm.count(name))
+           throw usage_error{std::string{"--"} + name + " is required with --bucket, --capacity and --per-minute"};
        return send_admin_request(g, "POST", team_path(vm) + "/limits",
                                  {{"bucket", text_of(vm, "bucket")},
                                   {"capacity", vm["capacity"].as<double>()},

@@ -30,6 +30,7 @@ void list_actors(const context_ptr& ctx);
 // teams.cpp
 void create_team(const context_ptr& ctx);
 void set_team_limits(const context_ptr& ctx);
+void set_team_renders(const context_ptr& ctx);
 /// PATCH /admin/teams/{id}: changes name, owner_email, balance_low_threshold, default_api_version (all or none).
 void update_team(const context_ptr& ctx);
 /// POST /admin/teams/{id}/disable: refuses every API request with the team's keys from the next one on.

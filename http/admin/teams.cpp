@@ -68,6 +68,25 @@ void set_team_limits(const context_ptr& ctx) {
                            actors::limits_atom::value, ctx->param("id"), request->bucket, request->limits);
 }
 
+// The whole claim: a field left out takes its default (weight 1, no cap).
+void set_team_renders(const context_ptr& ctx) {
+  auto share = read_fields(ctx, {"weight", "max_concurrent"}, [](schema::field_reader& f) {
+    schema::render_share s;
+    s.weight = f.number("weight", schema::min_render_weight, schema::max_render_weight).value_or(1);
+    s.max_concurrent = f.integer("max_concurrent", 0, schema::max_concurrent_renders).value_or(0);
+    return s;
+  });
+  if (!share)
+    return;
+  ask<schema::team_record>(ctx, ctx->svc.actors().teams,
+                           [ctx](schema::team_record& t) {
+                             // Stored: the job directory serves the team's queue by it from now on.
+                             caf::anon_send(ctx->svc.actors().jobs, actors::share_atom::value, t.id, t.renders);
+                             reply_admin_team(ctx, t);
+                           },
+                           actors::share_atom::value, ctx->param("id"), *share);
+}
+
 void update_team(const context_ptr& ctx) {
   auto update =
     read_fields(ctx, {"name", "owner_email", "balance_low_threshold", "default_api_version"}, read_team_update);

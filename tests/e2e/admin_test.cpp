@@ -184,6 +184,25 @@ BOOST_AUTO_TEST_CASE(svcctl_team_limits_prints_the_team) {
                        "unknown bucket");
 }
 
+BOOST_AUTO_TEST_CASE(svcctl_team_limits_sets_the_teams_share_of_the_engines) {
+  auto t = create_team_with_keys();
+  auto out = ctl_ok({"team", "limits", "--team", t.id, "--weight", "2.5", "--max-concurrent", "1"});
+  BOOST_TEST(json_str(out, "object") == "team", out);
+  BOOST_TEST(json_at(out, "renders.weight")->to_number<double>() == 2.5, out);
+  BOOST_TEST(json_int(out, "renders.max_concurrent") == 1);
+  auto shown = ctl_ok({"team", "show", "--team", t.id});
+  BOOST_TEST(json_int(shown, "renders.max_concurrent") == 1, "stored: " << shown);
+  auto team = api().get("/v1/team", with_key(t.read.key)).json();
+  BOOST_TEST(!json_at(team, "renders"), "an operator's setting, not shown to the team");
+
+  auto bad = ctl({"team", "limits", "--team", t.id, "--weight", "0"});
+  check_failed_as_json(bad, "a weight of 0");
+  BOOST_TEST(json_str(bad.err_json, "error.param") == "weight", bad.err);
+  BOOST_TEST(ctl({"team", "limits", "--team", t.id, "--weight", "2", "--bucket", "reads"}).exit_code != 0,
+             "a bucket and a weight at once are refused");
+  BOOST_TEST(json_int(ctl_ok({"team", "show", "--team", t.id}), "renders.max_concurrent") == 1, "nothing changed");
+}
+
 BOOST_AUTO_TEST_CASE(svcctl_lora_add_is_listed) {
   auto t = create_team_with_keys();
   auto out = ctl_ok({"lora", "add", "--slug", "e2e-ink", "--name", "E2E Ink", "--keywords", "ink,sketch,line"});

@@ -327,6 +327,38 @@ BOOST_AUTO_TEST_CASE(a_job_whose_engines_all_fail_ends_after_its_render_attempts
   BOOST_TEST(st.engines.busy() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_teams_cap_leaves_the_other_slots_to_other_teams) {
+  // As the team directory stores it (`svcctl team limits --max-concurrent 1`).
+  auto set_cap = [&](int64_t cap) {
+    auto t = *svc::test::found(tables.teams.get(team));
+    t.renders.max_concurrent = cap;
+    svc::persistence::write_batch batch;
+    tables.teams.put(batch, team, t);
+    BOOST_REQUIRE(*ask<bool>(store, commit_atom::value, std::move(batch)).value);
+  };
+  set_cap(1);
+  start(scripted, 2); // four slots
+  std::vector<job_record> made;
+  for (int i = 0; i < 3; ++i)
+    made.push_back(create(make_job("capped [hold] " + std::to_string(i), 10)));
+  BOOST_REQUIRE(run_until([&] { return scripted.started() >= 1; }));
+  BOOST_TEST(holds_within([&] { return scripted.started() == 1; }, std::chrono::milliseconds{200}),
+             "one render at a time for the capped team, with three slots free");
+  auto other = make_job("other [hold]", 10);
+  other.team_id = "team_2";
+  made.push_back(create(other));
+  BOOST_TEST(run_until([&] { return scripted.started() == 2; }), "another team takes a free slot");
+  // The cap lifted while the team's jobs wait: they go at once, not at the team's next create.
+  set_cap(0);
+  caf::anon_send(jobs, share_atom::value, team, render_share{1, 0});
+  auto& st = state_of<job_directory_state>(jobs);
+  BOOST_TEST(run_until([&] { return st.queue.size() == 0u && st.engines.busy() == 4; }),
+             "both waiting jobs took the two free slots");
+  scripted.release();
+  for (auto& j : made)
+    BOOST_TEST((finish(j.id).status == job_status::succeeded));
+}
+
 BOOST_AUTO_TEST_CASE(a_caller_waiting_for_a_queued_job_is_answered_when_it_ends) {
   start(scripted, 1);
   create(make_job("a lighthouse [hold]", 10));

@@ -2,15 +2,29 @@
 
 #include <algorithm>
 
+#include "core/metric_catalogue.hpp"
+
 namespace svc::actors {
 
+namespace {
+
+std::string label_of(const std::string& engine) { return engine.empty() ? "local" : engine; }
+
+} // namespace
+
 engine_slots::engine_slots(std::vector<providers::engine_capacity> engines, int local_slots) {
-  if (engines.empty()) {
+  if (engines.empty())
     engines_.push_back({{"", std::max(local_slots, 1), {}}, 0});
-    return;
-  }
   for (auto& e : engines)
     engines_.push_back({std::move(e), 0});
+  for (auto& e : engines_) {
+    core::metrics::svc().engine_slots.with({label_of(e.spec.name)}).set(e.spec.slots);
+    publish(e);
+  }
+}
+
+void engine_slots::publish(const engine& e) {
+  core::metrics::svc().engine_slots_busy.with({label_of(e.spec.name)}).set(e.busy);
 }
 
 bool engine_slots::engine::serves(const std::string& model) const {
@@ -45,16 +59,26 @@ std::optional<std::string> engine_slots::take(const std::string& model, const st
     best = least_loaded(model);
   if (!best)
     return std::nullopt;
-  ++engines_[*best].busy;
-  return engines_[*best].spec.name;
+  auto& e = engines_[*best];
+  ++e.busy;
+  publish(e);
+  return e.spec.name;
 }
 
 void engine_slots::give_back(const std::string& name) {
   for (auto& e : engines_)
     if (e.spec.name == name && e.busy > 0) {
       --e.busy;
+      publish(e);
       return;
     }
+}
+
+std::vector<providers::engine_capacity> engine_slots::capacities() const {
+  std::vector<providers::engine_capacity> out;
+  for (auto& e : engines_)
+    out.push_back(e.spec);
+  return out;
 }
 
 int engine_slots::total() const {

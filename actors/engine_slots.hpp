@@ -20,7 +20,8 @@ class engine_slots {
 public:
   /// Over `engines`; with none, one engine with `local_slots` for every model.
   engine_slots(std::vector<providers::engine_capacity> engines, int local_slots);
-  engine_slots() : engine_slots({}, 1) {}
+  /// No engines at all, until the directory knows its back end's.
+  engine_slots() = default;
 
   /// Whether some engine serves `model` (a job of a model none serves is
   /// dispatched anyway, so that its back end fails it).
@@ -37,6 +38,9 @@ public:
   /// Frees a slot `take` gave on `engine`.
   void give_back(const std::string& engine);
 
+  /// Each engine: its name, slots and models (busy slots are the caller's to tell).
+  std::vector<providers::engine_capacity> capacities() const;
+
   /// Slots in all, and those taken.
   int total() const;
   int busy() const;
@@ -52,6 +56,7 @@ private:
 
 
 
+  static void publish(const engine& e); // its busy slots, to /metrics
   std::vector<engine> engines_;
 };
 

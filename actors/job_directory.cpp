@@ -371,6 +371,20 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
       self->state.queue.set_share(team_id, {share.weight, static_cast<int>(share.max_concurrent)});
       dispatch(self, ctx, services); // a cap raised may let a job go now
     },
+    [=](engines_atom) {
+      auto& st = self->state;
+      std::vector<engine_status> out;
+      for (auto& c : st.engines.capacities())
+        out.push_back({c.name, c.slots, c.models, {}});
+      for (auto& [id, job] : st.jobs)
+        if (job.placed && job.placed->engine)
+          for (auto& e : out)
+            if (e.name == *job.placed->engine)
+              e.jobs.push_back(id);
+      for (auto& e : out)
+        std::sort(e.jobs.begin(), e.jobs.end());
+      return out;
+    },
     [=](requeue_atom, const std::string& id, const std::string& engine) {
       auto& st = self->state;
       auto it = st.jobs.find(id);

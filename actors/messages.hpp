@@ -74,6 +74,7 @@ using enable_atom = caf::atom_constant<caf::atom("enable")>;
 using dispatch_atom = caf::atom_constant<caf::atom("dispatch")>;
 using requeue_atom = caf::atom_constant<caf::atom("requeue")>;
 using share_atom = caf::atom_constant<caf::atom("share")>;
+using engines_atom = caf::atom_constant<caf::atom("engines")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using recover_atom = caf::atom_constant<caf::atom("recover")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
@@ -305,6 +306,8 @@ using job_directory_actor = introspectable_actor::extend<
   caf::reacts_to<requeue_atom, std::string, std::string>,
   /// A team's claim on the engines changed (stored already): its queued jobs are served by it from now on.
   caf::reacts_to<share_atom, std::string, schema::render_share>,
+  /// The engines with their slots and the jobs that hold them.
+  caf::replies_to<engines_atom>::with<std::vector<engine_status>>,
   /// Internal: resumes the next batch of `live_jobs` after this key.
   caf::reacts_to<recover_atom, std::string>,
   /// Stops the job actors of a shard's teams and forgets its queued jobs and

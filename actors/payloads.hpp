@@ -30,6 +30,15 @@ struct actor_status {
 };
 SVC_DESCRIBE(actor_status, (state, mailbox))
 
+/// One engine as the job directory schedules it (`GET /admin/engines`).
+struct engine_status {
+  std::string name;                ///< "" for the local back end (the built-in renderer, one A1111 server)
+  int64_t slots = 0;               ///< renders it runs at once
+  std::vector<std::string> models; ///< ids of the models it serves; empty for the local back end (every one)
+  std::vector<std::string> jobs;   ///< the jobs holding its slots now
+};
+SVC_DESCRIBE(engine_status, (name, slots, models, jobs))
+
 /// One row of `/admin/actors`.
 struct actor_summary {
   std::string kind, id, team, state;

@@ -81,9 +81,14 @@ providers::pool_task render_task(job_actor me, const job_services& services, sch
         return providers::provider_error::failed("the back end failed unexpectedly");
       }
     }();
-    core::metrics::svc()
-      .render_seconds.with({std::string{schema::to_string(job.kind)}})
-      .observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+    auto took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    auto& m = core::metrics::svc();
+    m.render_seconds.with({std::string{schema::to_string(job.kind)}}).observe(took);
+    if (outcome.ok() || outcome.error().code != "cancelled") { // a cancel or a shutdown is not the engine's doing
+      auto engine_label = engine.empty() ? std::string{"local"} : engine;
+      m.engine_renders.with({engine_label, outcome.ok() ? std::string{"succeeded"} : outcome.error().code}).inc();
+      m.engine_render_seconds.with({engine_label}).observe(took);
+    }
     if (video && !video->failure().ok()) // the disk refused the MP4, not the back end
       return storing_failed("the video", video->failure());
     if (!outcome.ok()) {

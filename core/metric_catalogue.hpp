@@ -22,6 +22,12 @@ struct catalogue {
   family<histogram>& render_seconds;
   family<counter>& backend_errors;
 
+  // Engines (the local back end is `local`).
+  family<gauge>& engine_slots;
+  family<gauge>& engine_slots_busy;
+  family<counter>& engine_renders;
+  family<histogram>& engine_render_seconds;
+
   // Credits.
   family<counter>& credits_held;
   family<counter>& credits_charged;

@@ -34,6 +34,7 @@ std::vector<route> admin_routes() {
     with_token(v::post, "/admin/faults", set_faults, "fault switch for tests (--fault-injection)"),
     with_token(v::get, "/metrics", get_metrics, "Prometheus metrics"),
     with_token(v::get, "/admin/actors", list_actors, "live actors"),
+    with_token(v::get, "/admin/engines", list_engines, "the engines, their slots and the jobs holding them"),
     with_token(v::get, "/admin/cluster", get_cluster, "this node's view of its cluster: members, shard map, peers"),
     with_token(v::post, "/admin/shards/{shard}/move", move_shard, "move a shard this node holds to another node", by_shard),
     with_token(v::get, "/admin/shards/{shard}/move", show_shard_move, "the latest move of a shard", by_shard),

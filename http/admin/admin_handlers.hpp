@@ -27,6 +27,7 @@ void show_shard_move(const context_ptr& ctx);
 boost::json::object shard_move_json(const actors::shard_move_status& m);
 // actors.cpp
 void list_actors(const context_ptr& ctx);
+void list_engines(const context_ptr& ctx);
 // teams.cpp
 void create_team(const context_ptr& ctx);
 void set_team_limits(const context_ptr& ctx);

@@ -10,6 +10,7 @@
 // ends the job exactly once.
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <regex>
 #include <string>
 #include <vector>
@@ -279,6 +280,32 @@ BOOST_FIXTURE_TEST_CASE(a_cancel_while_running_interrupts_that_prompt, slow_fixt
   BOOST_TEST(get_balance(c, t.read.key).available == 1000);
 }
 
+BOOST_FIXTURE_TEST_CASE(admin_engines_shows_each_engine_and_the_job_holding_its_slot, slow_fixture) {
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  BOOST_REQUIRE(wait_until([&] { return !gpu0.running().empty() || !gpu1.running().empty(); }, 10s));
+  auto holding = [&](const json::value& list) {
+    std::map<std::string, std::vector<std::string>> by_engine;
+    for (auto& e : json_at(list, "data")->as_array())
+      for (auto& j : e.at("jobs").as_array())
+        by_engine[json_str(e, "name")].push_back(std::string{j.as_string()});
+    return by_engine;
+  };
+  auto r = admin().get("/admin/engines", admin_auth());
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  auto list = r.json();
+  BOOST_TEST(json_size(list, "data") == 2, list);
+  BOOST_TEST(json_str(list, "data.0.name") == "gpu0");
+  BOOST_TEST(json_int(list, "data.0.slots") == 1);
+  auto held = holding(list);
+  BOOST_REQUIRE(held.size() == 1u);
+  BOOST_TEST((held.begin()->second == std::vector<std::string>{id}));
+  BOOST_TEST(held.begin()->first == (gpu0.running().empty() ? "gpu1" : "gpu0"), "the engine that runs it");
+  BOOST_TEST(json_int(ctl_ok({"engine", "list"}), "data.1.slots") == 1, "svcctl engine list shows the same");
+  BOOST_REQUIRE(c.request("POST", "/v1/images/" + id + "/cancel", with_key(t.write.key)).status == 200);
+  BOOST_TEST(wait_until([&] { return holding(admin().get("/admin/engines", admin_auth()).json()).empty(); }, 10s),
+             "its slot is free once the job ended");
+}
+
 BOOST_FIXTURE_TEST_CASE(a_dropped_or_silent_websocket_still_ends_through_the_history, comfyui_fixture) {
   for (auto fault : {comfyui_faults{true, false, false, false}, comfyui_faults{false, true, false, false}}) {
     set_faults(fault);
@@ -317,6 +344,12 @@ BOOST_FIXTURE_TEST_CASE(a_render_lost_in_an_engine_restart_runs_again_on_the_oth
   BOOST_TEST(json_str(job, "cost.status") == "charged");
   BOOST_TEST(get_balance(c, t.read.key).available == 1000 - *json_int(job, "cost.credits"), "charged once");
   BOOST_TEST(terminal_events(id) == 1);
+  auto lost_name = std::string{&lost == &gpu0 ? "gpu0" : "gpu1"}, other_name = std::string{&lost == &gpu0 ? "gpu1" : "gpu0"};
+  auto m = admin().get("/metrics", admin_auth()).body;
+  BOOST_TEST(m.find("\nsvc_engine_renders_total{engine=\"" + lost_name + "\",outcome=\"provider_unavailable\"} 1\n") !=
+               std::string::npos, m);
+  BOOST_TEST(m.find("\nsvc_engine_renders_total{engine=\"" + other_name + "\",outcome=\"succeeded\"} 1\n") !=
+               std::string::npos);
 }
 
 BOOST_FIXTURE_TEST_CASE(an_out_of_memory_is_provider_error_with_its_exception_type, comfyui_fixture) {

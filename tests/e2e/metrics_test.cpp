@@ -137,6 +137,13 @@ BOOST_FIXTURE_TEST_CASE(a_scrape_after_a_mixed_workload_passes_promtool_and_coun
   BOOST_TEST(held > 0);
   BOOST_TEST(sample(m, "svc_credits_charged_total") + sample(m, "svc_credits_refunded_total") == held);
   BOOST_TEST(sample(m, "svc_render_duration_seconds_count{kind=\"image\"}") >= 1);
+  // The built-in renderer is the one local engine: its slots, those held (0 or 1: the job
+  // that succeeded may still be settling), and its render.
+  BOOST_TEST(sample(m, "svc_engine_slots{engine=\"local\"}") >= 1);
+  BOOST_TEST(sample(m, "svc_engine_slots_busy{engine=\"local\"}") >= 0);
+  BOOST_TEST(sample(m, "svc_engine_slots_busy{engine=\"local\"}") <= 1);
+  BOOST_TEST(sample(m, "svc_engine_renders_total{engine=\"local\",outcome=\"succeeded\"}") >= 1); // the cancelled one may have finished
+  BOOST_TEST(sample(m, "svc_engine_render_duration_seconds_count{engine=\"local\"}") >= 1);
 
   BOOST_TEST(sample(m, "svc_webhook_attempts_total{outcome=\"2xx\"}") >= 2); // both jobs' events
   BOOST_TEST(sample(m, "svc_webhook_attempts_total{outcome=\"connect_refused\"}") >= 1, m);

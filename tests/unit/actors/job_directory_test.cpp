@@ -292,29 +292,27 @@ BOOST_AUTO_TEST_CASE(a_model_whose_engine_is_busy_holds_back_no_other_model) {
   BOOST_TEST(st.engines.busy() == 0);
 }
 
-BOOST_AUTO_TEST_CASE(a_render_its_engine_failed_runs_again_on_another_and_is_charged_once) {
-  scripted.serve({"gpu-a", 1, {"sdxl"}});
-  scripted.serve({"gpu-b", 1, {"sdxl"}});
-  start(scripted, 2);
-  auto j = make_job("a lighthouse [down:gpu-a]", 10);
+// Two one-slot engines serving sdxl; `prompt`'s 10-credit sdxl job, run to its end.
+job_record run_on_two_engines(svc::test::job_fixture& f, const std::string& prompt) {
+  f.scripted.serve({"gpu-a", 1, {"sdxl"}});
+  f.scripted.serve({"gpu-b", 1, {"sdxl"}});
+  f.start(f.scripted, 2);
+  auto j = f.make_job(prompt, 10);
   j.model = "sdxl";
-  auto made = create(j);
-  auto done = finish(made.id);
+  return f.finish(f.create(j).id);
+}
+
+BOOST_AUTO_TEST_CASE(a_render_its_engine_failed_runs_again_on_another_and_is_charged_once) {
+  auto done = run_on_two_engines(*this, "a lighthouse [down:gpu-a]");
   BOOST_TEST((done.status == job_status::succeeded));
   BOOST_TEST((scripted.engines_used() == std::vector<std::string>{"gpu-a", "gpu-b"}));
-  BOOST_TEST((stored(made.id).engine_failures == std::vector<std::string>{"gpu-a"}));
+  BOOST_TEST((stored(done.id).engine_failures == std::vector<std::string>{"gpu-a"}));
   BOOST_TEST(balance_is(opening - 10, 0), "charged once");
 }
 
 BOOST_AUTO_TEST_CASE(a_job_whose_engines_all_fail_ends_after_its_render_attempts) {
   cfg.render_attempts = 3;
-  scripted.serve({"gpu-a", 1, {"sdxl"}});
-  scripted.serve({"gpu-b", 1, {"sdxl"}});
-  start(scripted, 2);
-  auto j = make_job("a lighthouse [down:gpu-a][down:gpu-b]", 10);
-  j.model = "sdxl";
-  auto made = create(j);
-  auto done = finish(made.id);
+  auto done = run_on_two_engines(*this, "a lighthouse [down:gpu-a][down:gpu-b]");
   BOOST_TEST((done.status == job_status::failed));
   BOOST_REQUIRE(done.failure);
   BOOST_TEST(done.failure->code == "provider_unavailable");

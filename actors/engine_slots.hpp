@@ -6,8 +6,14 @@
 // and a model whose engines are all busy holds back no other model's jobs.
 // Without engines (the built-in renderer, one A1111 server) there is one
 // engine, named "", with the worker pool's slots, serving every model.
+//
+// Each engine is `up`, `draining` (the operator's: no new renders, those
+// running finish) or `down` (its health probe failed twice in a row, until
+// one passes); only an `up` engine is given renders. An engine removed
+// leaves once its last render ended.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +22,19 @@
 
 namespace svc::actors {
 
+/// Failed health probes in a row that take an engine down: one lost probe
+/// (a GC pause, a dropped packet) does not move its renders elsewhere.
+inline constexpr int probe_failures_for_down = 2;
+
+/// One engine as `engine_slots` shows it.
+struct engine_view {
+  providers::engine_capacity spec;
+  int busy = 0;
+  std::string state;      ///< `up`, `draining` or `down`
+  std::string last_error; ///< of the last failed probe; empty when none failed
+  int64_t renders_done = 0, renders_failed = 0;
+};
+
 class engine_slots {
 public:
   /// Over `engines`; with none, one engine with `local_slots` for every model.
@@ -23,23 +42,38 @@ public:
   /// No engines at all, until the directory knows its back end's.
   engine_slots() = default;
 
-  /// Whether some engine serves `model` (a job of a model none serves is
-  /// dispatched anyway, so that its back end fails it).
+  /// Whether some engine serves `model`, in any state (a job of a model none
+  /// serves is dispatched anyway, so that its back end fails it).
   bool serves(const std::string& model) const;
 
   /// Whether a job of `model` can be placed now.
   bool can_place(const std::string& model) const;
 
-  /// Takes a slot of the least loaded engine serving `model`, one not in
-  /// `failed_on` where one is free: its name, or nothing when none is free
-  /// (or none serves it).
+  /// Takes a slot of the least loaded `up` engine serving `model`, one not
+  /// in `failed_on` where one is free: its name, or nothing when none is
+  /// free (or none serves it).
   std::optional<std::string> take(const std::string& model, const std::vector<std::string>& failed_on = {});
 
-  /// Frees a slot `take` gave on `engine`.
+  /// Frees a slot `take` gave on `engine`; a removed engine leaves with its last.
   void give_back(const std::string& engine);
 
-  /// Each engine: its name, slots and models (busy slots are the caller's to tell).
-  std::vector<providers::engine_capacity> capacities() const;
+  /// Counts a render that ended on `engine`.
+  void count_render(const std::string& engine, bool succeeded);
+
+  /// Brings in `spec`; false when an engine of its name is there.
+  bool join(providers::engine_capacity spec);
+  /// Takes `name` out (at once when idle, else with its last render); false when there is none.
+  bool leave(const std::string& name);
+  /// Drains `name` or resumes it; false when there is none.
+  bool drain(const std::string& name, bool draining);
+  /// What a probe changed: an engine `went_down` has renders that must go
+  /// elsewhere; one `came_up` takes renders again.
+  enum class health_change { none, went_down, came_up };
+  /// A health probe of `name` passed (`error` empty) or failed.
+  health_change probed(const std::string& name, const std::string& error);
+
+  /// Every engine but those leaving, in the order they came.
+  std::vector<engine_view> view() const;
 
   /// Slots in all, and those taken.
   int total() const;
@@ -49,14 +83,19 @@ private:
   struct engine {
     providers::engine_capacity spec;
     int busy = 0;
+    bool draining = false, down = false, leaving = false;
+    int failed_probes = 0;
+    std::string last_error;
+    int64_t done = 0, failed = 0;
     bool serves(const std::string& model) const;
+    bool takes_work() const { return !draining && !down && !leaving; }
   };
+  engine* find(const std::string& name);
   /// Its index; with `skipped`, only among engines not in it.
   std::optional<std::size_t> least_loaded(const std::string& model, const std::vector<std::string>* skipped = nullptr) const;
+  void erase_if_gone(const std::string& name);
 
-
-
-  static void publish(const engine& e); // its busy slots, to /metrics
+  static void publish(const engine& e); // its slots and busy slots, to /metrics
   std::vector<engine> engines_;
 };
 

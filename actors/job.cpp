@@ -183,6 +183,13 @@ bool requeue_after_engine_failure(job_self self, const context& ctx, const std::
   return true;
 }
 
+// Tells the directory that the render ended, so its engine slot is free for
+// the next job while this one settles.
+void tell_rendered(job_self self, bool succeeded) {
+  if (auto directory = caf::actor_cast<job_directory_actor>(self->state.directory))
+    self->send(directory, rendered_atom::value, self->state.record.id, succeeded);
+}
+
 // Moderates the prompts (the rules may have changed since the create), then queues the render.
 void dispatch(job_self self, const context& ctx, const job_services& services) {
   auto& st = self->state;
@@ -282,6 +289,7 @@ job_actor::behavior_type job(job_self self, context ctx, job_services services, 
         persistence::remove_job_outputs(*services.blobs, st.record, out.outputs.size(), "job");
         return;
       }
+      tell_rendered(self, true);
       st.record.outputs = std::move(out.outputs);
       end_job_as(self, ctx, services, job_status::succeeded, std::nullopt);
     },
@@ -292,6 +300,7 @@ job_actor::behavior_type job(job_self self, context ctx, job_services services, 
         return;
       if (code == "provider_unavailable" && requeue_after_engine_failure(self, ctx, message))
         return;
+      tell_rendered(self, false);
       end_job_as(self, ctx, services, job_status::failed, schema::job_failure{std::move(code), std::move(message)});
     },
     [=](expire_atom) {
@@ -300,6 +309,20 @@ job_actor::behavior_type job(job_self self, context ctx, job_services services, 
         return;
       end_job_as(self, ctx, services, job_status::expired,
           schema::job_failure{"queue_expired", "no worker took the job within the queue TTL"});
+    },
+    [=](engine_down_atom, const std::string& engine, const std::string& why) {
+      auto& st = self->state;
+      if (st.ending || !st.dispatched || st.engine != engine)
+        return;
+      // The render there stops (its late answers find a fresh token's job)
+      // and the job goes on elsewhere, as after any failure of its engine.
+      st.cancel.cancel();
+      st.cancel = providers::cancel_token{};
+      auto message = "the engine failed its health probe: " + why;
+      if (!requeue_after_engine_failure(self, ctx, message)) {
+        tell_rendered(self, false);
+        end_job_as(self, ctx, services, job_status::failed, schema::job_failure{"provider_unavailable", message});
+      }
     },
     [=](flush_atom) {
       if (!self->state.ending)

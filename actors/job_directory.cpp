@@ -101,15 +101,41 @@ void enqueue(job_directory_self self, const context& ctx, const job_services& se
 
 namespace {
 
-// A dispatched job's render ended (its actor exited, or its engine failed
-// it): its engine slot is free, and what the render took corrects its team's tag.
-void end_placement(job_directory_self self, const context& ctx, job_directory_state::live_job& job) {
+// A dispatched job's render ended (it said so, its actor exited, or its
+// engine failed it): its engine slot is free, and what the render took
+// corrects its team's tag. What the fair queue gave, if it was placed.
+std::optional<queued_job> end_placement(job_directory_self self, const context& ctx,
+                                        job_directory_state::live_job& job) {
   auto& st = self->state;
-  if (auto& p = job.placed) {
-    st.queue.finished(p->job.team, p->job.cost, std::chrono::duration<double>(ctx.clock->now() - p->since).count());
-    if (p->engine)
-      st.engines.give_back(*p->engine);
+  if (job.dispatched) {
+    job.dispatched = false;
+    --st.dispatched;
   }
+  auto p = std::exchange(job.placed, std::nullopt);
+  if (!p)
+    return std::nullopt;
+  st.queue.finished(p->job.team, p->job.cost, std::chrono::duration<double>(ctx.clock->now() - p->since).count());
+  if (p->engine)
+    st.engines.give_back(*p->engine);
+  return std::move(p->job);
+}
+
+// Engine `name` failed its probes: each render on it goes elsewhere (its job re-queues it).
+void move_renders_off(job_directory_self self, const std::string& name, const std::string& why) {
+  for (auto& [id, job] : self->state.jobs)
+    if (job.placed && job.placed->engine == name)
+      self->send(job.handle, engine_down_atom::value, name, why);
+}
+
+// The engines a stored change drained (`svcctl engine drain`) stay drained.
+void drain_stored(job_directory_self self, const context& ctx) {
+  auto st = ctx.tables->engines.for_each([&](const schema::engine_record& r) {
+    if (r.draining)
+      self->state.engines.drain(r.name, true);
+    return true;
+  });
+  if (!st.ok())
+    core::log_error("job_directory", "reading the drained engines failed: " + st.message);
 }
 
 } // namespace
@@ -273,8 +299,6 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
       auto id = std::move(it->second);
       st.job_ids.erase(it);
       if (auto job = st.jobs.find(id); job != st.jobs.end()) {
-        if (job->second.dispatched)
-          --st.dispatched;
         end_placement(self, ctx, job->second);
         st.jobs.erase(job);
       }
@@ -287,6 +311,7 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
     }
   });
   self->state.engines = engine_slots(services.backend->engines(), static_cast<int>(job_dispatch_slots(services)));
+  drain_stored(self, ctx);
   self->state.recovery_began = ctx.clock->now();
   publish_queue_length(self, services);
   self->send(self, recover_atom::value, std::string{});
@@ -374,8 +399,9 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
     [=](engines_atom) {
       auto& st = self->state;
       std::vector<engine_status> out;
-      for (auto& c : st.engines.capacities())
-        out.push_back({c.name, c.slots, c.models, {}});
+      for (auto& e : st.engines.view())
+        out.push_back({e.spec.name, e.spec.kind, e.spec.url, e.spec.slots, e.spec.models, e.state, e.last_error,
+                       e.renders_done, e.renders_failed, {}});
       for (auto& [id, job] : st.jobs)
         if (job.placed && job.placed->engine)
           for (auto& e : out)
@@ -391,13 +417,44 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
       if (it == st.jobs.end() || !it->second.dispatched || !it->second.placed)
         return;
       auto& job = it->second;
-      end_placement(self, ctx, job);
+      st.engines.count_render(engine, false);
+      auto given = end_placement(self, ctx, job);
       job.failed_on.push_back(engine);
-      job.dispatched = false;
-      --st.dispatched;
-      st.queue.push_front(std::move(job.placed->job));
-      job.placed.reset();
+      st.queue.push_front(std::move(*given));
       dispatch(self, ctx, services);
+    },
+    [=](rendered_atom, const std::string& id, bool succeeded) {
+      auto& st = self->state;
+      auto it = st.jobs.find(id);
+      if (it == st.jobs.end() || !it->second.placed)
+        return;
+      if (auto& engine = it->second.placed->engine)
+        st.engines.count_render(*engine, succeeded);
+      end_placement(self, ctx, it->second);
+      dispatch(self, ctx, services);
+    },
+    [=](joined_atom, const engine_status& e) {
+      if (self->state.engines.join({e.name, static_cast<int>(e.slots), e.models, e.kind, e.url}))
+        dispatch(self, ctx, services);
+    },
+    [=](left_atom, const std::string& name) { self->state.engines.leave(name); },
+    [=](disable_atom, const std::string& name) { self->state.engines.drain(name, true); },
+    [=](enable_atom, const std::string& name) {
+      if (self->state.engines.drain(name, false))
+        dispatch(self, ctx, services);
+    },
+    [=](probed_atom, const std::string& name, const std::string& error) {
+      switch (self->state.engines.probed(name, error)) {
+      case engine_slots::health_change::went_down:
+        core::log_warn("job_directory", "engine " + name + " is down (" + error + "); its renders go elsewhere");
+        move_renders_off(self, name, error);
+        break;
+      case engine_slots::health_change::came_up:
+        core::log_info("job_directory", "engine " + name + " is up again");
+        dispatch(self, ctx, services);
+        break;
+      case engine_slots::health_change::none: break;
+      }
     },
     [=](recover_atom, const std::string& after) { recover_batch(self, ctx, services, after); },
     [=](release_atom, core::shard_id shard) { return release_shard(self, ctx, shard); },

@@ -19,13 +19,14 @@ void add_message_types(caf::actor_system_config& cfg) {
     .add_message_type<schema::correlation>("correlation_v1")
     .add_message_type<schema::bucket_limits>("bucket_limits_v1")
     .add_message_type<schema::render_share>("render_share_v1")
+    .add_message_type<schema::engine_record>("engine_record_v1")
     .add_message_type<schema::bucket_class>("bucket_class_v1")
     .add_message_type<schema::scope>("scope_v1")
     .add_message_type<core::mail_message>("mail_message_v1")
     .add_message_type<persistence::write_batch>("write_batch_v1");
   // The payloads of payloads.hpp and webhook_transport.hpp.
   cfg.add_message_type<actor_status>("actor_status_v1")
-    .add_message_type<engine_status>("engine_status_v1")
+    .add_message_type<engine_status>("engine_status_v2")
     .add_message_type<actor_summary>("actor_summary_v1")
     .add_message_type<actor_filter>("actor_filter_v1")
     .add_message_type<rate_decision>("rate_decision_v1")

@@ -75,6 +75,12 @@ using dispatch_atom = caf::atom_constant<caf::atom("dispatch")>;
 using requeue_atom = caf::atom_constant<caf::atom("requeue")>;
 using share_atom = caf::atom_constant<caf::atom("share")>;
 using engines_atom = caf::atom_constant<caf::atom("engines")>;
+using rendered_atom = caf::atom_constant<caf::atom("rendered")>;
+using engine_down_atom = caf::atom_constant<caf::atom("enginedown")>;
+using joined_atom = caf::atom_constant<caf::atom("joined")>;
+using left_atom = caf::atom_constant<caf::atom("left")>;
+using probe_atom = caf::atom_constant<caf::atom("probe")>;
+using probed_atom = caf::atom_constant<caf::atom("probed")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using recover_atom = caf::atom_constant<caf::atom("recover")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
@@ -276,6 +282,9 @@ using job_actor = introspectable_actor::extend<
   caf::reacts_to<failed_atom, std::string, std::string>,
   /// From the job directory: the queue TTL passed (expires the job if still queued).
   caf::reacts_to<expire_atom>,
+  /// From the job directory: this engine failed its health probes (engine,
+  /// why); a render on it goes to another engine, as when it fails.
+  caf::reacts_to<engine_down_atom, std::string, std::string>,
   /// Internal: retries a settlement that failed.
   caf::reacts_to<settle_atom>,
   /// Internal: writes the record again after a write that failed.
@@ -308,6 +317,17 @@ using job_directory_actor = introspectable_actor::extend<
   caf::reacts_to<share_atom, std::string, schema::render_share>,
   /// The engines with their slots and the jobs that hold them.
   caf::replies_to<engines_atom>::with<std::vector<engine_status>>,
+  /// From a job: its render ended (id, whether it succeeded); its engine slot is free.
+  caf::reacts_to<rendered_atom, std::string, bool>,
+  /// From the engine registry: an engine joined (added at run time).
+  caf::reacts_to<joined_atom, engine_status>,
+  /// From the engine registry: an engine was removed; it leaves with its last render.
+  caf::reacts_to<left_atom, std::string>,
+  /// From the engine registry: an engine is drained (takes no new renders) or resumed.
+  caf::reacts_to<disable_atom, std::string>,
+  caf::reacts_to<enable_atom, std::string>,
+  /// From the engine registry: a health probe of an engine passed (empty) or failed (why).
+  caf::reacts_to<probed_atom, std::string, std::string>,
   /// Internal: resumes the next batch of `live_jobs` after this key.
   caf::reacts_to<recover_atom, std::string>,
   /// Stops the job actors of a shard's teams and forgets its queued jobs and
@@ -315,6 +335,21 @@ using job_directory_actor = introspectable_actor::extend<
   caf::replies_to<release_atom, core::shard_id>::with<int64_t>,
   /// Resumes the unfinished jobs of a shard as a start does; how many.
   caf::replies_to<adopt_atom, core::shard_id>::with<int64_t>>;
+
+/// The operator's changes to the engines while svcd runs, each stored
+/// before it is answered so a restart keeps it, and the engines' health
+/// probes. Detached: both wait on the engines.
+using engine_registry_actor = introspectable_actor::extend<
+  /// Adds an engine (`added` record) once its checks pass; its status.
+  caf::replies_to<create_atom, schema::engine_record>::with<engine_status>,
+  /// Removes an engine: it takes no new renders and leaves with its last.
+  caf::replies_to<delete_atom, std::string>::with<bool>,
+  /// Drains an engine (no new renders; those running finish).
+  caf::replies_to<disable_atom, std::string>::with<bool>,
+  /// Resumes a drained engine.
+  caf::replies_to<enable_atom, std::string>::with<bool>,
+  /// Internal: the next round of health probes.
+  caf::reacts_to<probe_atom>>;
 
 /// The LoRA catalogue: seeds the built-ins, adds operator LoRAs.
 using lora_catalogue_actor = introspectable_actor::extend<

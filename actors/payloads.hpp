@@ -33,11 +33,17 @@ SVC_DESCRIBE(actor_status, (state, mailbox))
 /// One engine as the job directory schedules it (`GET /admin/engines`).
 struct engine_status {
   std::string name;                ///< "" for the local back end (the built-in renderer, one A1111 server)
+  std::string kind;                ///< `comfyui`, `cog`, `a1111`, `procedural`; `local` for the local back end
+  std::string url;                 ///< without credentials; empty for the built-in renderer
   int64_t slots = 0;               ///< renders it runs at once
   std::vector<std::string> models; ///< ids of the models it serves; empty for the local back end (every one)
+  std::string state;               ///< `up`, `draining` or `down`
+  std::string last_error;          ///< of its last failed health probe; empty when none failed
+  int64_t renders_done = 0;        ///< renders it finished since this node started
+  int64_t renders_failed = 0;      ///< renders it failed since this node started (its failures, not cancels)
   std::vector<std::string> jobs;   ///< the jobs holding its slots now
 };
-SVC_DESCRIBE(engine_status, (name, slots, models, jobs))
+SVC_DESCRIBE(engine_status, (name, kind, url, slots, models, state, last_error, renders_done, renders_failed, jobs))
 
 /// One row of `/admin/actors`.
 struct actor_summary {

@@ -18,6 +18,7 @@
 #include "actors/supervisor.hpp"
 #include "actors/team_directory.hpp"
 #include "actors/endpoint_directory.hpp"
+#include "actors/engine_registry.hpp"
 #include "core/log.hpp"
 #include "persistence/orphan_blobs.hpp"
 #include "providers/backends.hpp"
@@ -67,6 +68,15 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   if (!generation)
     return nullptr;
   rt->backend_ = std::move(generation->backend);
+  auto* fleet = generation->fleet;
+  if (fleet) { // the operator's changes while it ran, before the pool's size follows the engines
+    apply_stored_engines(*rt->tables_, *fleet);
+    if (cfg.workers <= 0) {
+      generation->workers = 0;
+      for (auto& e : fleet->engines())
+        generation->workers += e.slots;
+    }
+  }
   rt->models_ = std::move(generation->models);
   if (cfg.moderation_words.empty()) {
     rt->moderation_ = std::make_unique<providers::moderation_rules>(providers::moderation_rules::defaults());
@@ -142,6 +152,10 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
   h.jobs = supervise<job_directory_actor>(sys, "job_directory", [ctx, services](caf::actor_system& s) {
     return s.spawn(job_directory, ctx, services);
   });
+  engine_registry_services fleet_services{fleet, rt->pool_.get(), h.jobs};
+  h.engines = supervise<engine_registry_actor>(sys, "engine_registry", [ctx, fleet_services](caf::actor_system& s) {
+    return s.spawn<caf::detached>(engine_registry, ctx, fleet_services);
+  });
   handover_targets targets{h.jobs, h.webhooks, h.buckets, h.ledgers, h.keyring, h.store};
   h.handover = supervise<shard_handover_actor>(sys, "shard_handover", [ctx, targets](caf::actor_system& s) {
     return s.spawn(shard_handover, ctx, targets);
@@ -164,7 +178,8 @@ void runtime::stop() {
     // and resume at the next start.
     pool_->shutdown();
     // Everyone but the store first, so their last writes still find it.
-    std::vector<caf::actor> others{caf::actor_cast<caf::actor>(handles_.handover),
+    std::vector<caf::actor> others{caf::actor_cast<caf::actor>(handles_.engines),
+                                   caf::actor_cast<caf::actor>(handles_.handover),
                                    caf::actor_cast<caf::actor>(handles_.jobs),
                                    caf::actor_cast<caf::actor>(handles_.expiries),
                                    caf::actor_cast<caf::actor>(handles_.files),

@@ -25,6 +25,7 @@ struct runtime_handles {
   ledger_directory_actor ledgers;
   lora_catalogue_actor loras;
   job_directory_actor jobs;
+  engine_registry_actor engines; ///< the operator's changes to the engines, and their probes
   expiry_sweeper_actor expiries;
   endpoint_directory_actor webhooks;
   mailer_actor mailer;

@@ -154,6 +154,7 @@ std::vector<config_option> make_options() {
   o.push_back(duration_option("remote-backoff", "wait before the first retry of the remote back end, doubling for each next one", &config::remote_backoff));
   o.push_back(duration_option("remote-poll", "interval of progress polls while the remote back end renders", &config::remote_poll));
   o.push_back(duration_option("engine-silence", "a ComfyUI render whose websocket sent nothing for this long (or dropped) is checked through /history", &config::engine_silence));
+  o.push_back(duration_option("engine-probe-interval", "each engine's health probe (ComfyUI /system_stats, Cog /health-check, A1111 /sdapi/v1/progress) runs this often; two failed in a row take it down (no new renders, its running ones go elsewhere) until one passes", &config::engine_probe_interval));
   o.push_back(text_option("engine-callback-listen", "HOST:PORT of the listener engines call back on (Cog's webhooks; bound only when --engines has a Cog engine; not the API, so API clients cannot reach it; keep its port fixed: a container posts to the URL it was given, also after svcd restarted)", &config::engine_callback_listen));
   o.push_back(text_option("engine-callback-url", "URL the engines reach that listener at (default http://<bound engine-callback address>)", &config::engine_callback_url));
   o.push_back(int_option("engine-callback-body-limit", "bytes of one call from an engine (a Cog webhook carrying its outputs as data: URIs; 413 past it)", &config::engine_callback_body_limit, 1 << 20, 1LL << 32));

@@ -66,6 +66,7 @@ struct config {
   duration remote_backoff = std::chrono::seconds{1};          ///< before the first retry, doubling after each
   duration remote_poll = std::chrono::milliseconds{500};      ///< between progress polls of a remote render
   duration engine_silence = std::chrono::seconds{5};          ///< a ComfyUI socket quiet this long: its history is polled
+  duration engine_probe_interval = std::chrono::seconds{5};   ///< between two health probes of an engine
   std::string engine_callback_listen = "127.0.0.1:8083"; ///< HOST:PORT where engines call back (Cog webhooks); bound with Cog engines only
   std::string engine_callback_url;                      ///< URL engines reach that listener at; empty: http://<bound address>
   int64_t engine_callback_body_limit = 128LL << 20;     ///< bytes of one call back (a webhook with data: URI outputs)

@@ -27,7 +27,8 @@ std::string_view table_name(table t) {
     "meta", "teams", "balances", "api_keys", "api_keys_by_team", "key_hashes", "loras", "lora_slugs", "buckets", "holds",
     "jobs", "jobs_by_team", "live_jobs", "idempotency", "usage", "expiries", "webhook_endpoints",
     "endpoints_by_team", "events", "events_by_team", "pending_events", "delivery_tasks", "deliveries",
-    "delivered_events", "files", "files_by_team", "mail_queue", "credit_entries", "legacy_shards"};
+    "delivered_events", "files", "files_by_team", "mail_queue", "credit_entries", "legacy_shards",
+    "engines"};
   return names[static_cast<std::size_t>(t)];
 }
 

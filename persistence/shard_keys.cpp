@@ -66,6 +66,7 @@ key_shape shape_of(table t) {
   case table::lora_slugs:
   case table::mail_queue:
   case table::legacy_shards:
+  case table::engines:
     return key_shape::store_wide;
   }
   return key_shape::store_wide;

@@ -40,7 +40,8 @@ struct tables {
       files{env, table::files},
       files_by_team{env, table::files_by_team},
       mail_queue{env, table::mail_queue},
-      credit_entries{env, table::credit_entries} {}
+      credit_entries{env, table::credit_entries},
+      engines{env, table::engines} {}
 
   const environment& env; ///< the store they view, for reads that span tables (`environment::read`)
   record_table<schema::team_record> teams;
@@ -70,6 +71,7 @@ struct tables {
   index_table files_by_team;     ///< `team_id/file_id` -> file id
   record_table<schema::queued_mail> mail_queue; ///< mail id -> e-mail still to send
   record_table<schema::credit_entry_record> credit_entries; ///< `team_id/cre_id` -> one change of a balance
+  record_table<schema::engine_record> engines; ///< engine name -> the operator's change to it at run time
 };
 
 } // namespace svc::persistence

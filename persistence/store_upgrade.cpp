@@ -18,7 +18,8 @@ constexpr std::array<table, 24> upgrade_order{
   table::holds, table::jobs, table::jobs_by_team, table::idempotency, table::usage, table::webhook_endpoints,
   table::endpoints_by_team, table::events, table::events_by_team, table::deliveries, table::files,
   table::files_by_team, table::credit_entries};
-static_assert(upgrade_order.size() + 5 == table_count, "every team-owned table is upgraded");
+// The rest are store-wide: meta, loras, lora_slugs, mail_queue, legacy_shards, engines.
+static_assert(upgrade_order.size() + 6 == table_count, "every team-owned table is upgraded");
 
 // Format 1's reads: keys as stored, with no shard.
 class format_1_snapshot final : public snapshot {

@@ -40,10 +40,11 @@ enum class table : uint8_t {
   mail_queue,         ///< mail id -> queued_mail (e-mail not yet sent or handed to the outbox)
   credit_entries,     ///< team id + '/' + entry id -> credit_entry_record (a team's credit history)
   legacy_shards,      ///< id or key hash minted before sharding -> its team's shard (shard_keys.hpp)
+  engines,            ///< engine name -> engine_record (the operator's changes to the engines at run time)
 };
 
 /// Number of tables.
-inline constexpr std::size_t table_count = 29;
+inline constexpr std::size_t table_count = 30;
 
 /// The table numbered `index`, or nullopt past the last: for numbers that
 /// arrive from another node.

@@ -15,7 +15,8 @@ namespace {
 bool remote_durations_valid(const core::config& cfg, std::string& error) {
   for (auto [name, d] : {std::pair{"--remote-timeout", cfg.remote_timeout},
                          std::pair{"--remote-connect-timeout", cfg.remote_connect_timeout},
-                         std::pair{"--remote-poll", cfg.remote_poll}, std::pair{"--engine-silence", cfg.engine_silence}})
+                         std::pair{"--remote-poll", cfg.remote_poll}, std::pair{"--engine-silence", cfg.engine_silence},
+                         std::pair{"--engine-probe-interval", cfg.engine_probe_interval}})
     if (d.count() <= 0) {
       error = std::string(name) + " must be longer than 0ms";
       return false;
@@ -60,16 +61,24 @@ bool serves(const schema::model_entry& m, const engine_spec& e) {
   return std::find(m.engines.begin(), m.engines.end(), e.name) != m.engines.end();
 }
 
-// The setups of the models `e` serves, and the files of the LoRAs they take.
-void served_by(const engine_spec& e, const engines_file& file, std::map<std::string, model_setup>& setups,
-               std::map<std::string, std::string>& lora_files) {
+// The setups of `models`, and the files of the LoRAs they take.
+void setups_of(const std::vector<std::string>& models, const engines_file& file,
+               std::map<std::string, model_setup>& setups, std::map<std::string, std::string>& lora_files) {
+  for (auto& id : models) {
+    setups.emplace(id, file.setups.at(id));
+    for (auto& l : file.loras)
+      if (std::find(l.models.begin(), l.models.end(), id) != l.models.end())
+        lora_files.emplace(l.slug, l.file);
+  }
+}
+
+// The ids of the models the file gives `e`.
+std::vector<std::string> models_of(const engine_spec& e, const engines_file& file) {
+  std::vector<std::string> ids;
   for (auto& m : file.models)
-    if (serves(m, e)) {
-      setups.emplace(m.id, file.setups.at(m.id));
-      for (auto& l : file.loras)
-        if (std::find(l.models.begin(), l.models.end(), m.id) != l.models.end())
-          lora_files.emplace(l.slug, l.file);
-    }
+    if (serves(m, e))
+      ids.push_back(m.id);
+  return ids;
 }
 
 // The deadlines and retries of a ComfyUI or Cog engine: the --remote-* options.
@@ -86,10 +95,11 @@ Options engine_options(const core::config& cfg) {
 
 // A ComfyUI engine, its workflows checked against the server when it answers.
 std::unique_ptr<generation_backend> make_comfyui(const core::config& cfg, const engine_spec& e,
-                                                 const engines_file& file, std::string& error) {
+                                                 const std::vector<std::string>& models, const engines_file& file,
+                                                 std::string& error) {
   std::map<std::string, model_setup> setups;
   std::map<std::string, std::string> lora_files;
-  served_by(e, file, setups, lora_files);
+  setups_of(models, file, setups, lora_files);
   std::string why;
   auto backend = std::make_unique<comfyui_backend>(e, *parse_remote_url(e.url, why), std::move(setups),
                                                    std::move(lora_files), engine_options<comfyui_options>(cfg));
@@ -99,11 +109,12 @@ std::unique_ptr<generation_backend> make_comfyui(const core::config& cfg, const 
 }
 
 // A Cog container, its input maps checked against its schema when it answers.
-std::unique_ptr<generation_backend> make_cog(const core::config& cfg, const engine_spec& e, const engines_file& file,
+std::unique_ptr<generation_backend> make_cog(const core::config& cfg, const engine_spec& e,
+                                             const std::vector<std::string>& models, const engines_file& file,
                                              const engine_callbacks& callbacks, std::string& error) {
   std::map<std::string, model_setup> setups;
   std::map<std::string, std::string> lora_files;
-  served_by(e, file, setups, lora_files);
+  setups_of(models, file, setups, lora_files);
   std::string why;
   auto backend = std::make_unique<cog_backend>(e, *parse_remote_url(e.url, why), std::move(setups),
                                                std::move(lora_files), engine_options<cog_options>(cfg), callbacks);
@@ -112,42 +123,74 @@ std::unique_ptr<generation_backend> make_cog(const core::config& cfg, const engi
   return backend;
 }
 
-// The back end of one engine of the file.
+// The back end of engine `e`, serving `models`.
 std::unique_ptr<generation_backend> make_engine(const core::config& cfg, const engine_spec& e,
-                                                const engines_file& file, const engine_callbacks& callbacks,
-                                                std::string& error) {
+                                                const std::vector<std::string>& models, const engines_file& file,
+                                                const engine_callbacks& callbacks, std::string& error) {
   std::string why;
   switch (e.kind) {
   case engine_kind::procedural: return make_procedural(cfg);
   case engine_kind::a1111: return make_a1111(cfg, *parse_remote_url(e.url, why), e.headers);
-  case engine_kind::comfyui: return make_comfyui(cfg, e, file, error);
-  case engine_kind::cog: return make_cog(cfg, e, file, callbacks, error);
+  case engine_kind::comfyui: return make_comfyui(cfg, e, models, file, error);
+  case engine_kind::cog: return make_cog(cfg, e, models, file, callbacks, error);
   }
   error = "engine " + e.name + ": unknown kind";
   return nullptr;
 }
 
+// Why engine `e` cannot serve `models`: a model the file does not have, or
+// one driven by engines of another kind (each model is driven one way).
+std::string unservable(const engine_spec& e, const std::vector<std::string>& models, const engines_file& file) {
+  if (models.empty())
+    return "an engine serves at least one model";
+  for (auto& id : models) {
+    auto m = std::find_if(file.models.begin(), file.models.end(), [&](auto& entry) { return entry.id == id; });
+    if (m == file.models.end())
+      return "no model has the id " + id;
+    for (auto& other : file.engines)
+      if (serves(*m, other) && other.kind != e.kind)
+        return "the model " + id + " runs on " + std::string{to_string(other.kind)} + " engines, not " +
+               std::string{to_string(e.kind)};
+  }
+  return {};
+}
+
+// What `e` is, for the scheduler and the admin API.
+engine_capacity capacity_of(const engine_spec& e, std::vector<std::string> models) {
+  std::string why;
+  auto url = e.url.empty() ? std::nullopt : parse_remote_url(e.url, why);
+  return {e.name, e.slots, std::move(models), std::string{to_string(e.kind)}, url ? url->text() : ""};
+}
+
 std::optional<generation_setup> from_engines_file(const core::config& cfg, const engine_callbacks& callbacks,
                                                   std::string& error) {
-  auto file = read_engines_file(cfg.engines, error);
-  if (!file || !remote_durations_valid(cfg, error))
+  auto read = read_engines_file(cfg.engines, error);
+  if (!read || !remote_durations_valid(cfg, error))
     return std::nullopt;
+  auto file = std::make_shared<const engines_file>(std::move(*read));
   std::vector<routed_engine> engines;
   for (auto& e : file->engines) {
-    routed_engine r{e.name, e.slots, make_engine(cfg, e, *file, callbacks, error), {}};
-    if (!r.backend)
+    auto models = models_of(e, *file);
+    auto backend = make_engine(cfg, e, models, *file, callbacks, error);
+    if (!backend)
       return std::nullopt;
-    for (auto& m : file->models)
-      if (serves(m, e))
-        r.models.push_back(m.id);
-    engines.push_back(std::move(r));
+    engines.push_back({capacity_of(e, std::move(models)), std::move(backend)});
   }
-  auto router = std::make_unique<engine_router>(std::move(engines));
+  // An engine added at run time runs the file's models, as the file's engines of its kind do.
+  auto builder = [&cfg, file, callbacks](const engine_spec& e, const std::vector<std::string>& models,
+                                         std::string& why) -> std::unique_ptr<generation_backend> {
+    if (why = engine_spec_problem(e); !why.empty())
+      return nullptr;
+    if (why = unservable(e, models, *file); !why.empty())
+      return nullptr;
+    return make_engine(cfg, e, models, *file, callbacks, why);
+  };
+  auto router = std::make_unique<engine_router>(std::move(engines), std::move(builder));
   generation_setup setup;
   setup.workers = cfg.workers > 0 ? cfg.workers : router->slots();
+  setup.fleet = router.get();
   setup.backend = std::move(router);
-  setup.models = std::make_shared<const schema::model_catalogue>(std::move(file->models), std::move(file->loras),
-                                                                 std::move(file->slug_models));
+  setup.models = std::make_shared<const schema::model_catalogue>(file->models, file->loras, file->slug_models);
   return setup;
 }
 

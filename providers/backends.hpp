@@ -8,6 +8,7 @@
 
 #include "core/config.hpp"
 #include "providers/engine_callbacks.hpp"
+#include "providers/engine_fleet.hpp"
 #include "providers/generation_backend.hpp"
 #include "providers/worker_pool.hpp"
 #include "schema/model_catalogue.hpp"
@@ -17,6 +18,7 @@ namespace svc::providers {
 /// What renders, and what it offers.
 struct generation_setup {
   std::unique_ptr<generation_backend> backend;
+  engine_fleet* fleet = nullptr; ///< `backend`'s engines, with an engines file; else none
   std::shared_ptr<const schema::model_catalogue> models;
   int workers = 0; ///< renders at once (pool threads); 0: one per core
 };

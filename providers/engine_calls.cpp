@@ -58,4 +58,22 @@ exchange_answer engine_calls::run(exchange_request r, const std::vector<boost::a
   return std::move(*got);
 }
 
+std::string probe_get(const remote_url& url, const header_list& headers, const std::string& target,
+                      std::chrono::milliseconds timeout, std::string* body) {
+  engine_calls calls{url, headers, {}, timeout, timeout, engine_calls::clock::now() + timeout};
+  std::string why;
+  if (!calls.resolve(why))
+    return "cannot resolve " + url.host + ": " + why;
+  auto a = calls.call(boost::beast::http::verb::get, target);
+  if (a.fault == exchange_fault::timed_out)
+    return "GET " + target + " did not answer within " + std::to_string(timeout.count()) + " ms";
+  if (a.fault != exchange_fault::none)
+    return "GET " + target + ": " + (a.detail.empty() ? "no answer" : a.detail);
+  if (a.status != 200)
+    return "GET " + target + ": HTTP " + std::to_string(a.status);
+  if (body)
+    *body = std::move(a.body);
+  return {};
+}
+
 } // namespace svc::providers

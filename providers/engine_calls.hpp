@@ -32,6 +32,11 @@ constexpr std::size_t engine_small_answer = 1u << 20;
 
 using header_list = std::vector<std::pair<std::string, std::string>>;
 
+/// A health probe: one GET of `target` on the engine, within `timeout` in
+/// all. Empty when it answered 200 (its body in `body`), else why not.
+std::string probe_get(const remote_url& url, const header_list& headers, const std::string& target,
+                      std::chrono::milliseconds timeout, std::string* body = nullptr);
+
 class engine_calls {
 public:
   using clock = std::chrono::steady_clock;

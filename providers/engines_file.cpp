@@ -22,10 +22,8 @@ bool is_header_name(std::string_view s) {
 }
 
 engine_kind kind_of(const map_reader& in) {
-  auto k = in.text("kind");
-  for (auto kind : {engine_kind::comfyui, engine_kind::cog, engine_kind::a1111, engine_kind::procedural})
-    if (k == to_string(kind))
-      return kind;
+  if (auto kind = engine_kind_named(in.text("kind")))
+    return *kind;
   fault(in.where(), "'kind' must be comfyui, cog, a1111 or procedural");
 }
 
@@ -33,32 +31,21 @@ engine_spec read_engine(const std::string& path, const YAML::Node& n) {
   map_reader in{n, where_of(path, n) + " engine", {"name", "kind", "url", "slots", "headers"}};
   engine_spec e;
   e.name = in.text("name");
-  if (!is_name(e.name, 40))
-    fault(in.where(), "'name' must be 1-40 of a-z, 0-9, '-', '_' and '.'");
   e.kind = kind_of(in);
   e.slots = static_cast<int>(in.integer("slots", 1, 64, 1));
-  if (e.kind == engine_kind::procedural) {
-    if (in.has("url"))
-      fault(in.where(), "the built-in renderer has no 'url'");
-  } else {
+  if (e.kind != engine_kind::procedural || in.has("url"))
     e.url = in.text("url");
-    std::string why;
-    if (!parse_remote_url(e.url, why))
-      fault(in.where(), "'url': " + why);
-  }
   if (auto headers = in.get("headers")) {
     if (!headers.IsMap())
       fault(in.where(), "'headers' must map header names to values");
     for (auto it = headers.begin(); it != headers.end(); ++it) {
-      auto name = it->first.as<std::string>();
-      if (!is_header_name(name) || !it->second.IsScalar())
-        fault(in.where(), "header '" + name + "' needs a token name and a text value");
-      auto value = it->second.as<std::string>();
-      if (value.find_first_of("\r\n") != std::string::npos || value.size() > 4096)
-        fault(in.where(), "header '" + name + "' has a line break or is over 4096 bytes"); // its value is secret: not quoted
-      e.headers.emplace_back(std::move(name), std::move(value));
+      if (!it->second.IsScalar())
+        fault(in.where(), "header '" + it->first.as<std::string>() + "' needs a text value");
+      e.headers.emplace_back(it->first.as<std::string>(), it->second.as<std::string>());
     }
   }
+  if (auto problem = engine_spec_problem(e); !problem.empty())
+    fault(in.where(), problem);
   return e;
 }
 
@@ -292,6 +279,33 @@ std::optional<engines_file> read_engines_file(const std::string& path, std::stri
     error = path + ": " + e.what();
   }
   return std::nullopt;
+}
+
+std::optional<engine_kind> engine_kind_named(std::string_view text) {
+  for (auto kind : {engine_kind::comfyui, engine_kind::cog, engine_kind::a1111, engine_kind::procedural})
+    if (text == to_string(kind))
+      return kind;
+  return std::nullopt;
+}
+
+std::string engine_spec_problem(const engine_spec& e) {
+  if (!is_name(e.name, 40))
+    return "'name' must be 1-40 of a-z, 0-9, '-', '_' and '.'";
+  if (e.slots < 1 || e.slots > 64)
+    return "'slots' must be 1-64";
+  if (e.kind == engine_kind::procedural) {
+    if (!e.url.empty())
+      return "the built-in renderer has no 'url'";
+  } else if (std::string why; !parse_remote_url(e.url, why)) {
+    return "'url': " + why;
+  }
+  for (auto& [name, value] : e.headers) {
+    if (!is_header_name(name))
+      return "header '" + name + "' needs a token name";
+    if (value.find_first_of("\r\n") != std::string::npos || value.size() > 4096)
+      return "header '" + name + "' has a line break or is over 4096 bytes"; // its value is secret: not quoted
+  }
+  return {};
 }
 
 std::string_view to_string(engine_kind k) {

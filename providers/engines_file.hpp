@@ -32,6 +32,12 @@ struct engine_spec {
   std::vector<std::pair<std::string, std::string>> headers; ///< sent on every call (a proxy's auth); secret
 };
 
+/// What is wrong with `e` (its name, slots, URL or headers); empty when nothing.
+std::string engine_spec_problem(const engine_spec& e);
+
+/// The kind named `text` (`comfyui`), or nothing.
+std::optional<engine_kind> engine_kind_named(std::string_view text);
+
 /// What a ComfyUI workflow is run for.
 enum class render_mode { text_to_image, image_to_image, video, image_to_video };
 

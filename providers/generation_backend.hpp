@@ -3,6 +3,7 @@
 // procedural renderer, a remote HTTP service). Failures are values: no
 // exception crosses this interface.
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -63,6 +64,8 @@ struct engine_capacity {
   std::string name;
   int slots = 1;                   ///< renders it runs at once
   std::vector<std::string> models; ///< ids of the models it serves
+  std::string kind;                ///< `comfyui`, `cog`, `a1111`, `procedural`
+  std::string url;                 ///< without credentials; empty for `procedural`
 };
 
 /// A generation back end. Implementations are thread-safe: a worker pool calls
@@ -83,6 +86,13 @@ public:
   /// none: the back end renders every model itself, as many at once as the
   /// worker pool has threads.
   virtual std::vector<engine_capacity> engines() const { return {}; }
+
+  /// Asks the engine whether it takes work, within `timeout` (blocking):
+  /// empty when it does, else why not. The built-in renderer always does.
+  virtual std::string probe(std::chrono::milliseconds timeout) {
+    (void)timeout;
+    return {};
+  }
 };
 
 } // namespace svc::providers

@@ -26,6 +26,9 @@ public:
   /// The name of the wrapped back end.
   std::string_view name() const override { return stills_->name(); }
 
+  /// The wrapped back end's.
+  std::string probe(std::chrono::milliseconds timeout) override { return stills_->probe(timeout); }
+
 private:
   std::unique_ptr<generation_backend> stills_;
   int size_multiple_;

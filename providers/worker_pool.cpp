@@ -14,6 +14,20 @@ worker_pool::worker_pool(int threads) {
 
 worker_pool::~worker_pool() { shutdown(); }
 
+void worker_pool::add_threads(std::size_t n) {
+  std::lock_guard<std::mutex> joins(join_mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_) return;
+  auto first = active_.size();
+  active_.resize(first + n);
+  for (std::size_t i = first; i < first + n; ++i) workers_.emplace_back([this, i] { work(i); });
+}
+
+std::size_t worker_pool::threads() const {
+  std::lock_guard<std::mutex> lock(join_mutex_);
+  return workers_.size();
+}
+
 void worker_pool::submit(pool_task task) {
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -1,5 +1,5 @@
 #pragma once
-// A fixed set of threads that run renders, so at most N generations use the
+// A set of threads that run renders, so at most N generations use the
 // CPU at once (`--workers`) and actor threads never block on one. Tasks report
 // completion themselves (a callback posting to their job actor).
 
@@ -45,8 +45,11 @@ public:
   /// them to return. Idempotent.
   void shutdown();
 
+  /// Starts `n` more workers (an engine with `n` slots joined); none after shutdown.
+  void add_threads(std::size_t n);
+
   /// Number of worker threads.
-  std::size_t threads() const { return workers_.size(); }
+  std::size_t threads() const;
 
   /// Tasks waiting for a thread.
   std::size_t queued() const;
@@ -63,8 +66,8 @@ private:
   std::vector<std::optional<cancel_token>> active_; // per worker, the running task's token
   std::size_t running_ = 0;
   bool stopping_ = false;
-  std::mutex join_mutex_;
-  std::vector<std::thread> workers_;
+  mutable std::mutex join_mutex_;
+  std::vector<std::thread> workers_; // under join_mutex_
 };
 
 } // namespace svc::providers

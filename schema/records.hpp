@@ -144,6 +144,31 @@ struct lora_record {
 SVC_DESCRIBE(lora_record, (id, slug, name, description, keywords, builtin, created_at))
 SVC_VIEW_OBJECT(lora_record, "lora")
 
+/// A header an engine is called with (a proxy's auth): its value is secret.
+struct engine_header {
+  std::string name;
+  std::string value;
+};
+SVC_DESCRIBE(engine_header, (name, value))
+
+/// The operator's change to an engine while svcd ran (`svcctl engine
+/// add|drain|resume|remove`), kept so that a restart keeps it: an engine
+/// added then (with what it is), or one of the engines file's drained or
+/// taken out. Never shown whole: its headers are secret.
+struct engine_record {
+  std::string name;
+  bool added = false;                 ///< added at run time: the fields up to `headers` say what it is
+  std::string kind;                   ///< `comfyui`, `cog`, `a1111`, `procedural`
+  std::string url;                    ///< as given, credentials included
+  int64_t slots = 1;
+  std::vector<std::string> models;    ///< catalogue model ids
+  std::vector<engine_header> headers;
+  bool draining = false;              ///< takes no new renders
+  bool removed = false;               ///< one of the file's engines, taken out
+  core::time_point changed_at;
+};
+SVC_DESCRIBE(engine_record, (name, added, kind, url, slots, models, headers, draining, removed, changed_at))
+
 /// Persisted state of one token bucket.
 struct bucket_level {
   double tokens = 0;    ///< tokens at `at_ms`

@@ -69,7 +69,8 @@ int exchange(const global_options& g, const std::string& method, const std::stri
   auto token = url ? token_of(g, why) : std::nullopt;
   if (!url || !token)
     return print_error("not_running", why, exit_code::unreachable);
-  res = blocking_request(*url, method, target, *token, method == "GET" ? std::string{} : json::serialize(body));
+  res = blocking_request(*url, method, target, *token,
+                         method == "GET" || method == "DELETE" ? std::string{} : json::serialize(body));
   if (res.status == 0)
     return print_error("unreachable", "cannot reach svcd at " + *url + ": " + res.error, exit_code::unreachable);
   return exit_code::ok;

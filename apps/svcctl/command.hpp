@@ -55,7 +55,11 @@ std::vector<command> job_commands();
 std::vector<command> endpoint_commands();
 std::vector<command> usage_commands();
 std::vector<command> operator_commands();
+std::vector<command> engine_commands();
 std::vector<command> cluster_commands();
+
+/// "a,b,,c" -> ["a", "b", "c"]
+boost::json::array comma_separated(const std::string& list);
 
 /// Declares --limit N and --after ID, the paging of list commands.
 void declare_page(po::options_description& d);

@@ -3,25 +3,6 @@
 #include "apps/svcctl/command.hpp"
 
 namespace svc::ctl {
-namespace {
-
-// "a,b,,c" -> ["a", "b", "c"]
-boost::json::array keywords_of(const std::string& list) {
-  boost::json::array words;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    auto comma = list.find(',', start);
-    auto word = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!word.empty())
-      words.emplace_back(word);
-    if (comma == std::string::npos)
-      break;
-    start = comma + 1;
-  }
-  return words;
-}
-
-} // namespace
 
 std::vector<command> lora_commands() {
   return {
@@ -34,7 +15,7 @@ std::vector<command> lora_commands() {
      },
      [](const po::variables_map& vm, const global_options& g) {
        boost::json::object body{{"slug", text_of(vm, "slug")}, {"name", text_of(vm, "name")},
-                                {"keywords", keywords_of(text_of(vm, "keywords"))}};
+                                {"keywords", comma_separated(text_of(vm, "keywords"))}};
        if (vm.count("description"))
          body["description"] = text_of(vm, "description");
        return send_admin_request(g, "POST", "/admin/loras", body);

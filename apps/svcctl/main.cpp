@@ -22,7 +22,7 @@ const char* exit_codes_text = R"(exit codes:
 std::vector<command> all_commands() {
   std::vector<command> all;
   for (auto group : {team_commands, key_commands, credit_commands, usage_commands, job_commands, endpoint_commands,
-                     lora_commands, operator_commands, cluster_commands})
+                     lora_commands, engine_commands, operator_commands, cluster_commands})
     for (auto& c : group())
       all.push_back(std::move(c));
   return all;

@@ -1,4 +1,4 @@
-// actors | engine list | cluster | backup | restore
+// actors | cluster | backup | restore
 #include <unistd.h>
 
 #include <cstdlib>
@@ -43,9 +43,6 @@ std::vector<command> operator_commands() {
          }
        return send_admin_request(g, "GET", target);
      }},
-    {"engine list", "", "the engines this node schedules: slots, models and the jobs holding their slots",
-     [](po::options_description&) {},
-     [](const po::variables_map&, const global_options& g) { return send_admin_request(g, "GET", "/admin/engines"); }},
     {"cluster", "", "this node's view of its cluster: members, shard map revision and owners, links to the other nodes",
      [](po::options_description&) {},
      [](const po::variables_map&, const global_options& g) { return send_admin_request(g, "GET", "/admin/cluster"); }},

@@ -28,6 +28,11 @@ boost::json::object shard_move_json(const actors::shard_move_status& m);
 // actors.cpp
 void list_actors(const context_ptr& ctx);
 void list_engines(const context_ptr& ctx);
+void show_engine(const context_ptr& ctx);
+void add_engine(const context_ptr& ctx);
+void drain_engine(const context_ptr& ctx);
+void resume_engine(const context_ptr& ctx);
+void remove_engine(const context_ptr& ctx);
 // teams.cpp
 void create_team(const context_ptr& ctx);
 void set_team_limits(const context_ptr& ctx);

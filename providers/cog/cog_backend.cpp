@@ -328,4 +328,14 @@ render_outcome cog_backend::render(const render_request& req, const progress_fn&
   return outcome;
 }
 
+std::string cog_backend::probe(std::chrono::milliseconds timeout) {
+  std::string body;
+  if (auto failed = probe_get(url_, engine_.headers, "/health-check", timeout, &body); !failed.empty())
+    return failed;
+  auto health = cog_health(body);
+  if (health == "READY" || health == "BUSY")
+    return {};
+  return "the container's /health-check says " + (health.empty() ? std::string{"nothing readable"} : health);
+}
+
 } // namespace svc::providers

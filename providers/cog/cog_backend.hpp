@@ -54,6 +54,9 @@ public:
   /// `cog`.
   std::string_view name() const override { return "cog"; }
 
+  /// Up while `/health-check` says READY or BUSY (only those take work).
+  std::string probe(std::chrono::milliseconds timeout) override;
+
 private:
   friend class cog_render;
   engine_spec engine_;

@@ -393,4 +393,8 @@ render_outcome comfyui_backend::render(const render_request& req, const progress
   return outcome;
 }
 
+std::string comfyui_backend::probe(std::chrono::milliseconds timeout) {
+  return probe_get(url_, engine_.headers, "/system_stats", timeout);
+}
+
 } // namespace svc::providers

@@ -52,6 +52,9 @@ public:
   /// `comfyui`.
   std::string_view name() const override { return "comfyui"; }
 
+  /// Up when `/system_stats` answers (the brief's liveness probe).
+  std::string probe(std::chrono::milliseconds timeout) override;
+
 private:
   friend class comfy_render;
   engine_spec engine_;

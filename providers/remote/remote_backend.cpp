@@ -8,6 +8,7 @@
 
 #include "core/duration.hpp"
 #include "core/log.hpp"
+#include "providers/engine_calls.hpp"
 #include "providers/remote/a1111_protocol.hpp"
 #include "providers/remote/http_exchange.hpp"
 
@@ -256,6 +257,10 @@ render_outcome remote_backend::render(const render_request& req, const progress_
                     url);
     backoff *= 2;
   }
+}
+
+std::string remote_backend::probe(std::chrono::milliseconds timeout) {
+  return probe_get(options_.url, options_.headers, "/sdapi/v1/progress", timeout);
 }
 
 } // namespace svc::providers

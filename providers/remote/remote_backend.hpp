@@ -47,6 +47,9 @@ public:
   /// `remote`.
   std::string_view name() const override { return "remote"; }
 
+  /// Up when `/sdapi/v1/progress` answers.
+  std::string probe(std::chrono::milliseconds timeout) override;
+
 private:
   remote_options options_;
 };

@@ -325,6 +325,91 @@ BOOST_AUTO_TEST_CASE(a_job_whose_engines_all_fail_ends_after_its_render_attempts
   BOOST_TEST(st.engines.busy() == 0);
 }
 
+// Two one-slot engines serving sdxl, and `n` of `prompt`'s 10-credit sdxl jobs.
+std::vector<job_record> queue_on_two_engines(svc::test::job_fixture& f, const std::string& prompt, int n) {
+  f.scripted.serve({"gpu-a", 1, {"sdxl"}});
+  f.scripted.serve({"gpu-b", 1, {"sdxl"}});
+  f.start(f.scripted, 2);
+  std::vector<job_record> made;
+  for (int i = 0; i < n; ++i) {
+    auto j = f.make_job(prompt + " " + std::to_string(i), 10);
+    j.model = "sdxl";
+    made.push_back(f.create(j));
+  }
+  return made;
+}
+
+BOOST_AUTO_TEST_CASE(a_drained_engine_takes_no_new_render_until_it_is_resumed) {
+  auto made = queue_on_two_engines(*this, "drained [hold]", 0);
+  self->send(jobs, disable_atom::value, std::string{"gpu-a"});
+  for (int i = 0; i < 2; ++i) {
+    auto j = make_job("drained [hold] " + std::to_string(i), 10);
+    j.model = "sdxl";
+    made.push_back(create(j));
+  }
+  BOOST_REQUIRE(run_until([&] { return scripted.started() == 1; }));
+  BOOST_TEST(holds_within([&] { return scripted.started() == 1; }, std::chrono::milliseconds{200}),
+             "the second job waits for gpu-b rather than going to the drained gpu-a");
+  BOOST_TEST((scripted.engines_used() == std::vector<std::string>{"gpu-b"}));
+  self->send(jobs, enable_atom::value, std::string{"gpu-a"});
+  BOOST_TEST(run_until([&] { return scripted.started() == 2; }), "resumed, gpu-a takes the waiting job");
+  BOOST_TEST((scripted.engines_used() == std::vector<std::string>{"gpu-b", "gpu-a"}));
+  scripted.release();
+  for (auto& j : made)
+    BOOST_TEST((finish(j.id).status == job_status::succeeded));
+}
+
+BOOST_AUTO_TEST_CASE(an_engine_that_fails_its_probes_has_its_render_moved_and_charged_once) {
+  auto made = queue_on_two_engines(*this, "moved [hold]", 1);
+  BOOST_REQUIRE(run_until([&] { return scripted.started() == 1; }));
+  BOOST_REQUIRE((scripted.engines_used() == std::vector<std::string>{"gpu-a"}));
+  self->send(jobs, probed_atom::value, std::string{"gpu-a"}, std::string{"connection refused"});
+  BOOST_TEST(holds_within([&] { return scripted.started() == 1; }, std::chrono::milliseconds{100}),
+             "one failed probe moves nothing");
+  self->send(jobs, probed_atom::value, std::string{"gpu-a"}, std::string{"connection refused"});
+  BOOST_TEST(run_until([&] { return scripted.started() == 2 && scripted.cancelled() == 1; }),
+             "the render on gpu-a is stopped and runs again on gpu-b");
+  BOOST_TEST((scripted.engines_used() == std::vector<std::string>{"gpu-a", "gpu-b"}));
+  auto listed = ask<std::vector<engine_status>>(jobs, engines_atom::value);
+  BOOST_REQUIRE(listed.value);
+  BOOST_TEST(listed.value->at(0).state == "down");
+  BOOST_TEST(listed.value->at(0).last_error == "connection refused");
+  BOOST_TEST(listed.value->at(0).renders_failed == 1);
+  scripted.release();
+  auto done = finish(made[0].id);
+  BOOST_TEST((done.status == job_status::succeeded));
+  BOOST_TEST((stored(done.id).engine_failures == std::vector<std::string>{"gpu-a"}));
+  BOOST_TEST(balance_is(opening - 10, 0), "charged once");
+  auto after = ask<std::vector<engine_status>>(jobs, engines_atom::value);
+  BOOST_TEST(after.value->at(1).renders_done == 1);
+}
+
+BOOST_AUTO_TEST_CASE(an_engine_joining_at_run_time_takes_the_waiting_work) {
+  scripted.serve({"gpu-a", 1, {"sdxl"}});
+  start(scripted, 2);
+  std::vector<job_record> made;
+  for (int i = 0; i < 2; ++i) {
+    auto j = make_job("joined [hold] " + std::to_string(i), 10);
+    j.model = "sdxl";
+    made.push_back(create(j));
+  }
+  BOOST_REQUIRE(run_until([&] { return scripted.started() == 1; }));
+  engine_status gpu_b;
+  gpu_b.name = "gpu-b";
+  gpu_b.slots = 1;
+  gpu_b.models = {"sdxl"};
+  self->send(jobs, joined_atom::value, gpu_b);
+  BOOST_TEST(run_until([&] { return scripted.started() == 2; }), "the second job goes to the new engine at once");
+  BOOST_TEST((scripted.engines_used() == std::vector<std::string>{"gpu-a", "gpu-b"}));
+  self->send(jobs, left_atom::value, std::string{"gpu-a"});
+  auto listed = ask<std::vector<engine_status>>(jobs, engines_atom::value);
+  BOOST_REQUIRE(listed.value);
+  BOOST_TEST(listed.value->size() == 1u, "a removed engine is no longer listed");
+  scripted.release();
+  for (auto& j : made)
+    BOOST_TEST((finish(j.id).status == job_status::succeeded), "its running render finished");
+}
+
 BOOST_AUTO_TEST_CASE(a_teams_cap_leaves_the_other_slots_to_other_teams) {
   // As the team directory stores it (`svcctl team limits --max-concurrent 1`).
   auto set_cap = [&](int64_t cap) {

@@ -94,7 +94,7 @@ std::string dump(const config& c) {
     << "\nlegacy_sunset=" << svc::core::to_unix_ms(c.legacy_sunset) << "\nprovider=" << c.provider
     << "\nremote_url=" << c.remote_url << "\nremote_timeout=" << c.remote_timeout.count()
     << "\nremote_connect_timeout=" << c.remote_connect_timeout.count() << "\nremote_retries=" << c.remote_retries << "\nrender_attempts=" << c.render_attempts
-    << "\nremote_backoff=" << c.remote_backoff.count() << "\nremote_poll=" << c.remote_poll.count() << "\nengines=" << c.engines << "\nengine_silence=" << c.engine_silence.count() << "\nengine_callback_listen=" << c.engine_callback_listen << "\nengine_callback_url=" << c.engine_callback_url << "\nengine_callback_body_limit=" << c.engine_callback_body_limit << "\nopenai_wait=" << c.openai_wait.count()
+    << "\nremote_backoff=" << c.remote_backoff.count() << "\nremote_poll=" << c.remote_poll.count() << "\nengines=" << c.engines << "\nengine_silence=" << c.engine_silence.count() << "\nengine_probe_interval=" << c.engine_probe_interval.count() << "\nengine_callback_listen=" << c.engine_callback_listen << "\nengine_callback_url=" << c.engine_callback_url << "\nengine_callback_body_limit=" << c.engine_callback_body_limit << "\nopenai_wait=" << c.openai_wait.count()
     << "\nworkers=" << c.workers << "\nrender_delay=" << c.render_delay.count()
     << "\nmoderation_words=" << c.moderation_words
     << "\nheader_limit=" << c.header_limit << "\nbody_limit=" << c.body_limit
@@ -159,6 +159,7 @@ const std::map<std::string, std::string>& sample_values() {
     {"remote-poll", "2s"},
     {"engines", "/etc/svc/engines.yaml"},
     {"engine-silence", "7s"},
+    {"engine-probe-interval", "3s"},
     {"engine-callback-listen", "10.0.0.2:8083"},
     {"engine-callback-url", "http://svc.lan:8083"},
     {"engine-callback-body-limit", "67108864"},

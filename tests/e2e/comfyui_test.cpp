@@ -54,7 +54,8 @@ std::string engines_yaml(const comfyui_server& gpu0, const comfyui_server& gpu1)
 // a fault does to a render, not a second one on the other engine.
 std::vector<std::string> engine_args(const std::string& file, const std::string& timeout, int attempts = 1) {
   return {"--engines", file, "--remote-retries", "2", "--remote-backoff", "50ms", "--remote-connect-timeout", "2s",
-          "--remote-timeout", timeout, "--engine-silence", "300ms", "--render-attempts", std::to_string(attempts)};
+          "--remote-timeout", timeout, "--engine-silence", "300ms", "--render-attempts", std::to_string(attempts),
+          "--engine-probe-interval", "100ms"};
 }
 
 // Started before svcd, which checks its workflows against them at start.
@@ -476,6 +477,114 @@ BOOST_AUTO_TEST_CASE(a_workflow_that_does_not_fit_the_server_stops_svcd_at_start
     {{examples + "/engines/comfyui/sdxl_text_to_image.json", custom_file.path(), "VAEDecodeTiled"},
      {"file: neon_sdxl.safetensors", "file: neon_xl_v2.safetensors", "neon_xl_v2.safetensors"}},
     "gpu0", [](const std::string& path) { return engine_args(path, "30s"); });
+}
+
+// Engine `name` as GET /admin/engines shows it (null when it is not listed).
+json::value engine_named(const server_fixture& f, const std::string& name) {
+  auto r = f.admin().get("/admin/engines", f.admin_auth());
+  BOOST_REQUIRE_MESSAGE(r.status == 200, r.summary());
+  auto list = r.json();
+  for (auto& e : json_at(list, "data")->as_array())
+    if (json_str(e, "name") == name)
+      return e;
+  return nullptr;
+}
+
+bool engine_in_state(const server_fixture& f, const std::string& name, const std::string& state) {
+  auto e = engine_named(f, name);
+  return !e.is_null() && json_str(e, "state") == state;
+}
+
+json::object video_body() {
+  return {{"prompt", "a harbour at dawn"}, {"duration_seconds", 1}, {"fps", 16}, {"width", 320}, {"height", 256}};
+}
+
+BOOST_FIXTURE_TEST_CASE(a_dead_engine_goes_down_its_render_runs_on_the_other_and_it_comes_back_up, failover_fixture) {
+  auto id = json_str(create_image_ok(c, t.write.key, image_body()), "id");
+  BOOST_REQUIRE(wait_until([&] { return !gpu0.running().empty() || !gpu1.running().empty(); }, 10s));
+  auto& dead = gpu0.running().empty() ? gpu1 : gpu0;
+  auto& other = &dead == &gpu0 ? gpu1 : gpu0;
+  auto dead_name = std::string{&dead == &gpu0 ? "gpu0" : "gpu1"};
+  dead.set_down(true);
+  auto job = wait_terminal(c, t.read.key, id, 30s);
+  BOOST_REQUIRE_MESSAGE(json_str(job, "status") == "succeeded", job);
+  BOOST_TEST(other.prompts().size() == 1u, "the render ran again on the other engine");
+  BOOST_TEST(get_balance(c, t.read.key).available == 1000 - *json_int(job, "cost.credits"), "charged once");
+  BOOST_TEST(terminal_events(id) == 1);
+  BOOST_REQUIRE(wait_until([&] { return engine_in_state(*this, dead_name, "down"); }, 10s));
+  auto shown = engine_named(*this, dead_name);
+  BOOST_TEST(!json_str(shown, "last_error").empty(), shown);
+  BOOST_TEST(json_int(shown, "renders_failed") == 1, shown);
+  BOOST_TEST(json_int(engine_named(*this, &other == &gpu0 ? "gpu0" : "gpu1"), "renders_done") == 1);
+
+  auto next = run("/v1/images", image_body("a second box"));
+  BOOST_TEST(json_str(next, "status") == "succeeded", next);
+  BOOST_TEST(other.prompts().size() == 2u, "a down engine is given no render");
+  dead.set_down(false);
+  BOOST_TEST(wait_until([&] { return engine_in_state(*this, dead_name, "up"); }, 10s), "one passed probe brings it back");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_drained_engine_holds_back_the_model_only_it_serves_until_it_is_resumed, comfyui_fixture) {
+  auto drained = ctl_ok({"engine", "drain", "gpu0"});
+  BOOST_TEST(json_str(drained, "state") == "draining", drained);
+  auto video = c.request("POST", "/v1/videos", with_key(t.write.key, {{"Content-Type", "application/json"}}),
+                         json::serialize(video_body()));
+  BOOST_REQUIRE_MESSAGE(video.status == 201, video.summary());
+  auto video_id = json_str(video.json(), "id");
+  auto image = run("/v1/images", image_body());
+  BOOST_TEST(json_str(image, "status") == "succeeded", "an image still runs on gpu1: " << image);
+  BOOST_TEST(gpu0.prompts().empty(), "nothing goes to the drained gpu0");
+  BOOST_TEST(json_str(c.get("/v1/videos/" + video_id, with_key(t.read.key)).json(), "status") == "queued",
+             "the video, which only gpu0 serves, waits rather than fails");
+  BOOST_TEST(json_str(ctl_ok({"engine", "resume", "gpu0"}), "state") == "up");
+  c.set_timeout(90s);
+  auto job = c.get("/v1/videos/" + video_id, with_key(t.read.key, {{"Prefer", "wait=60"}})).json();
+  BOOST_TEST(json_str(job, "status") == "succeeded", job);
+  BOOST_TEST(gpu0.prompts().size() == 1u);
+  auto unknown = ctl({"engine", "drain", "gpu9"});
+  BOOST_TEST(unknown.exit_code == 1, unknown.err);
+  BOOST_TEST(json_str(unknown.err_json, "error.code") == "resource_not_found", unknown.err);
+}
+
+BOOST_FIXTURE_TEST_CASE(an_engine_added_at_run_time_takes_work_and_a_restart_keeps_the_changes, comfyui_fixture) {
+  comfyui_server gpu2(20ms);
+  auto refused = [&](std::vector<std::string> args, const std::string& param) {
+    auto r = ctl(args);
+    BOOST_TEST(r.exit_code == 1, r.err);
+    BOOST_TEST(json_str(r.err_json, "error.param") == param, r.err);
+  };
+  refused({"engine", "add", "--name", "gpu2", "--kind", "comfyui", "--url", gpu2.url(), "--models", "flux"}, "models");
+  refused({"engine", "add", "--name", "gpu2", "--kind", "cog", "--url", gpu2.url(), "--models", "sdxl"}, "models");
+  refused({"engine", "add", "--name", "gpu0", "--kind", "comfyui", "--url", gpu2.url(), "--models", "sdxl"}, "name");
+  refused({"engine", "add", "--name", "gpu2", "--kind", "comfyui", "--url", "https://x", "--models", "sdxl"}, "url");
+  refused({"engine", "add", "--name", "gpu2", "--kind", "comfyui", "--url", gpu2.url(), "--models", "sdxl",
+           "--slots", "65"}, "slots");
+  auto added = ctl_ok({"engine", "add", "--name", "gpu2", "--kind", "comfyui", "--url", gpu2.url(), "--models", "sdxl",
+                       "--header", "X-Proxy-Token: hush-hush"});
+  BOOST_TEST(json_str(added, "state") == "up", added);
+  BOOST_TEST(json_str(added, "url") == gpu2.url());
+  ctl_ok({"engine", "drain", "gpu0"});
+  ctl_ok({"engine", "drain", "gpu1"});
+  auto job = run("/v1/images", image_body());
+  BOOST_TEST(json_str(job, "status") == "succeeded", job);
+  BOOST_TEST(gpu2.prompts().size() == 1u, "the one engine not drained, added at run time, ran it");
+  BOOST_TEST(gpu0.prompts().size() + gpu1.prompts().size() == 0u);
+
+  BOOST_REQUIRE(svcd.restart() == 0);
+  c = api();
+  BOOST_TEST(!engine_named(*this, "gpu2").is_null(), "an added engine outlives a restart");
+  BOOST_TEST(engine_in_state(*this, "gpu0", "draining"), "so does a drain");
+  auto again = run("/v1/images", image_body("after the restart"));
+  BOOST_TEST(json_str(again, "status") == "succeeded", again);
+  BOOST_TEST(gpu2.prompts().size() == 2u);
+
+  BOOST_TEST(json_bool(ctl_ok({"engine", "remove", "gpu2"}), "deleted").value_or(false));
+  ctl_ok({"engine", "remove", "gpu1"});
+  BOOST_REQUIRE(svcd.restart() == 0);
+  BOOST_TEST(engine_named(*this, "gpu2").is_null(), "a removed engine stays out");
+  BOOST_TEST(engine_named(*this, "gpu1").is_null(), "also one of the file's");
+  BOOST_TEST(!engine_named(*this, "gpu0").is_null());
+  BOOST_TEST(svcd.log_tail(400).find("hush-hush") == std::string::npos, "an engine's header is never logged");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -142,6 +142,7 @@ struct comfyui_server::impl {
   double counter = 0;
   int saved = 0;
   std::uint64_t generation = 0; // a restart ends the running prompt's timer chain
+  bool down = false;            // every request is met by a closed connection, as a dead server's
 
   loopback_listener listener;  // before step_timer, which runs on its io_context
   net::steady_timer step_timer;
@@ -179,6 +180,15 @@ struct comfyui_server::impl {
     json::object data{{"status", {{"exec_info", {{"queue_remaining", queue.size() + (run ? 1 : 0)}}}}}};
     for (auto& [id, s] : sockets)
       send(s, json::serialize(json::object{{"type", "status"}, {"data", data}}));
+  }
+  // As a process that restarts: its queue, history, running prompt and sockets are gone. Under `mutex`.
+  void forget() {
+    ++generation;
+    step_timer.cancel();
+    queue.clear();
+    run.reset();
+    history = {};
+    close_sockets();
   }
   void close_sockets() {
     for (auto& [id, s] : sockets) {
@@ -335,6 +345,12 @@ struct comfyui_server::impl {
     if (path.rfind("/api/", 0) == 0)
       path = path.substr(4);
     std::lock_guard lock(mutex);
+    if (down) {
+      error_code ignored;
+      socket->shutdown(tcp::socket::shutdown_both, ignored);
+      socket->close(ignored);
+      return;
+    }
     requests.push_back({std::string{req.method_string()}, path, query, req.body(),
                         std::string{req[bhttp::field::authorization]}});
     auto host = std::string{req[bhttp::field::host]}, origin = std::string{req["Origin"]};
@@ -480,15 +496,19 @@ void comfyui_server::set_faults(comfyui_faults f) {
   impl_->faults = f;
 }
 
+void comfyui_server::set_down(bool down) {
+  net::post(impl_->listener.ioc, [this, down] {
+    std::lock_guard lock(impl_->mutex);
+    if (down) // what it ran dies with it
+      impl_->forget();
+    impl_->down = down;
+  });
+}
+
 void comfyui_server::restart() {
   net::post(impl_->listener.ioc, [this] {
     std::lock_guard lock(impl_->mutex);
-    ++impl_->generation;
-    impl_->step_timer.cancel();
-    impl_->queue.clear();
-    impl_->run.reset();
-    impl_->history = {};
-    impl_->close_sockets();
+    impl_->forget();
   });
 }
 

@@ -58,6 +58,9 @@ public:
   void set_faults(comfyui_faults f);
   /// Forgets its queue, history and sockets, as a restarted server does.
   void restart();
+  /// Dies (as `restart`, and every request after is met by a closed
+  /// connection), or comes back (down false) with nothing of before.
+  void set_down(bool down);
 
   /// Every request so far.
   std::vector<comfyui_request> requests() const;

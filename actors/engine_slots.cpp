@@ -150,6 +150,14 @@ std::vector<engine_view> engine_slots::view() const {
   return out;
 }
 
+int engine_slots::slots_for(const std::string& model) const {
+  int n = 0;
+  for (auto& e : engines_)
+    if (e.takes_work() && e.serves(model))
+      n += e.spec.slots;
+  return n;
+}
+
 int engine_slots::total() const {
   int n = 0;
   for (auto& e : engines_)

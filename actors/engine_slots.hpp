@@ -75,6 +75,9 @@ public:
   /// Every engine but those leaving, in the order they came.
   std::vector<engine_view> view() const;
 
+  /// Slots of the `up` engines serving `model`.
+  int slots_for(const std::string& model) const;
+
   /// Slots in all, and those taken.
   int total() const;
   int busy() const;

@@ -9,6 +9,7 @@ bool fair_queue::push(queued_job j) { return add(std::move(j), false); }
 bool fair_queue::push_front(queued_job j) { return add(std::move(j), true); }
 
 bool fair_queue::add(queued_job j, bool front) {
+  ++version_;
   if (waiting_.count(j.id) != 0)
     return false;
   auto seq = front ? next_front_-- : next_back_++;
@@ -24,6 +25,7 @@ bool fair_queue::add(queued_job j, bool front) {
 }
 
 bool fair_queue::erase(const std::string& id) {
+  ++version_;
   auto it = waiting_.find(id);
   if (it == waiting_.end())
     return false;
@@ -48,6 +50,7 @@ std::vector<std::string> fair_queue::ids() const {
 }
 
 bool fair_queue::set_share(const std::string& team, team_share share) {
+  ++version_;
   if (!(share.weight > 0) || share.max_concurrent < 0)
     return false;
   shares_[team] = share;
@@ -74,6 +77,7 @@ const fair_queue::entry* fair_queue::head(team_state& t, const std::string& mode
 }
 
 std::optional<queued_job> fair_queue::pop(const std::function<bool(const std::string& model)>& runnable) {
+  ++version_;
   struct choice {
     const std::string* team = nullptr;
     const std::string* model = nullptr;
@@ -111,6 +115,7 @@ std::optional<queued_job> fair_queue::pop(const std::function<bool(const std::st
 }
 
 void fair_queue::finished(const std::string& team, double estimated, double actual) {
+  ++version_;
   auto it = teams_.find(team);
   if (it == teams_.end())
     return;
@@ -133,18 +138,16 @@ void fair_queue::forget_if_idle(const std::string& team) {
     teams_.erase(it);
 }
 
-std::optional<std::size_t> fair_queue::position(const std::string& id) const {
-  auto me = waiting_.find(id);
-  if (me == waiting_.end())
-    return std::nullopt;
+std::unordered_map<std::string, fair_queue::place> fair_queue::places() const {
   // Each waiting job's start tag if its team's jobs ran in their order from
   // now on: the team's tag plus the costs ahead of it, over its weight.
   struct tagged {
     double start;
     std::uint64_t seq;
+    const entry* job;
   };
   std::vector<tagged> all;
-  tagged mine{0, me->second.seq};
+  all.reserve(waiting_.size());
   for (auto& [name, t] : teams_) {
     std::vector<const entry*> live;
     for (auto& [model, q] : t.models)
@@ -155,16 +158,21 @@ std::optional<std::size_t> fair_queue::position(const std::string& id) const {
     double start = std::max(virtual_time_, t.finish);
     double weight = share_of(name).weight;
     for (auto* e : live) {
-      all.push_back({start, e->seq});
-      if (e->seq == me->second.seq && name == me->second.team)
-        mine.start = start;
+      all.push_back({start, e->seq, e});
       start += e->cost / weight;
     }
   }
-  std::size_t ahead = 0;
-  for (auto& x : all)
-    ahead += x.start < mine.start || (x.start == mine.start && x.seq < mine.seq);
-  return ahead;
+  std::sort(all.begin(), all.end(),
+            [](const tagged& a, const tagged& b) { return a.start < b.start || (a.start == b.start && a.seq < b.seq); });
+  std::unordered_map<std::string, place> out;
+  out.reserve(all.size());
+  place next;
+  for (auto& x : all) {
+    out.emplace(x.job->id, next);
+    ++next.ahead;
+    next.seconds_ahead += x.job->cost;
+  }
+  return out;
 }
 
 } // namespace svc::actors

@@ -80,10 +80,18 @@ public:
   /// Renders of `team` that `pop` gave and `finished` has not ended.
   int running(const std::string& team) const;
 
-  /// Where `id` stands: how many waiting jobs would go before it if nothing
-  /// else arrived, every model could run and every team took its turn by the
-  /// tags (0: it is next); nothing when it is not queued.
-  std::optional<std::size_t> position(const std::string& id) const;
+  /// Where a waiting job stands if nothing else arrived, every model could
+  /// run and every team took its turn by the tags: the jobs that would go
+  /// before it (0: it is next) and their estimated engine seconds.
+  struct place {
+    std::size_t ahead = 0;
+    double seconds_ahead = 0;
+  };
+  /// Every waiting job's place, by id (one pass over the queue).
+  std::unordered_map<std::string, place> places() const;
+
+  /// Changes with every call that may move a place (push, pop, erase, finished, set_share).
+  std::uint64_t version() const { return version_; }
 
 private:
   struct entry {
@@ -111,6 +119,7 @@ private:
   std::unordered_map<std::string, team_share> shares_; ///< only those set
   std::unordered_map<std::string, where> waiting_;
   double virtual_time_ = 0;  ///< V
+  std::uint64_t version_ = 0;
   std::uint64_t next_back_ = 1ull << 62;
   std::uint64_t next_front_ = (1ull << 62) - 1;
 };

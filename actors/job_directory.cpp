@@ -114,10 +114,32 @@ std::optional<queued_job> end_placement(job_directory_self self, const context& 
   auto p = std::exchange(job.placed, std::nullopt);
   if (!p)
     return std::nullopt;
-  st.queue.finished(p->job.team, p->job.cost, std::chrono::duration<double>(ctx.clock->now() - p->since).count());
+  auto took = std::chrono::duration<double>(ctx.clock->now() - p->since).count();
+  st.queue.finished(p->job.team, p->job.cost, took);
+  if (p->job.cost > 0 && took > 0) // over the last few dozen renders
+    st.seconds_per_estimate += place_smoothing * (took / p->job.cost - st.seconds_per_estimate);
   if (p->engine)
     st.engines.give_back(*p->engine);
   return std::move(p->job);
+}
+
+// Where queued job `id` stands, from the places of the queue as it is now.
+queue_place place_of(job_directory_self self, const context& ctx, const std::string& id, const std::string& model) {
+  auto& st = self->state;
+  auto now = ctx.clock->now();
+  if (st.places_version != st.queue.version()) {
+    st.places = st.queue.places();
+    st.places_version = st.queue.version();
+  }
+  auto it = st.places.find(id);
+  if (it == st.places.end())
+    return {};
+  queue_place out{static_cast<int64_t>(it->second.ahead) + 1, 0};
+  if (auto slots = st.engines.slots_for(model); slots > 0) {
+    auto wait = std::chrono::duration<double>(it->second.seconds_ahead * st.seconds_per_estimate / slots);
+    out.estimated_start_ms = core::to_unix_ms(now + std::chrono::duration_cast<std::chrono::milliseconds>(wait));
+  }
+  return out;
 }
 
 // Engine `name` failed its probes: each render on it goes elsewhere (its job re-queues it).
@@ -422,6 +444,16 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
       job.failed_on.push_back(engine);
       st.queue.push_front(std::move(*given));
       dispatch(self, ctx, services);
+    },
+    [=](position_atom, const std::string& team, const std::string& id) -> caf::result<queue_place> {
+      if (!holds_team(ctx, team))
+        return team_not_held();
+      auto record = ctx.tables->jobs.get(id);
+      if (record.failed())
+        return storage_failure("job_directory", record.why());
+      if (record.absent() || record->team_id != team)
+        return not_found(id);
+      return place_of(self, ctx, id, record->model);
     },
     [=](rendered_atom, const std::string& id, bool succeeded) {
       auto& st = self->state;

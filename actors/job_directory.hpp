@@ -28,6 +28,9 @@ namespace svc::actors {
 /// handled between two batches.
 inline constexpr std::size_t job_recovery_batch = 2000;
 
+/// The weight of each render in the moving average of measured seconds per estimated one.
+inline constexpr double place_smoothing = 0.05;
+
 struct job_directory_state {
   struct live_job {
     job_actor handle;
@@ -47,6 +50,13 @@ struct job_directory_state {
   std::unordered_map<caf::actor_addr, std::string> job_ids;  ///< job id by actor, for down messages
   std::unordered_map<std::string, ledger_actor> ledgers;     ///< by team id, resolved once
   fair_queue queue;          ///< jobs waiting for a worker slot (some woken, with an actor), fair between teams
+  /// The queue's places as last computed, and the queue's version then:
+  /// pollers of queued jobs share one pass over the queue while it is unchanged.
+  std::unordered_map<std::string, fair_queue::place> places;
+  std::optional<std::uint64_t> places_version;
+  /// Measured render seconds per estimated engine second (render_cost.hpp),
+  /// a moving average: what turns a job's place into its start time.
+  double seconds_per_estimate = 1.0;
   engine_slots engines;      ///< the engines' slots, taken by dispatched jobs
   std::size_t dispatched = 0; ///< jobs holding a worker slot
   /// Queue deadlines of live jobs, earliest first.

@@ -27,6 +27,7 @@ void add_message_types(caf::actor_system_config& cfg) {
   // The payloads of payloads.hpp and webhook_transport.hpp.
   cfg.add_message_type<actor_status>("actor_status_v1")
     .add_message_type<engine_status>("engine_status_v2")
+    .add_message_type<queue_place>("queue_place_v1")
     .add_message_type<actor_summary>("actor_summary_v1")
     .add_message_type<actor_filter>("actor_filter_v1")
     .add_message_type<rate_decision>("rate_decision_v1")

@@ -81,6 +81,7 @@ using joined_atom = caf::atom_constant<caf::atom("joined")>;
 using left_atom = caf::atom_constant<caf::atom("left")>;
 using probe_atom = caf::atom_constant<caf::atom("probe")>;
 using probed_atom = caf::atom_constant<caf::atom("probed")>;
+using position_atom = caf::atom_constant<caf::atom("position")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using recover_atom = caf::atom_constant<caf::atom("recover")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
@@ -317,6 +318,8 @@ using job_directory_actor = introspectable_actor::extend<
   caf::reacts_to<share_atom, std::string, schema::render_share>,
   /// The engines with their slots and the jobs that hold them.
   caf::replies_to<engines_atom>::with<std::vector<engine_status>>,
+  /// Where a team's queued job stands (team, id); position 0 when it is not queued.
+  caf::replies_to<position_atom, std::string, std::string>::with<queue_place>,
   /// From a job: its render ended (id, whether it succeeded); its engine slot is free.
   caf::reacts_to<rendered_atom, std::string, bool>,
   /// From the engine registry: an engine joined (added at run time).

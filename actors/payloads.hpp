@@ -45,6 +45,13 @@ struct engine_status {
 };
 SVC_DESCRIBE(engine_status, (name, kind, url, slots, models, state, last_error, renders_done, renders_failed, jobs))
 
+/// Where a queued job stands in its node's fair queue (`GET /v1/images/{id}`).
+struct queue_place {
+  int64_t position = 0;            ///< 1: it starts next; 0: it is not queued here
+  int64_t estimated_start_ms = 0;  ///< Unix ms; 0 when no engine serving its model takes work now
+};
+SVC_DESCRIBE(queue_place, (position, estimated_start_ms))
+
 /// One row of `/admin/actors`.
 struct actor_summary {
   std::string kind, id, team, state;

@@ -10,6 +10,7 @@
 #include "actors/job.hpp"
 #include "core/ids.hpp"
 #include "core/log.hpp"
+#include "core/time_format.hpp"
 #include "http/actor_call.hpp"
 #include "http/handlers/handlers.hpp"
 #include "http/job_wait.hpp"
@@ -94,6 +95,26 @@ std::shared_ptr<const job_view_cache::view> current_view(const context_ptr& ctx,
   return view;
 }
 
+// A queued job with where it stands in the fair queue (`queue_position`,
+// `estimated_start_at`), as the job directory says; without them when it
+// cannot say (the job left the queue meanwhile, or the directory is slow).
+void reply_queued_job(const context_ptr& ctx, std::shared_ptr<const job_view_cache::view> job, const std::string& id) {
+  ask_within<actors::queue_place>(
+    ctx, ctx->svc.actors().jobs, caf::duration{ctx->svc.cfg.request_deadline},
+    [ctx, job](actors::queue_place& place) {
+      if (place.position <= 0)
+        return reply_body(ctx, 200, job->body, "application/json");
+      auto view = boost::json::parse(job->body).as_object();
+      view["queue_position"] = place.position;
+      view["estimated_start_at"] = place.estimated_start_ms > 0
+                                     ? boost::json::value(core::format_iso8601(core::from_unix_ms(place.estimated_start_ms)))
+                                     : boost::json::value(nullptr);
+      reply_json(ctx, 200, view);
+    },
+    [ctx, job](const caf::error&) { reply_body(ctx, 200, job->body, "application/json"); },
+    actors::position_atom::value, ctx->team->id, id);
+}
+
 void get_job(const context_ptr& ctx, schema::job_kind kind) {
   auto& id = ctx->param("id");
   auto job = current_view(ctx, kind, id);
@@ -101,6 +122,8 @@ void get_job(const context_ptr& ctx, schema::job_kind kind) {
     return;
   // A draining server waits for nothing: the job as it is now.
   auto wait = ctx->svc.draining ? 0 : preferred_wait(ctx);
+  if (wait == 0 && job->status == schema::job_status::queued)
+    return reply_queued_job(ctx, std::move(job), id);
   if (wait == 0 || schema::is_terminal(job->status))
     return reply_body(ctx, 200, job->body, "application/json");
   // Held until terminal; when the wait runs out, or a drain starts, the row as it is then.

@@ -12,6 +12,7 @@
 #include "support/json_util.hpp"
 #include "support/process.hpp"
 #include "support/server_fixture.hpp"
+#include "support/wait.hpp"
 
 BOOST_AUTO_TEST_SUITE(e2e_job_states)
 
@@ -23,6 +24,11 @@ namespace {
 // One worker busy 10 s per job and a 1 s queue TTL: a second job expires.
 struct short_queue_ttl : server_fixture {
   short_queue_ttl() : server_fixture({"--workers", "1", "--render-delay", "10s", "--queue-ttl", "1s"}) {}
+};
+
+// One worker busy 10 s per job: its two slots (one rendering, one next) fill at once.
+struct slow_worker : server_fixture {
+  slow_worker() : server_fixture({"--workers", "1", "--render-delay", "10s"}) {}
 };
 
 // Writes a moderation list into a fresh temp dir; removed with the fixture.
@@ -86,6 +92,32 @@ BOOST_FIXTURE_TEST_CASE(a_job_queued_past_the_ttl_expires_and_is_refunded, short
   b = get_balance(c, t.read.key);
   BOOST_TEST(b.available == 1000);
   BOOST_TEST(b.held == 0);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_queued_job_shows_its_place_and_when_it_should_start, slow_worker) {
+  auto t = create_team_with_keys(1000);
+  auto c = api();
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; ++i)
+    ids.push_back(json_str(create_image_ok(c, t.write.key, image_body("a box " + std::to_string(i))), "id"));
+  auto before = unix_now() * 1000 - 1000;
+  auto third = c.get("/v1/images/" + ids[2], with_key(t.read.key)).json();
+  auto fourth = c.get("/v1/images/" + ids[3], with_key(t.read.key)).json();
+  BOOST_TEST(json_str(third, "status") == "queued", third);
+  BOOST_TEST(json_int(third, "queue_position") == 1, "the first two hold the worker's two slots: " << third);
+  BOOST_TEST(json_int(fourth, "queue_position") == 2, fourth);
+  auto third_start = parse_iso8601_ms(json_str(third, "estimated_start_at"));
+  auto fourth_start = parse_iso8601_ms(json_str(fourth, "estimated_start_at"));
+  BOOST_TEST(third_start >= before, third);
+  BOOST_TEST(fourth_start >= third_start, "a job further back starts no earlier");
+  auto first = c.get("/v1/images/" + ids[0], with_key(t.read.key)).json();
+  BOOST_TEST(!first.as_object().contains("queue_position"), "a job that left the queue has no place: " << first);
+  BOOST_TEST(!first.as_object().contains("estimated_start_at"));
+  BOOST_REQUIRE(c.request("POST", "/v1/images/" + ids[2] + "/cancel", with_key(t.write.key)).status == 200);
+  BOOST_TEST(wait_until([&] { return json_int(c.get("/v1/images/" + ids[3], with_key(t.read.key)).json(), "queue_position") == 1; }, 5s),
+             "it moves up when a job ahead leaves");
+  for (auto& id : ids)
+    c.request("POST", "/v1/images/" + id + "/cancel", with_key(t.write.key));
 }
 
 BOOST_FIXTURE_TEST_CASE(prompts_on_the_builtin_list_are_rejected_and_refunded, server_fixture) {

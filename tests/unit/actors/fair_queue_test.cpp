@@ -173,12 +173,13 @@ BOOST_AUTO_TEST_CASE(a_teams_jobs_keep_their_order_and_a_failover_goes_first) {
   auto any = [](const std::string&) { return true; };
   BOOST_TEST(q.pop(any)->id == "a-0");
   BOOST_REQUIRE(q.push_front({"a-0", "a", "sdxl", 1})); // its engine failed: it runs again, first
-  BOOST_TEST(*q.position("a-0") == 0u);
-  BOOST_TEST(*q.position("a-2") == 2u);
+  auto places = q.places();
+  BOOST_TEST(places.at("a-0").ahead == 0u);
+  BOOST_TEST(places.at("a-2").ahead == 2u);
   BOOST_TEST(q.pop(any)->id == "a-0");
   BOOST_TEST(q.erase("a-1"));
   BOOST_TEST(!q.erase("a-1"));
-  BOOST_TEST(!q.position("a-1"));
+  BOOST_TEST(q.places().count("a-1") == 0u);
   BOOST_TEST(q.pop(any)->id == "a-2");
   BOOST_TEST(!q.pop(any));
   BOOST_TEST(q.size() == 0u);
@@ -197,15 +198,21 @@ BOOST_AUTO_TEST_CASE(measured_render_times_correct_a_teams_tag) {
   BOOST_TEST(ratio < 1.05, "engine seconds stay even: " << ratio);
 }
 
-BOOST_AUTO_TEST_CASE(position_counts_the_jobs_the_tags_put_ahead) {
+BOOST_AUTO_TEST_CASE(places_count_the_jobs_the_tags_put_ahead_and_their_seconds) {
   fair_queue q;
   queue_jobs(q, "a", 3);
   queue_jobs(q, "b", 3);
-  // Tags: a-0 and b-0 start at 0, a-1 and b-1 at 1, a-2 and b-2 at 2; ties by admission.
-  BOOST_TEST(*q.position("a-0") == 0u);
-  BOOST_TEST(*q.position("b-0") == 1u);
-  BOOST_TEST(*q.position("a-1") == 2u);
-  BOOST_TEST(*q.position("b-2") == 5u);
+  BOOST_REQUIRE(q.set_share("b", {2, 0}));
+  // Tags: a-0 and b-0 start at 0, b-1 at 0.5, a-1 and b-2 at 1, a-2 at 2; ties by admission.
+  auto places = q.places();
+  BOOST_TEST(places.size() == 6u);
+  BOOST_TEST(places.at("a-0").ahead == 0u);
+  BOOST_TEST(places.at("b-0").ahead == 1u);
+  BOOST_TEST(places.at("b-1").ahead == 2u, "the heavier team's second job before the other's");
+  BOOST_TEST(places.at("a-1").ahead == 3u);
+  BOOST_TEST(places.at("b-2").ahead == 4u);
+  BOOST_TEST(places.at("a-2").ahead == 5u);
+  BOOST_TEST(places.at("a-2").seconds_ahead == 5.0, "each job ahead is an estimated engine second");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -410,6 +410,33 @@ BOOST_AUTO_TEST_CASE(an_engine_joining_at_run_time_takes_the_waiting_work) {
     BOOST_TEST((finish(j.id).status == job_status::succeeded), "its running render finished");
 }
 
+BOOST_AUTO_TEST_CASE(a_queued_job_knows_its_place_and_when_it_should_start) {
+  auto made = queue_on_two_engines(*this, "placed [hold]", 5);
+  BOOST_REQUIRE(run_until([&] { return scripted.started() == 2; }));
+  auto place = [&](const std::string& id) {
+    auto p = ask<queue_place>(jobs, position_atom::value, team, id);
+    BOOST_REQUIRE(p.value);
+    return *p.value;
+  };
+  auto now_ms = svc::core::to_unix_ms(clock->now());
+  BOOST_TEST(place(made[0].id).position == 0, "rendering, not queued");
+  auto third = place(made[2].id), fifth = place(made[4].id);
+  BOOST_TEST(third.position == 1);
+  BOOST_TEST(fifth.position == 3);
+  BOOST_TEST(third.estimated_start_ms >= now_ms);
+  BOOST_TEST(fifth.estimated_start_ms > third.estimated_start_ms, "two jobs ahead on two slots take time");
+  auto other = ask<queue_place>(jobs, position_atom::value, std::string{"team_2"}, made[2].id);
+  BOOST_TEST((code_of(other.error) == error_code::resource_not_found), "another team's job has no place for it");
+  self->send(jobs, disable_atom::value, std::string{"gpu-a"});
+  self->send(jobs, disable_atom::value, std::string{"gpu-b"});
+  BOOST_TEST(place(made[2].id).estimated_start_ms == 0, "no start is foreseen while no engine takes work");
+  self->send(jobs, enable_atom::value, std::string{"gpu-a"});
+  self->send(jobs, enable_atom::value, std::string{"gpu-b"});
+  scripted.release();
+  for (auto& j : made)
+    BOOST_TEST((finish(j.id).status == job_status::succeeded));
+}
+
 BOOST_AUTO_TEST_CASE(a_teams_cap_leaves_the_other_slots_to_other_teams) {
   // As the team directory stores it (`svcctl team limits --max-concurrent 1`).
   auto set_cap = [&](int64_t cap) {

@@ -83,8 +83,12 @@ void engine_slots::give_back(const std::string& name) {
 }
 
 void engine_slots::count_render(const std::string& name, bool succeeded) {
-  if (auto* e = find(name))
-    ++(succeeded ? e->done : e->failed);
+  auto* e = find(name);
+  if (!e)
+    return;
+  ++(succeeded ? e->done : e->failed);
+  if (succeeded) // it works: failures before this one are not in a row with the next
+    e->failed_probes = 0;
 }
 
 bool engine_slots::join(providers::engine_capacity spec) {
@@ -140,6 +144,13 @@ engine_slots::health_change engine_slots::probed(const std::string& name, const 
     return health_change::none;
   e->down = true;
   return health_change::went_down;
+}
+
+engine_slots::health_change engine_slots::render_failed(const std::string& name) {
+  auto* e = find(name);
+  if (!e || e->down)
+    return health_change::none;
+  return probed(name, "its renders failed (provider_unavailable)");
 }
 
 std::vector<engine_view> engine_slots::view() const {

@@ -8,9 +8,9 @@
 // engine, named "", with the worker pool's slots, serving every model.
 //
 // Each engine is `up`, `draining` (the operator's: no new renders, those
-// running finish) or `down` (its health probe failed twice in a row, until
-// one passes); only an `up` engine is given renders. An engine removed
-// leaves once its last render ended.
+// running finish) or `down` (twice in a row its health probe failed or a
+// render failed because of it, until a probe passes); only an `up` engine
+// is given renders. An engine removed leaves once its last render ended.
 
 #include <cstddef>
 #include <cstdint>
@@ -57,7 +57,7 @@ public:
   /// Frees a slot `take` gave on `engine`; a removed engine leaves with its last.
   void give_back(const std::string& engine);
 
-  /// Counts a render that ended on `engine`.
+  /// Counts a render that ended on `engine`; a success ends a run of failed probes.
   void count_render(const std::string& engine, bool succeeded);
 
   /// Brings in `spec`; false when an engine of its name is there.
@@ -71,6 +71,9 @@ public:
   enum class health_change { none, went_down, came_up };
   /// A health probe of `name` passed (`error` empty) or failed.
   health_change probed(const std::string& name, const std::string& error);
+  /// A render failed because of `name` (refused, reset, lost): as a failed
+  /// probe, unless it is down already (its renders were moved off it).
+  health_change render_failed(const std::string& name);
 
   /// Every engine but those leaving, in the order they came.
   std::vector<engine_view> view() const;

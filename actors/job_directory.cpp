@@ -440,6 +440,12 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
         return;
       auto& job = it->second;
       st.engines.count_render(engine, false);
+      // A dead engine fails renders at once: as failed probes, two in a row
+      // take it down before it draws every job's render attempts.
+      if (st.engines.render_failed(engine) == engine_slots::health_change::went_down) {
+        core::log_warn("job_directory", "engine " + engine + " is down (its renders failed); its renders go elsewhere");
+        move_renders_off(self, engine, "its renders failed");
+      }
       auto given = end_placement(self, ctx, job);
       job.failed_on.push_back(engine);
       st.queue.push_front(std::move(*given));

@@ -131,6 +131,7 @@ struct comfyui_server::impl {
   std::vector<comfyui_request> requests;
   std::vector<json::object> prompts;
   std::vector<double> render_seconds; // of each finished prompt: accepted to its end
+  std::vector<comfyui_span> render_spans;
   std::vector<queued> queue;
   std::optional<queued> run;
   int run_step = 0;
@@ -321,7 +322,9 @@ struct comfyui_server::impl {
                                     {"messages", messages}}},
                         {"meta", json::object{}}};
     auto client = run->client, id = run->id;
-    render_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - run->accepted).count());
+    auto ended = std::chrono::steady_clock::now();
+    render_seconds.push_back(std::chrono::duration<double>(ended - run->accepted).count());
+    render_spans.push_back({run->accepted, ended});
     run.reset();
     broadcast_status();
     event(client, "executing", {{"node", nullptr}, {"prompt_id", id}});
@@ -352,7 +355,7 @@ struct comfyui_server::impl {
       return;
     }
     requests.push_back({std::string{req.method_string()}, path, query, req.body(),
-                        std::string{req[bhttp::field::authorization]}});
+                        std::string{req[bhttp::field::authorization]}, std::chrono::steady_clock::now()});
     auto host = std::string{req[bhttp::field::host]}, origin = std::string{req["Origin"]};
     if (!origin.empty() && host.rfind("127.0.0.1", 0) == 0 && origin.find(host) == std::string::npos)
       return respond(socket, 403, "");
@@ -546,6 +549,11 @@ std::string comfyui_server::running() const {
 std::vector<double> comfyui_server::render_seconds() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->render_seconds;
+}
+
+std::vector<comfyui_span> comfyui_server::render_spans() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->render_spans;
 }
 
 std::size_t comfyui_server::pending() const {

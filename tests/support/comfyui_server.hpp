@@ -40,6 +40,12 @@ struct comfyui_request {
   std::string query;
   std::string body;
   std::string authorization;
+  std::chrono::steady_clock::time_point at; ///< when it arrived
+};
+
+/// When a finished prompt ran: from its POST /prompt to its end.
+struct comfyui_span {
+  std::chrono::steady_clock::time_point accepted, ended;
 };
 
 /// Runs on its own thread from construction to destruction.
@@ -79,6 +85,8 @@ public:
   /// Seconds each finished prompt took, from its POST /prompt to its end
   /// (what svcd's time over a job is measured against).
   std::vector<double> render_seconds() const;
+  /// The same prompts' spans, in the order they finished.
+  std::vector<comfyui_span> render_spans() const;
 
 private:
   struct impl;

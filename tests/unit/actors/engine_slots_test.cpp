@@ -71,6 +71,12 @@ BOOST_AUTO_TEST_CASE(two_failed_probes_take_an_engine_down_and_one_passed_brings
   BOOST_TEST((slots.probed("gpu0", "") == change::came_up));
   BOOST_TEST(slots.can_place("sdxl"));
   BOOST_TEST(slots.view()[0].last_error == "still refused", "the last error stays to be read");
+  BOOST_TEST((slots.render_failed("gpu0") == change::none));
+  slots.count_render("gpu0", true);
+  BOOST_TEST((slots.render_failed("gpu0") == change::none), "a success between two failures breaks the run");
+  BOOST_TEST((slots.render_failed("gpu0") == change::went_down), "two failed renders in a row take it down");
+  BOOST_TEST((slots.render_failed("gpu0") == change::none));
+  BOOST_TEST(slots.view()[0].last_error == "its renders failed (provider_unavailable)");
 }
 
 BOOST_AUTO_TEST_CASE(an_engine_removed_leaves_with_its_last_render_and_one_added_takes_work) {

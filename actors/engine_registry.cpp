@@ -158,7 +158,7 @@ engine_registry_actor::behavior_type engine_registry(registry_self self, context
           [=](bool) mutable {
             ++self->state.changes;
             if (ctx.cfg->workers <= 0) // the pool follows the engines' slots
-              services.pool->add_threads(static_cast<std::size_t>(r.slots));
+              services.pool->add_threads(static_cast<std::size_t>(providers::workers_per_engine_slot * r.slots));
             auto status = status_of(r);
             core::log_info("engine_registry", r.name + " added: " + r.kind + " at " + status.url + ", " +
                                                 std::to_string(r.slots) + " slots");

@@ -15,7 +15,7 @@ bool fair_queue::add(queued_job j, bool front) {
   auto seq = front ? next_front_-- : next_back_++;
   auto& t = teams_[j.team];
   auto& q = t.models[j.model];
-  entry e{j.id, std::max(j.cost, 0.0), seq};
+  entry e{j.id, std::max(j.cost, 0.0), seq, j.since};
   if (front)
     q.push_front(std::move(e));
   else
@@ -111,7 +111,7 @@ std::optional<queued_job> fair_queue::pop(const std::function<bool(const std::st
   ++t.running;
   t.finish = best.start + e.cost / share_of(team).weight;
   virtual_time_ = best.start;
-  return queued_job{std::move(e.id), std::move(team), std::move(model), e.cost};
+  return queued_job{std::move(e.id), std::move(team), std::move(model), e.cost, e.since};
 }
 
 void fair_queue::finished(const std::string& team, double estimated, double actual) {

@@ -25,6 +25,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/clock.hpp"
+
 namespace svc::actors {
 
 /// One job as the queue knows it.
@@ -33,6 +35,7 @@ struct queued_job {
   std::string team;
   std::string model;
   double cost = 1;  ///< estimated engine seconds (render_cost.hpp)
+  core::time_point since{}; ///< when it was queued (its creation), for the queue wait metric
 };
 
 /// A team's claim on the engines (`svcctl team limits`).
@@ -98,6 +101,7 @@ private:
     std::string id;
     double cost;
     std::uint64_t seq;  ///< admission order, across teams; a job pushed to the front takes a lower one
+    core::time_point since;
   };
   struct team_state {
     double finish = 0;  ///< F, in virtual engine seconds

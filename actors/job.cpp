@@ -271,6 +271,12 @@ job_actor::behavior_type job(job_self self, context ctx, job_services services, 
       st.record.started_at = ctx.clock->now();
       persist(self, ctx);
     },
+    [=](slot_free_atom) {
+      auto& st = self->state;
+      auto directory = caf::actor_cast<job_directory_actor>(st.directory);
+      if (!st.ending && st.dispatched && directory)
+        self->send(directory, slot_free_atom::value, st.record.id);
+    },
     [=](progress_atom, double p) {
       auto& st = self->state;
       p = rounded(p);

@@ -1,6 +1,7 @@
 #include "actors/job_directory.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "actors/job_directory_parts.hpp"
 #include "actors/mailbox_depth.hpp"
@@ -20,6 +21,14 @@ caf::error not_found(const std::string& id) {
   auto kind = schema::job_kind_of_id(id);
   return make_domain_error(schema::error_code::resource_not_found, "id",
                            {{"kind", kind ? std::string{to_string(*kind)} : "job"}, {"id", id}});
+}
+
+// A team's class on /metrics: its render weight (`1`, `2`, `0.5`), which
+// the operator sets to few values, so the label stays bounded.
+std::string weight_label(double weight) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", weight);
+  return text;
 }
 
 // The gauge of renders waiting for a worker reads it (with the pool's own queue).
@@ -51,7 +60,7 @@ void add_queue_deadline(job_directory_self self, const context& ctx, core::time_
 }
 
 queued_job queued_job_of(const job_record& record) {
-  return {record.id, record.team_id, record.model, render_cost(record)};
+  return {record.id, record.team_id, record.model, render_cost(record), record.created_at};
 }
 
 void learn_share(job_directory_self self, const context& ctx, const std::string& team_id) {
@@ -101,6 +110,20 @@ void enqueue(job_directory_self self, const context& ctx, const job_services& se
 
 namespace {
 
+// The engine of placement `p` did its part: its slot is free and what the
+// render took corrects its team's tag. Once per placement.
+void release_slot(job_directory_self self, const context& ctx, job_directory_state::live_job::placement& p) {
+  auto& st = self->state;
+  if (std::exchange(p.released, true))
+    return;
+  auto took = std::chrono::duration<double>(ctx.clock->now() - p.since).count();
+  st.queue.finished(p.job.team, p.job.cost, took);
+  if (p.job.cost > 0 && took > 0) // over the last few dozen renders
+    st.seconds_per_estimate += place_smoothing * (took / p.job.cost - st.seconds_per_estimate);
+  if (p.engine)
+    st.engines.give_back(*p.engine);
+}
+
 // A dispatched job's render ended (it said so, its actor exited, or its
 // engine failed it): its engine slot is free, and what the render took
 // corrects its team's tag. What the fair queue gave, if it was placed.
@@ -114,12 +137,7 @@ std::optional<queued_job> end_placement(job_directory_self self, const context& 
   auto p = std::exchange(job.placed, std::nullopt);
   if (!p)
     return std::nullopt;
-  auto took = std::chrono::duration<double>(ctx.clock->now() - p->since).count();
-  st.queue.finished(p->job.team, p->job.cost, took);
-  if (p->job.cost > 0 && took > 0) // over the last few dozen renders
-    st.seconds_per_estimate += place_smoothing * (took / p->job.cost - st.seconds_per_estimate);
-  if (p->engine)
-    st.engines.give_back(*p->engine);
+  release_slot(self, ctx, *p);
   return std::move(p->job);
 }
 
@@ -170,6 +188,8 @@ void dispatch(job_directory_self self, const context& ctx, const job_services& s
   auto placeable = [&st](const std::string& model) { return st.engines.can_place(model) || !st.engines.serves(model); };
   auto go = [&](job_directory_state::live_job& job, const queued_job& next) {
     auto engine = st.engines.take(next.model, job.failed_on);
+    auto waited = std::chrono::duration<double>(ctx.clock->now() - next.since).count();
+    core::metrics::svc().queue_wait_seconds.with({weight_label(st.queue.share_of(next.team).weight)}).observe(waited);
     job.dispatched = true;
     job.placed = job_directory_state::live_job::placement{next, ctx.clock->now(), engine};
     ++st.dispatched;
@@ -425,7 +445,7 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
         out.push_back({e.spec.name, e.spec.kind, e.spec.url, e.spec.slots, e.spec.models, e.state, e.last_error,
                        e.renders_done, e.renders_failed, {}});
       for (auto& [id, job] : st.jobs)
-        if (job.placed && job.placed->engine)
+        if (job.placed && job.placed->engine && !job.placed->released)
           for (auto& e : out)
             if (e.name == *job.placed->engine)
               e.jobs.push_back(id);
@@ -460,6 +480,14 @@ job_directory_actor::behavior_type job_directory(job_directory_self self, contex
       if (record.absent() || record->team_id != team)
         return not_found(id);
       return place_of(self, ctx, id, record->model);
+    },
+    [=](slot_free_atom, const std::string& id) {
+      auto& st = self->state;
+      auto it = st.jobs.find(id);
+      if (it == st.jobs.end() || !it->second.placed)
+        return;
+      release_slot(self, ctx, *it->second.placed);
+      dispatch(self, ctx, services);
     },
     [=](rendered_atom, const std::string& id, bool succeeded) {
       auto& st = self->state;

@@ -42,6 +42,7 @@ struct job_directory_state {
       queued_job job;  ///< as the fair queue gave it, with what its team was charged
       core::time_point since;
       std::optional<std::string> engine;
+      bool released = false; ///< its engine did its part: the slot and the team's charge are given back
     };
     std::optional<placement> placed;
     std::vector<std::string> failed_on; ///< engines its renders failed on: others go first

@@ -82,6 +82,7 @@ using left_atom = caf::atom_constant<caf::atom("left")>;
 using probe_atom = caf::atom_constant<caf::atom("probe")>;
 using probed_atom = caf::atom_constant<caf::atom("probed")>;
 using position_atom = caf::atom_constant<caf::atom("position")>;
+using slot_free_atom = caf::atom_constant<caf::atom("slotfree")>;
 using ready_atom = caf::atom_constant<caf::atom("ready")>;
 using recover_atom = caf::atom_constant<caf::atom("recover")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
@@ -275,6 +276,8 @@ using job_actor = introspectable_actor::extend<
   caf::reacts_to<dispatch_atom, std::string>,
   /// From the worker: it took the job (`processing`).
   caf::reacts_to<started_atom>,
+  /// From the worker: the engine did its part; its outputs are being fetched.
+  caf::reacts_to<slot_free_atom>,
   /// From the worker: progress 0..1.
   caf::reacts_to<progress_atom, double>,
   /// From the worker: outputs rendered and stored.
@@ -320,6 +323,8 @@ using job_directory_actor = introspectable_actor::extend<
   caf::replies_to<engines_atom>::with<std::vector<engine_status>>,
   /// Where a team's queued job stands (team, id); position 0 when it is not queued.
   caf::replies_to<position_atom, std::string, std::string>::with<queue_place>,
+  /// From a job: its engine did its part of the render (id); its slot is free, the outputs are being fetched.
+  caf::reacts_to<slot_free_atom, std::string>,
   /// From a job: its render ended (id, whether it succeeded); its engine slot is free.
   caf::reacts_to<rendered_atom, std::string, bool>,
   /// From the engine registry: an engine joined (added at run time).

@@ -67,6 +67,9 @@ providers::pool_task render_task(job_actor me, const job_services& services, sch
         return storing_failed("the video", st);
       request.video_file = video.get();
     }
+    // The engine's slot frees as soon as it has rendered, while its outputs download.
+    request.engine_done = std::make_shared<providers::engine_done_signal>();
+    request.engine_done->listen([me] { caf::anon_send(me, slot_free_atom::value); });
     caf::anon_send(me, started_atom::value);
     auto began = std::chrono::steady_clock::now();
     // A back end that throws (a bug, or a library's exception on an engine's

@@ -74,7 +74,7 @@ std::unique_ptr<runtime> runtime::start(caf::actor_system& sys, const core::conf
     if (cfg.workers <= 0) {
       generation->workers = 0;
       for (auto& e : fleet->engines())
-        generation->workers += e.slots;
+        generation->workers += providers::workers_per_engine_slot * e.slots;
     }
   }
   rt->models_ = std::move(generation->models);

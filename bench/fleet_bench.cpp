@@ -8,9 +8,9 @@
 // - each heavy team's share of engine seconds (its jobs' started_at ..
 //   completed_at) while all four are backlogged, against its weight's share;
 // - light teams' queue wait (created_at .. started_at), p50/p95/max;
-// - the engines' idle gap between renders (the last call of one job .. the
-//   next job's POST /prompt on the same engine), p50/p99: what svcd spends
-//   fetching and storing a render's outputs and dispatching the next;
+// - each engine's idle time between two renders (one prompt's end .. the
+//   next POST /prompt, as the stand-in saw them), mean/p50/p99: what svcd
+//   takes to learn the engine is free and send it the next job;
 // - one engine killed mid-run: the time until the jobs it held run again
 //   elsewhere, and afterwards every job succeeded and each team was charged
 //   exactly its jobs' credits.
@@ -28,6 +28,8 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
@@ -211,7 +213,8 @@ double overlap(double a0, double a1, double b0, double b1) { return std::max(0.0
 // --- one run
 
 struct run_figures {
-  double utilisation = 0, gap_p50_ms = 0, gap_p99_ms = 0, light_p50 = 0, light_p95 = 0, light_max = 0;
+  double dispatched_p50_ms = 0, dispatched_p99_ms = 0, sent_p50_ms = 0;
+  double utilisation = 0, gap_mean_ms = 0, gap_p50_ms = 0, gap_p99_ms = 0, light_p50 = 0, light_p95 = 0, light_max = 0;
   double kill_restart_s = -1;
   std::map<std::string, double> share, target;
   int lost = 0, mischarged = 0, jobs = 0;
@@ -335,7 +338,7 @@ run_figures run(const fleet_args& a, const std::string& scenario, bool videos, b
     }
   auto secs = [&](steady::time_point t) { return duration<double>(t - t0).count(); };
   double w0 = secs(first), w1 = secs(last_start), busy = 0, capacity = 0;
-  std::vector<double> gaps;
+  std::vector<double> gaps, dispatched, sent;
   int buckets = static_cast<int>(w1) + 1;
   std::vector<double> busy_per_s(static_cast<std::size_t>(buckets + 1), 0.0), live_per_s(busy_per_s.size(), 0.0);
   for (std::size_t g = 0; g < gpus.size(); ++g) {
@@ -348,19 +351,31 @@ run_figures run(const fleet_args& a, const std::string& scenario, bool videos, b
       for (int b = 0; b <= buckets; ++b)
         busy_per_s[static_cast<std::size_t>(b)] += overlap(b, b + 1, secs(s.accepted), std::min(secs(s.ended), w1));
     }
-    // Idle gaps: the last call about one job .. the next POST /prompt, while work waited.
+    // Idle gaps: one prompt's end .. the next one's POST /prompt, while work waited.
+    auto spans = gpus[g]->render_spans();
+    std::sort(spans.begin(), spans.end(), [](auto& x, auto& y) { return x.accepted < y.accepted; });
     auto calls = gpus[g]->requests();
-    for (std::size_t i = 1; i < calls.size(); ++i)
-      if (calls[i].method == "POST" && calls[i].path == "/prompt" && secs(calls[i].at) <= w1) {
-        std::size_t prev = i;
-        while (prev > 0 && !(calls[prev - 1].method == "GET" && calls[prev - 1].path == "/ws"))
-          --prev;
-        if (prev >= 2) // calls[prev-1] is this job's websocket; the one before it ended the last job
-          gaps.push_back(duration<double, std::milli>(calls[i].at - calls[prev - 2].at).count());
+    for (std::size_t i = 1; i < spans.size(); ++i) {
+      if (secs(spans[i].accepted) > w1)
+        continue;
+      gaps.push_back(duration<double, std::milli>(spans[i].accepted - spans[i - 1].ended).count());
+      // Where the gap went: the next job dispatched (its websocket opened), then its prompt sent.
+      steady::time_point socket{};
+      for (auto& c : calls)
+        if (c.at >= spans[i - 1].ended && c.at <= spans[i].accepted && c.method == "GET" && c.path == "/ws")
+          socket = c.at;
+      if (socket != steady::time_point{}) {
+        dispatched.push_back(duration<double, std::milli>(socket - spans[i - 1].ended).count());
+        sent.push_back(duration<double, std::milli>(spans[i].accepted - socket).count());
       }
+    }
   }
   f.utilisation = capacity > 0 ? busy / capacity : 0;
   f.gap_p50_ms = percentile(gaps, 0.5);
+  f.dispatched_p50_ms = percentile(dispatched, 0.5);
+  f.dispatched_p99_ms = percentile(dispatched, 0.99);
+  f.sent_p50_ms = percentile(sent, 0.5);
+  f.gap_mean_ms = gaps.empty() ? 0 : std::accumulate(gaps.begin(), gaps.end(), 0.0) / static_cast<double>(gaps.size());
   f.gap_p99_ms = percentile(gaps, 0.99);
 
   // Shares and waits, from the job records.
@@ -462,8 +477,12 @@ void print(const std::string& scenario, const run_figures& f) {
   std::printf("%s: jobs=%d not_succeeded=%d mischarged_teams=%d\n", scenario.c_str(), f.jobs, f.lost, f.mischarged);
   for (auto& [end, n] : f.ends)
     std::printf("%s:   %d ended %s\n", scenario.c_str(), n, end.c_str());
-  std::printf("%s: slot utilisation while work waits %.2f%% | engine idle gap between renders p50=%.2f ms p99=%.2f ms\n",
-              scenario.c_str(), f.utilisation * 100, f.gap_p50_ms, f.gap_p99_ms);
+  std::printf("%s: slot utilisation while work waits %.2f%% | an engine's idle time between two renders (one's end .. the "
+              "next one's POST /prompt) mean=%.2f ms p50=%.2f ms p99=%.2f ms\n",
+              scenario.c_str(), f.utilisation * 100, f.gap_mean_ms, f.gap_p50_ms, f.gap_p99_ms);
+  std::printf("%s:   of it: the end seen and the next job dispatched (.. its websocket) p50=%.2f ms p99=%.2f ms; "
+              "its prompt sent (.. POST /prompt) p50=%.2f ms\n",
+              scenario.c_str(), f.dispatched_p50_ms, f.dispatched_p99_ms, f.sent_p50_ms);
   for (auto& [name, share] : f.share)
     std::printf("%s: %s share of engine seconds while backlogged %.3f (target %.3f, %+.1f%%)\n", scenario.c_str(),
                 name.c_str(), share, f.target.at(name), (share / f.target.at(name) - 1) * 100);

@@ -158,7 +158,7 @@ std::vector<config_option> make_options() {
   o.push_back(text_option("engine-callback-listen", "HOST:PORT of the listener engines call back on (Cog's webhooks; bound only when --engines has a Cog engine; not the API, so API clients cannot reach it; keep its port fixed: a container posts to the URL it was given, also after svcd restarted)", &config::engine_callback_listen));
   o.push_back(text_option("engine-callback-url", "URL the engines reach that listener at (default http://<bound engine-callback address>)", &config::engine_callback_url));
   o.push_back(int_option("engine-callback-body-limit", "bytes of one call from an engine (a Cog webhook carrying its outputs as data: URIs; 413 past it)", &config::engine_callback_body_limit, 1 << 20, 1LL << 32));
-  o.push_back(int_option("workers", "concurrent generations (0: number of cores; with --engines, the sum of their slots)", &config::workers, 0, 1024));
+  o.push_back(int_option("workers", "concurrent generations (0: number of cores; with --engines, twice the sum of their slots, so an engine starts its next render while the last one's outputs are fetched)", &config::workers, 0, 1024));
   o.back().default_text = "cores";
   o.push_back(duration_option("render-delay", "extra time per generation (simulates slower back ends)", &config::render_delay));
   o.push_back(text_option("moderation-words", "file of disallowed words and phrases, one per line (default: a built-in list)", &config::moderation_words));

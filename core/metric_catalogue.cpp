@@ -41,6 +41,10 @@ catalogue::catalogue()
     engine_render_seconds{all.add_histogram("svc_engine_render_duration_seconds",
                                             "Time an engine took per render, by engine.", {"engine"},
                                             render_buckets())},
+    queue_wait_seconds{all.add_histogram("svc_queue_wait_seconds",
+                                         "Time a job waited in the fair queue until an engine took it, by its "
+                                         "team's render weight.",
+                                         {"weight"}, render_buckets())},
     credits_held{all.add_counter("svc_credits_held_total", "Credits put on hold by admitted jobs.")},
     credits_charged{all.add_counter("svc_credits_charged_total", "Held credits charged by succeeded jobs.")},
     credits_refunded{

@@ -27,6 +27,7 @@ struct catalogue {
   family<gauge>& engine_slots_busy;
   family<counter>& engine_renders;
   family<histogram>& engine_render_seconds;
+  family<histogram>& queue_wait_seconds;
 
   // Credits.
   family<counter>& credits_held;

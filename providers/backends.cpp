@@ -187,7 +187,7 @@ std::optional<generation_setup> from_engines_file(const core::config& cfg, const
   };
   auto router = std::make_unique<engine_router>(std::move(engines), std::move(builder));
   generation_setup setup;
-  setup.workers = cfg.workers > 0 ? cfg.workers : router->slots();
+  setup.workers = cfg.workers > 0 ? cfg.workers : workers_per_engine_slot * router->slots();
   setup.fleet = router.get();
   setup.backend = std::move(router);
   setup.models = std::make_shared<const schema::model_catalogue>(file->models, file->loras, file->slug_models);

@@ -1,7 +1,9 @@
 #include "providers/engine_router.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <memory>
 
 #include "providers/remote/remote_url.hpp"
 
@@ -127,12 +129,22 @@ render_outcome engine_router::render(const render_request& req, const progress_f
       return provider_error::unavailable("the engine " + req.engine + " was removed");
     return provider_error::failed("the engine " + req.engine + " does not serve the model " + req.model);
   }
+  // The slot frees once: when the engine is done (its outputs are fetched
+  // after), or when the render returns.
+  auto released = std::make_shared<std::atomic<bool>>(false);
+  auto release = [this, e, released] {
+    if (released->exchange(true))
+      return;
+    {
+      std::lock_guard lock{mutex_};
+      --e->busy;
+    }
+    freed_.notify_all();
+  };
+  if (req.engine_done)
+    req.engine_done->listen(release);
   auto outcome = e->routed.backend->render(req, progress, cancel);
-  {
-    std::lock_guard lock{mutex_};
-    --e->busy;
-  }
-  freed_.notify_all();
+  release();
   return outcome;
 }
 

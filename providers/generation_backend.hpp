@@ -59,6 +59,10 @@ private:
 /// message, store an atomic).
 using progress_fn = std::function<void(double)>;
 
+/// Worker threads per engine slot: a render starts on a slot while the one
+/// before it there still fetches and stores its outputs.
+inline constexpr int workers_per_engine_slot = 2;
+
 /// An engine a back end renders on, as a scheduler places work on it.
 struct engine_capacity {
   std::string name;

@@ -4,10 +4,12 @@
 // weights, known slugs) happens in schema/ before a request reaches a back end.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/positional_file.hpp"
+#include "providers/engine_done.hpp"
 #include "schema/correlation.hpp"
 
 namespace svc::providers {
@@ -39,6 +41,11 @@ struct render_request {
   /// held whole in memory (a blob's temp file). Not owned: it outlives the
   /// render. Null: the video comes back in render_result::outputs.
   core::positional_file* video_file = nullptr;
+  /// Fired by the back end, on the rendering thread, when the engine has
+  /// done its part and what is left is fetching its outputs: its slot can
+  /// take the next render. May be null; a back end that never fires it
+  /// frees the slot when `render` returns.
+  std::shared_ptr<engine_done_signal> engine_done;
 
   /// True when a video is asked for.
   bool is_video() const { return duration_seconds > 0; }

@@ -164,8 +164,11 @@ std::variant<comfy_history, provider_error> comfy_render::follow() {
         report(e->value / e->max);
       else if (e->type == "execution_error")
         error_type = e->exception_type;
-      else if (e->type == "executing" && e->node_null)
+      else if (e->type == "executing" && e->node_null) {
         ended = true;
+        if (req_.engine_done) // the engine is idle: its slot can take the next prompt while this one's history is read
+          req_.engine_done->fire();
+      }
     }
     if (cancel_.cancelled())
       return provider_error::cancelled();
@@ -327,6 +330,8 @@ render_outcome comfy_render::run() {
     cancel_prompt();
     return *e;
   }
+  if (req_.engine_done) // the prompt ran: only its outputs are left to fetch
+    req_.engine_done->fire();
   auto outcome = collect(std::get<comfy_history>(end), setup->second);
   forget_prompt();
   if (outcome.ok() && progress_)

@@ -18,6 +18,7 @@
 #include <boost/json.hpp>
 
 #include "cog_server.hpp"
+#include "bench/stand_in_bench.hpp"
 #include "comfyui_server.hpp"
 #include "support/http_client.hpp"
 #include "support/json_util.hpp"
@@ -33,23 +34,14 @@ using svc::e2e::svcd_process;
 
 namespace {
 
+using svc::bench::percentile;
+using svc::bench::write_temp;
+
 struct bench_args {
   int jobs = 200;
   int render_ms = 100;
   std::string examples;
 };
-
-std::string write_temp(const std::string& text, const std::string& suffix) {
-  char path[] = "/tmp/svc-engine-bench-XXXXXX";
-  int fd = ::mkstemp(path);
-  if (fd < 0)
-    throw std::runtime_error("mkstemp failed");
-  ::close(fd);
-  std::string named = std::string{path} + suffix;
-  std::rename(path, named.c_str());
-  std::ofstream{named} << text;
-  return named;
-}
 
 std::string comfyui_yaml(const std::string& url, const std::string& examples) {
   return "engines:\n  - {name: gpu0, kind: comfyui, url: " + url + ", slots: 1}\n"
@@ -88,12 +80,6 @@ std::string team_key(svcd_process& svcd, int jobs) {
     admin_post(svcd, "/admin/teams/" + id + "/limits", {{"bucket", bucket}, {"capacity", 100000}, {"per_minute", 6000000}});
   auto key = json::parse(admin_post(svcd, "/admin/keys", {{"team_id", id}, {"scope", "write"}}));
   return std::string{key.at("key").as_string()};
-}
-
-double percentile(std::vector<double> v, double p) {
-  std::sort(v.begin(), v.end());
-  auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-  return v[std::min(i, v.size() - 1)];
 }
 
 // Where a job's time went, by its record's timestamps (milliseconds apart).

@@ -39,6 +39,7 @@
 #include <boost/json.hpp>
 
 #include "bench/load/svg_chart.hpp"
+#include "bench/stand_in_bench.hpp"
 #include "comfyui_server.hpp"
 #include "core/time_format.hpp"
 #include "support/http_client.hpp"
@@ -57,6 +58,9 @@ using svc::e2e::svcd_process;
 
 namespace {
 
+using svc::bench::percentile;
+using svc::bench::write_temp;
+
 struct fleet_args {
   int engines = 16;
   int heavy_jobs = 2000;
@@ -68,18 +72,6 @@ struct fleet_args {
 };
 
 // --- the fleet
-
-std::string write_temp(const std::string& text, const std::string& suffix) {
-  char path[] = "/tmp/svc-fleet-bench-XXXXXX";
-  int fd = ::mkstemp(path);
-  if (fd < 0)
-    throw std::runtime_error("mkstemp failed");
-  ::close(fd);
-  std::string named = std::string{path} + suffix;
-  std::rename(path, named.c_str());
-  std::ofstream{named} << text;
-  return named;
-}
 
 // The example video workflow with 100 sampler steps (no request field sets
 // them): ten times an image's engine seconds on the stand-in.
@@ -198,14 +190,6 @@ std::vector<job_row> rows_of(http_client& api, const team& t) {
                      unix_s(j, "started_at"), unix_s(j, "completed_at"), svc::e2e::json_int(j, "cost.credits").value_or(0),
                      json_str(j, "cost.status") == "charged", json_str(j, "failure.code")});
   return out;
-}
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-  return v[std::min(i, v.size() - 1)];
 }
 
 double overlap(double a0, double a1, double b0, double b1) { return std::max(0.0, std::min(a1, b1) - std::max(a0, b0)); }
